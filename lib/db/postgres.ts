@@ -1,0 +1,53 @@
+import "server-only";
+import postgres from "postgres";
+import { toVectorLiteral, type ICopyColumn, type IDatabase, type ISqlExecutor } from "./types";
+
+type TSql = postgres.Sql | postgres.TransactionSql;
+
+function copyText(value: unknown, type: ICopyColumn["type"]): string {
+  if (value === null || value === undefined) return "\\N";
+  const text =
+    type === "vector"
+      ? toVectorLiteral(value as ArrayLike<number>)
+      : type === "jsonb"
+        ? JSON.stringify(value)
+        : String(value);
+  return text.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r");
+}
+
+function executor(sql: TSql): ISqlExecutor {
+  return {
+    async query<T>(text: string, params: unknown[] = []) {
+      const rows = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+      return rows as unknown as T[];
+    },
+    async exec(text: string) {
+      await sql.unsafe(text);
+    },
+    async copyRows(table: string, columns: readonly ICopyColumn[], rows: readonly unknown[][]) {
+      if (rows.length === 0) return;
+      const cols = columns.map((c) => `"${c.name}"`).join(", ");
+      const stream = await sql.unsafe(`COPY ${table} (${cols}) FROM STDIN`).writable();
+      await new Promise<void>((resolve, reject) => {
+        stream.on("error", reject);
+        stream.on("finish", resolve);
+        for (const row of rows) {
+          stream.write(`${columns.map((c, i) => copyText(row[i], c.type)).join("\t")}\n`);
+        }
+        stream.end();
+      });
+    },
+  };
+}
+
+/** Connects to any Postgres with pgvector (Supabase in production) through postgres.js. */
+export function openPostgres(url: string): IDatabase {
+  // prepare stays on: with several connections, unnamed statements got mixed up (STACK.md).
+  const sql = postgres(url, { max: 10, prepare: true, onnotice: () => {} });
+  return {
+    kind: "postgres",
+    ...executor(sql),
+    transaction: (fn) => sql.begin((tx) => fn(executor(tx))) as Promise<never>,
+    close: () => sql.end({ timeout: 5 }),
+  };
+}

@@ -1,0 +1,36 @@
+/** The small query interface every part of the app talks to; PGlite and postgres.js both implement it. */
+export interface ISqlExecutor {
+  /** Runs one statement with `$1`-style parameters and returns its rows. */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a script of several statements without parameters. */
+  exec(sql: string): Promise<void>;
+  /**
+   * Bulk-loads rows into a table. PGlite uses binary COPY (≈6× faster than text vectors in WASM);
+   * postgres.js uses COPY FROM STDIN. `types` names each column's Postgres type.
+   */
+  copyRows(table: string, columns: readonly ICopyColumn[], rows: readonly unknown[][]): Promise<void>;
+}
+
+export type TCopyType = "uuid" | "int4" | "text" | "vector" | "jsonb";
+
+export interface ICopyColumn {
+  name: string;
+  type: TCopyType;
+}
+
+export interface IDatabase extends ISqlExecutor {
+  readonly kind: "pglite" | "postgres";
+  transaction<T>(fn: (tx: ISqlExecutor) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Formats a vector as pgvector's text input (`[0.1,0.2]`) for use as a query parameter. */
+export function toVectorLiteral(vector: ArrayLike<number>): string {
+  let out = "[";
+  for (let i = 0; i < vector.length; i++) {
+    if (i > 0) out += ",";
+    const v = vector[i]!;
+    out += Number.isFinite(v) ? String(Math.fround(v)) : "0";
+  }
+  return `${out}]`;
+}

@@ -1,0 +1,34 @@
+/** A page of extracted text. Markdown and plain text are one "page" per file. */
+export interface IExtractedPage {
+  pageNumber: number;
+  text: string;
+}
+
+export interface IExtractedDocument {
+  mimeType: string;
+  pages: IExtractedPage[];
+  /** Title found in the document (first heading, PDF metadata), if any. */
+  title?: string;
+}
+
+/** A chunk ready to embed: text plus where it came from. */
+export interface IChunkDraft {
+  chunkIndex: number;
+  content: string;
+  tokens: number;
+  pageStart: number;
+  pageEnd: number;
+  /** Heading trail, e.g. "8.2 The Light-Dependent Reactions of Photosynthesis". */
+  sectionPath: string;
+  /** Offsets into the concatenated extracted text (pages joined with "\n\n"), end-exclusive. */
+  charStart: number;
+  charEnd: number;
+}
+
+export interface IEmbedder {
+  /** Stored with every chunk; a query must be embedded by the same model as the index. */
+  readonly modelId: string;
+  readonly dimensions: number;
+  embedDocuments(texts: string[]): Promise<Float32Array[]>;
+  embedQuery(text: string): Promise<Float32Array>;
+}
