@@ -66,7 +66,8 @@ export class AppError extends Error {
     if (err && typeof err.code === "string" && err.code in ERROR_STATUS && typeof err.message === "string") {
       return new AppError(err.code as TErrorCode, err.message, { details: err.details });
     }
-    const code = (Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] ?? "internal") as TErrorCode;
+    const code = (Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] ??
+      "internal") as TErrorCode;
     return new AppError(code, `Request failed with status ${status}`);
   }
 }

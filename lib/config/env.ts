@@ -37,7 +37,9 @@ export interface IAppConfig {
   storage: { kind: "local"; dir: string } | { kind: "supabase"; url: string; serviceRoleKey: string };
   auth: { jwtSecret: string | null; issuer: "paperwise-local" | "supabase" };
   embeddings: { kind: "offline" } | { kind: "openai"; apiKey: string; baseURL?: string; model: string };
-  llm: { kind: "offline" } | { kind: "openai"; apiKey: string; baseURL?: string; model: string; timeoutMs: number };
+  llm:
+    | { kind: "offline" }
+    | { kind: "openai"; apiKey: string; baseURL?: string; model: string; timeoutMs: number };
   maxUploadBytes: number;
   seedDemo: boolean;
   logLevel: TEnv["PAPERWISE_LOG_LEVEL"];
@@ -50,7 +52,8 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
   const dataDir = path.resolve(env.PAPERWISE_DATA_DIR);
   const useOpenAIEmbeddings =
     env.PAPERWISE_EMBEDDER === "openai" || (env.PAPERWISE_EMBEDDER === "auto" && !!env.OPENAI_API_KEY);
-  const useOpenAILlm = env.PAPERWISE_LLM === "openai" || (env.PAPERWISE_LLM === "auto" && !!env.OPENAI_API_KEY);
+  const useOpenAILlm =
+    env.PAPERWISE_LLM === "openai" || (env.PAPERWISE_LLM === "auto" && !!env.OPENAI_API_KEY);
   if ((useOpenAIEmbeddings || useOpenAILlm) && !env.OPENAI_API_KEY) {
     throw new Error("PAPERWISE_EMBEDDER/PAPERWISE_LLM=openai needs OPENAI_API_KEY");
   }

@@ -7,23 +7,20 @@ import type { IDatabase } from "./types";
 
 export type { IDatabase, ISqlExecutor } from "./types";
 
-type TBootstrap = (db: IDatabase) => Promise<void>;
-
 const globalForDb = globalThis as unknown as { __paperwiseDb?: Promise<IDatabase> };
-
-const bootstraps: TBootstrap[] = [];
-
-/** Work to do once after the database opens (seeding accounts, demo data). */
-export function onDatabaseReady(fn: TBootstrap): void {
-  bootstraps.push(fn);
-}
 
 async function open(): Promise<IDatabase> {
   const config = getConfig();
   const db =
-    config.database.kind === "pglite" ? await openPglite(config.database.dir) : openPostgres(config.database.url);
-  // Embedded mode migrates on start; against DATABASE_URL, `npm run db:migrate` does.
-  if (db.kind === "pglite") await migrate(db);
+    config.database.kind === "pglite"
+      ? await openPglite(config.database.dir)
+      : openPostgres(config.database.url);
+  // Embedded mode migrates and seeds on start; against DATABASE_URL, `npm run db:migrate` does.
+  if (db.kind === "pglite") {
+    await migrate(db);
+    const { bootstrapEmbedded } = await import("@/lib/bootstrap");
+    await bootstrapEmbedded(db);
+  }
   return db;
 }
 

@@ -1,7 +1,9 @@
 import "server-only";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
+import { AppError } from "@/lib/errors";
 import { encodeBinaryCopy } from "./copy-binary";
 import type { ICopyColumn, IDatabase, ISqlExecutor } from "./types";
 
@@ -25,9 +27,39 @@ function executor(target: TPgliteLike): ISqlExecutor {
   };
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * PGlite does not lock its directory, and two processes on one directory lose writes. A pid
+ * lock file turns that into a clear error (the CLI then suggests `--url`).
+ */
+async function acquireLock(dir: string): Promise<string> {
+  const lock = path.join(dir, "..", `${path.basename(dir)}.lock`);
+  const held = Number((await readFile(lock, "utf8").catch(() => "")).trim());
+  if (held && held !== process.pid && isAlive(held)) {
+    throw new AppError(
+      "unavailable",
+      `The embedded database at ${dir} is in use by process ${held} (the app server?). Stop it, or use --url to go through the server.`,
+    );
+  }
+  await writeFile(lock, String(process.pid));
+  return lock;
+}
+
 /** Opens (or creates) an embedded Postgres with pgvector. `dir` undefined → in memory. */
 export async function openPglite(dir?: string): Promise<IDatabase> {
-  if (dir) await mkdir(dir, { recursive: true });
+  let lock: string | null = null;
+  if (dir) {
+    await mkdir(dir, { recursive: true });
+    lock = await acquireLock(dir);
+  }
   const db = dir
     ? await PGlite.create(dir, { extensions: { vector } })
     : await PGlite.create({ extensions: { vector } });
@@ -36,6 +68,9 @@ export async function openPglite(dir?: string): Promise<IDatabase> {
     kind: "pglite",
     ...base,
     transaction: (fn) => db.transaction((tx) => fn(executor(tx))),
-    close: () => db.close(),
+    close: async () => {
+      await db.close();
+      if (lock) await rm(lock, { force: true });
+    },
   };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import postgres from "postgres";
-import { toVectorLiteral, type ICopyColumn, type IDatabase, type ISqlExecutor } from "./types";
+import { type ICopyColumn, type IDatabase, type ISqlExecutor, toVectorLiteral } from "./types";
 
 type TSql = postgres.Sql | postgres.TransactionSql;
 

@@ -1,0 +1,95 @@
+import "server-only";
+import type { ISqlExecutor } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import type { ISessionUser } from "@/types/auth.types";
+import type { ERole } from "@/types/curriculum.types";
+import { hashPassword, verifyPassword } from "./password";
+
+interface IProfileRow {
+  id: string;
+  email: string;
+  display_name: string | null;
+  role: ERole;
+  password_hash: string | null;
+}
+
+function toUser(row: IProfileRow): ISessionUser {
+  return { id: row.id, email: row.email, displayName: row.display_name, role: row.role };
+}
+
+export interface ICreateAccountParams {
+  email: string;
+  password: string;
+  role: ERole;
+  displayName?: string;
+}
+
+export async function createAccount(db: ISqlExecutor, params: ICreateAccountParams): Promise<ISessionUser> {
+  const email = params.email.trim().toLowerCase();
+  const existing = await db.query("select 1 from profiles where email = $1", [email]);
+  if (existing.length > 0) throw new AppError("conflict", `An account for ${email} already exists`);
+  const [row] = await db.query<IProfileRow>(
+    `insert into profiles (email, display_name, role, password_hash) values ($1, $2, $3, $4)
+     returning id, email, display_name, role, password_hash`,
+    [email, params.displayName ?? null, params.role, await hashPassword(params.password)],
+  );
+  return toUser(row!);
+}
+
+/** Checks a local password. The same message for unknown email and wrong password. */
+export async function authenticatePassword(
+  db: ISqlExecutor,
+  email: string,
+  password: string,
+): Promise<ISessionUser> {
+  const [row] = await db.query<IProfileRow>(
+    "select id, email, display_name, role, password_hash from profiles where email = $1",
+    [email.trim().toLowerCase()],
+  );
+  if (!row?.password_hash || !(await verifyPassword(row.password_hash, password))) {
+    throw new AppError("unauthorized", "Wrong email or password");
+  }
+  return toUser(row);
+}
+
+export async function findAccount(db: ISqlExecutor, id: string): Promise<ISessionUser | null> {
+  const [row] = await db.query<IProfileRow>(
+    "select id, email, display_name, role, password_hash from profiles where id = $1",
+    [id],
+  );
+  return row ? toUser(row) : null;
+}
+
+/**
+ * Users signed in through Supabase Auth have no profile row until they first call us; the
+ * role comes from the JWT's app_metadata (set by an admin in Supabase).
+ */
+export async function ensureProfile(
+  db: ISqlExecutor,
+  user: { id: string; email: string; role: ERole },
+): Promise<ISessionUser> {
+  const [row] = await db.query<IProfileRow>(
+    `insert into profiles (id, email, role) values ($1, $2, $3)
+     on conflict (id) do update set role = excluded.role
+     returning id, email, display_name, role, password_hash`,
+    [user.id, user.email.toLowerCase(), user.role],
+  );
+  return toUser(row!);
+}
+
+/** Embedded-mode demo accounts; documented in the README, created only on an empty database. */
+export const DEMO_ACCOUNTS = [
+  { email: "admin@paperwise.local", password: "paperwise-admin", role: "admin", displayName: "Demo Admin" },
+  {
+    email: "teacher@paperwise.local",
+    password: "paperwise-teacher",
+    role: "teacher",
+    displayName: "Demo Teacher",
+  },
+] as const satisfies readonly ICreateAccountParams[];
+
+export async function seedDemoAccounts(db: ISqlExecutor): Promise<void> {
+  const [{ n } = { n: 0 }] = await db.query<{ n: number }>("select count(*)::int as n from profiles");
+  if (n > 0) return;
+  for (const account of DEMO_ACCOUNTS) await createAccount(db, account);
+}

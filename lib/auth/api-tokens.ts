@@ -1,0 +1,94 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import type { ISqlExecutor } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import type { TApiScope } from "@/types/auth.types";
+
+export const API_TOKEN_PREFIX = "pw_";
+
+export function hashApiToken(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+export interface IApiTokenRow {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: TApiScope[];
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+export interface ICreateApiTokenParams {
+  userId: string;
+  name: string;
+  scopes: TApiScope[];
+  expiresInDays?: number | null;
+}
+
+/** Creates a token; the secret is returned once and only its hash is stored. */
+export async function createApiToken(
+  db: ISqlExecutor,
+  params: ICreateApiTokenParams,
+): Promise<{ token: string; row: IApiTokenRow }> {
+  const token = `${API_TOKEN_PREFIX}${randomBytes(24).toString("base64url")}`;
+  const expires = params.expiresInDays
+    ? new Date(Date.now() + params.expiresInDays * 86_400_000).toISOString()
+    : null;
+  const [row] = await db.query<IApiTokenRow>(
+    `insert into api_tokens (user_id, name, token_hash, prefix, scopes, expires_at)
+     values ($1, $2, $3, $4, $5, $6)
+     returning id, name, prefix, scopes, expires_at, revoked_at, last_used_at, created_at`,
+    [params.userId, params.name, hashApiToken(token), token.slice(0, 10), params.scopes, expires],
+  );
+  return { token, row: row! };
+}
+
+export function listApiTokens(db: ISqlExecutor, userId: string): Promise<IApiTokenRow[]> {
+  return db.query<IApiTokenRow>(
+    `select id, name, prefix, scopes, expires_at, revoked_at, last_used_at, created_at
+     from api_tokens where user_id = $1 order by created_at desc`,
+    [userId],
+  );
+}
+
+export async function revokeApiToken(db: ISqlExecutor, userId: string, tokenId: string): Promise<void> {
+  const rows = await db.query(
+    "update api_tokens set revoked_at = coalesce(revoked_at, now()) where id = $1 and user_id = $2 returning id",
+    [tokenId, userId],
+  );
+  if (rows.length === 0) throw new AppError("not_found", "No such token");
+}
+
+export interface IResolvedApiToken {
+  userId: string;
+  email: string;
+  role: "teacher" | "admin";
+  scopes: TApiScope[];
+}
+
+/** Looks a presented secret up; unknown, revoked and expired tokens are all a 401. */
+export async function resolveApiToken(db: ISqlExecutor, secret: string): Promise<IResolvedApiToken> {
+  const [row] = await db.query<{
+    id: string;
+    user_id: string;
+    email: string;
+    role: "teacher" | "admin";
+    scopes: TApiScope[];
+    expires_at: string | Date | null;
+    revoked_at: string | Date | null;
+  }>(
+    `select t.id, t.user_id, p.email, p.role, t.scopes, t.expires_at, t.revoked_at
+     from api_tokens t join profiles p on p.id = t.user_id where t.token_hash = $1`,
+    [hashApiToken(secret)],
+  );
+  if (!row) throw new AppError("unauthorized", "Unknown API token");
+  if (row.revoked_at) throw new AppError("unauthorized", "API token revoked");
+  if (row.expires_at && new Date(row.expires_at).getTime() <= Date.now()) {
+    throw new AppError("unauthorized", "API token expired");
+  }
+  await db.query("update api_tokens set last_used_at = now() where id = $1", [row.id]);
+  return { userId: row.user_id, email: row.email, role: row.role, scopes: row.scopes };
+}

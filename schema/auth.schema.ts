@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { API_SCOPES } from "@/types/auth.types";
+import { ROLES } from "@/types/curriculum.types";
+
+export const LoginRequestSchema = z.strictObject({
+  email: z.email().max(320),
+  password: z.string().min(1).max(1024),
+});
+export type TLoginRequest = z.infer<typeof LoginRequestSchema>;
+
+export const SessionUserSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  displayName: z.string().nullable(),
+  role: z.enum(ROLES),
+});
+
+export const LoginResponseSchema = z.object({
+  ok: z.literal(true),
+  user: SessionUserSchema,
+  accessToken: z.string(),
+  expiresIn: z.number().int(),
+});
+export type TLoginResponse = z.infer<typeof LoginResponseSchema>;
+
+export const MeResponseSchema = z.object({ ok: z.literal(true), user: SessionUserSchema });
+
+export const CreateApiTokenRequestSchema = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  scopes: z.array(z.enum(API_SCOPES)).min(1).max(API_SCOPES.length),
+  expiresInDays: z.number().int().min(1).max(365).nullable().optional(),
+});
+export type TCreateApiTokenRequest = z.infer<typeof CreateApiTokenRequestSchema>;

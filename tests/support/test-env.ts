@@ -1,0 +1,112 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { setLanguageModelForProcess } from "@/lib/ai/providers";
+import { createAccount, seedDemoAccounts } from "@/lib/auth/accounts";
+import { signAccessToken } from "@/lib/auth/jwt";
+import { resetJwtSecretCache } from "@/lib/auth/secret";
+import { buildConfig, setConfigForProcess } from "@/lib/config/env";
+import { setDbForProcess } from "@/lib/db";
+import { migrate } from "@/lib/db/migrate";
+import { openPglite } from "@/lib/db/pglite";
+import type { IDatabase } from "@/lib/db/types";
+import { setRateLimitForProcess } from "@/lib/http/rate-limit";
+import { setStorageForProcess } from "@/lib/storage";
+import type { ERole } from "@/types/curriculum.types";
+
+export interface ITestUser {
+  id: string;
+  email: string;
+  role: ERole;
+  token: string;
+}
+
+export interface ITestEnv {
+  db: IDatabase;
+  dataDir: string;
+  admin: ITestUser;
+  teacher: ITestUser;
+  otherTeacher: ITestUser;
+  close(): Promise<void>;
+}
+
+/**
+ * A real, fresh embedded database (in memory) with migrations, demo accounts and a second
+ * teacher, a temp data dir for stored files, offline providers. Route handlers imported by the
+ * test use it through the normal `getDb()`/`getStorage()` paths.
+ */
+export async function createTestEnv(env: Record<string, string> = {}): Promise<ITestEnv> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "paperwise-test-"));
+  setConfigForProcess(
+    buildConfig({
+      NODE_ENV: "test",
+      PAPERWISE_DATA_DIR: dataDir,
+      PAPERWISE_SEED_DEMO: "false",
+      PAPERWISE_LLM: "offline",
+      PAPERWISE_EMBEDDER: "offline",
+      PAPERWISE_LOG_LEVEL: "silent",
+      PAPERWISE_JWT_SECRET: "test-secret-test-secret-test-secret-0123456789",
+      ...env,
+    }),
+  );
+  resetJwtSecretCache();
+  setStorageForProcess(null);
+  setLanguageModelForProcess(undefined);
+  setRateLimitForProcess(null);
+  const db = await openPglite();
+  await migrate(db);
+  await seedDemoAccounts(db);
+  setDbForProcess(db);
+  const other = await createAccount(db, {
+    email: "teacher2@paperwise.local",
+    password: "paperwise-teacher2",
+    role: "teacher",
+  });
+  const users = await db.query<{ id: string; email: string; role: ERole }>(
+    "select id, email, role from profiles",
+  );
+  const make = async (email: string): Promise<ITestUser> => {
+    const u = users.find((x) => x.email === email) ?? { ...other, role: other.role };
+    return {
+      id: u.id,
+      email: u.email,
+      role: u.role,
+      token: await signAccessToken({ sub: u.id, email: u.email, appRole: u.role }),
+    };
+  };
+  return {
+    db,
+    dataDir,
+    admin: await make("admin@paperwise.local"),
+    teacher: await make("teacher@paperwise.local"),
+    otherTeacher: await make("teacher2@paperwise.local"),
+    async close() {
+      setDbForProcess(undefined);
+      await db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface IRequestOptions {
+  token?: string;
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+/** A Request as Next.js would hand it to a route handler. */
+export function makeRequest(method: string, url: string, opts: IRequestOptions = {}): Request {
+  const headers = new Headers(opts.headers);
+  if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
+  let body = opts.body;
+  if (opts.json !== undefined) {
+    headers.set("content-type", "application/json");
+    body = JSON.stringify(opts.json);
+  }
+  return new Request(new URL(url, "http://localhost"), { method, headers, body });
+}
+
+export function params<T extends Record<string, string>>(p: T): { params: Promise<T> } {
+  return { params: Promise.resolve(p) };
+}

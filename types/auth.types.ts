@@ -1,0 +1,20 @@
+import type { ERole } from "./curriculum.types";
+
+export const API_SCOPES = ["retrieval:read", "generation:write", "resources:write"] as const;
+export type TApiScope = (typeof API_SCOPES)[number];
+
+/** Who is calling. `scopes` is null for browser sessions and user JWTs (all scopes of the role). */
+export interface IPrincipal {
+  userId: string;
+  email: string;
+  role: ERole;
+  via: "session" | "bearer-jwt" | "api-token";
+  scopes: TApiScope[] | null;
+}
+
+export interface ISessionUser {
+  id: string;
+  email: string;
+  displayName: string | null;
+  role: ERole;
+}
