@@ -1,0 +1,88 @@
+import { authorize } from "@/lib/auth/principal";
+import { getConfig } from "@/lib/config/env";
+import { getDb } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { handle, parseQuery, zodDetails } from "@/lib/http/handler";
+import { assertMayUpload } from "@/lib/ingestion/access";
+import { registerUpload } from "@/lib/ingestion/pipeline";
+import { enqueueIngestion } from "@/lib/ingestion/queue";
+import { listIngestions, toIngestion } from "@/lib/ingestion/store";
+import { getStorage } from "@/lib/storage";
+import { ListResourcesQuerySchema, ResourceMetadataSchema } from "@/schema/resources.schema";
+
+const MAX_FILES = 20;
+
+/** Upload one or more files with shared metadata (multipart/form-data, field `file`). */
+export const POST = handle("resources.upload", async (request) => {
+  const principal = await authorize(request, { scope: "resources:write" });
+  const { maxUploadBytes } = getConfig();
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxUploadBytes * 4 + 1_000_000) {
+    throw new AppError(
+      "payload_too_large",
+      `Upload is over the ${Math.round(maxUploadBytes / 1048576)} MB limit`,
+    );
+  }
+  if (!/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
+    throw new AppError(
+      "unsupported_media_type",
+      "Send the upload as multipart/form-data with a 'file' field",
+    );
+  }
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    throw new AppError("bad_request", "Malformed multipart body");
+  }
+  const files = form
+    .getAll("file")
+    .filter((f): f is File => typeof f === "object" && f !== null && "arrayBuffer" in f);
+  if (files.length === 0) {
+    throw new AppError("bad_request", "No file uploaded", {
+      details: [{ path: "file", message: "Required" }],
+    });
+  }
+  if (files.length > MAX_FILES) throw new AppError("bad_request", `At most ${MAX_FILES} files per upload`);
+  const fields: Record<string, string> = {};
+  for (const [k, v] of form.entries()) if (k !== "file" && typeof v === "string") fields[k] = v;
+  const parsed = ResourceMetadataSchema.safeParse(fields);
+  if (!parsed.success)
+    throw new AppError("bad_request", "Invalid metadata", { details: zodDetails(parsed.error) });
+  assertMayUpload(principal, parsed.data.visibility);
+
+  const db = await getDb();
+  const storage = getStorage();
+  const results = [];
+  for (const file of files) {
+    if (file.size > maxUploadBytes) {
+      throw new AppError(
+        "payload_too_large",
+        `${file.name} is over the ${Math.round(maxUploadBytes / 1048576)} MB limit`,
+      );
+    }
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const metadata = files.length > 1 ? { ...parsed.data, title: undefined } : parsed.data;
+    const { ingestion, duplicate } = await registerUpload(db, storage, {
+      userId: principal.userId,
+      filename: file.name || "upload",
+      bytes,
+      declaredMime: file.type,
+      metadata,
+      maxBytes: maxUploadBytes,
+    });
+    if (!duplicate) enqueueIngestion(ingestion.id);
+    results.push({ ...toIngestion(ingestion), duplicate });
+  }
+  return Response.json(
+    { ok: true, ingestions: results },
+    { status: results.every((r) => r.duplicate) ? 200 : 202 },
+  );
+});
+
+export const GET = handle("resources.list", async (request) => {
+  const principal = await authorize(request);
+  const query = parseQuery(request, ListResourcesQuerySchema);
+  const { items, total } = await listIngestions(await getDb(), { userId: principal.userId, ...query });
+  return Response.json({ ok: true, items: items.map(toIngestion), total });
+});

@@ -1,0 +1,50 @@
+import "server-only";
+import { getConfig, type IAppConfig } from "@/lib/config/env";
+import { AppError } from "@/lib/errors";
+import type { IEmbedder } from "@/types/chunk.types";
+import { createOfflineEmbedder, OFFLINE_MODEL_ID } from "./offline";
+import { createOpenAIEmbedder } from "./openai";
+
+export { OFFLINE_MODEL_ID } from "./offline";
+
+type TEmbeddingsConfig = IAppConfig["embeddings"];
+
+/** One embedder per distinct provider setup: the offline one keeps its word cache warm. */
+const embedders = new Map<string, IEmbedder>();
+
+function memoised(key: string, create: () => IEmbedder): IEmbedder {
+  let embedder = embedders.get(key);
+  if (embedder === undefined) {
+    embedder = create();
+    embedders.set(key, embedder);
+  }
+  return embedder;
+}
+
+function openAIEmbedder(config: Extract<TEmbeddingsConfig, { kind: "openai" }>, model: string): IEmbedder {
+  return memoised(`openai|${config.baseURL ?? ""}|${model}`, () =>
+    createOpenAIEmbedder({ apiKey: config.apiKey, baseURL: config.baseURL, model }),
+  );
+}
+
+/** The embedder that indexes new documents and embeds queries, as the environment chose it. */
+export function getEmbedder(config: TEmbeddingsConfig = getConfig().embeddings): IEmbedder {
+  if (config.kind === "openai") return openAIEmbedder(config, config.model);
+  return memoised("offline", createOfflineEmbedder);
+}
+
+/**
+ * The embedder for vectors already stored under `modelId`: a query must be embedded by the model
+ * that indexed the chunks it is compared with, even after the configuration changed.
+ */
+export function getEmbedderById(
+  modelId: string,
+  config: TEmbeddingsConfig = getConfig().embeddings,
+): IEmbedder {
+  if (modelId === OFFLINE_MODEL_ID) return memoised("offline", createOfflineEmbedder);
+  if (config.kind === "openai") return openAIEmbedder(config, modelId);
+  throw new AppError(
+    "unavailable",
+    `Documents were embedded with "${modelId}", but no OpenAI-compatible embedding provider is configured`,
+  );
+}

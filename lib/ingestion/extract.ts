@@ -1,0 +1,343 @@
+import "server-only";
+import { inflateRawSync } from "node:zlib";
+import mammoth from "mammoth";
+import { extractText, getDocumentProxy, getMeta } from "unpdf";
+import { AppError } from "@/lib/errors";
+import { describeError, log } from "@/lib/log";
+import type { IExtractedDocument, IExtractedPage } from "@/types/chunk.types";
+import { layoutHeadingLevel } from "./chunk";
+import { dehyphenatePdf, normalizeText, stripRunningHeaders } from "./normalize";
+import { DOCX_MIME, decodeText, readZipDirectory } from "./sniff";
+
+/**
+ * Bytes of a sniffed upload → text per page. Every failure a file can cause is an
+ * `unprocessable` AppError with a message a person can act on; library errors stay in the log.
+ */
+
+export const MAX_PDF_PAGES = 3000;
+
+type TPdf = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+export async function extractDocument(bytes: Uint8Array, mime: string): Promise<IExtractedDocument> {
+  try {
+    switch (mime) {
+      case "application/pdf":
+        return await extractPdf(bytes);
+      case DOCX_MIME:
+        return await extractDocx(bytes);
+      case "text/markdown":
+      case "text/plain":
+        return extractPlain(bytes, mime);
+      default:
+        throw new AppError("unsupported_media_type", `Cannot extract text from ${mime}`);
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    log.warn("extract.failed", { mime, error: describeError(err) });
+    throw new AppError("unprocessable", "The file could not be read", { cause: err });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// PDF
+
+async function extractPdf(bytes: Uint8Array): Promise<IExtractedDocument> {
+  let pdf: TPdf;
+  try {
+    // pdf.js takes ownership of (and empties) the array it is given: hand it a copy.
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+  } catch (err) {
+    throw pdfError(err);
+  }
+  try {
+    if (pdf.numPages > MAX_PDF_PAGES) {
+      throw new AppError("unprocessable", `The PDF has ${pdf.numPages} pages; the limit is ${MAX_PDF_PAGES}`);
+    }
+    const { text } = await extractText(pdf, { mergePages: false });
+    const cleaned = stripRunningHeaders(text.map(normalizeText)).map((t) => normalizeText(dehyphenatePdf(t)));
+    const pages: IExtractedPage[] = cleaned.map((t, i) => ({ pageNumber: i + 1, text: t }));
+    const chars = cleaned.reduce((n, t) => n + t.replace(/\s/g, "").length, 0);
+    // A scan carries at most page numbers or a stamp in its text layer.
+    if (chars < Math.max(1, pages.length * 5)) {
+      throw new AppError(
+        "unprocessable",
+        "The PDF has no text layer (scanned PDF?). Run OCR on it, or upload the text as DOCX or Markdown",
+      );
+    }
+    const title = (await pdfTitle(pdf)) ?? firstHeadingLike(cleaned);
+    return { mimeType: "application/pdf", pages, ...(title ? { title } : {}) };
+  } catch (err) {
+    throw err instanceof AppError ? err : pdfError(err);
+  } finally {
+    await pdf.destroy().catch(() => undefined);
+  }
+}
+
+function pdfError(err: unknown): AppError {
+  const name = err instanceof Error ? err.name : "";
+  if (name === "PasswordException") {
+    return new AppError(
+      "unprocessable",
+      "The PDF is password-protected; remove the password and upload it again",
+      {
+        cause: err,
+      },
+    );
+  }
+  log.warn("extract.pdf_failed", { error: describeError(err) });
+  return new AppError("unprocessable", "The PDF is damaged or not a valid PDF and could not be read", {
+    cause: err,
+  });
+}
+
+async function pdfTitle(pdf: TPdf): Promise<string | undefined> {
+  try {
+    const { info } = await getMeta(pdf);
+    const raw: unknown = info.Title;
+    if (typeof raw !== "string") return undefined;
+    // Word's PDF export titles documents "Microsoft Word - file.docx".
+    const title = normalizeText(raw)
+      .replace(/^Microsoft Word - /i, "")
+      .replace(/\.(docx?|pdf)$/i, "")
+      .trim();
+    return title && !/^untitled/i.test(title) ? title.slice(0, 300) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Without metadata, a first line that reads as a heading ("Chapter 3: Motion") names the PDF. */
+function firstHeadingLike(pages: readonly string[]): string | undefined {
+  const lines = (pages.find((p) => /\S/.test(p)) ?? "").split("\n").filter((l) => l.trim());
+  const first = lines[0]?.trim();
+  return first && layoutHeadingLevel(first, lines[1] ?? "", "") > 0 ? first.slice(0, 300) : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// DOCX
+
+/** Only XML parts are ever inflated by mammoth; media are skipped (images are dropped). */
+const INFLATED_PART = /\.(xml|rels)$/i;
+
+async function extractDocx(bytes: Uint8Array): Promise<IExtractedDocument> {
+  assertZipInflatesAsDeclared(bytes);
+  let html: string;
+  try {
+    const result = await mammoth.convertToHtml(
+      { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
+      {
+        styleMap: ["p[style-name='Title'] => h1:fresh"],
+        externalFileAccess: false,
+        convertImage: mammoth.images.imgElement(async () => ({ src: "" })),
+      },
+    );
+    html = result.value;
+  } catch (err) {
+    log.warn("extract.docx_failed", { error: describeError(err) });
+    throw new AppError("unprocessable", "The DOCX file is damaged and could not be read", { cause: err });
+  }
+  const text = normalizeText(htmlToMarkdown(html));
+  if (!/\S/.test(text)) throw new AppError("unprocessable", "The document has no text");
+  return withTitle({ mimeType: DOCX_MIME, pages: [{ pageNumber: 1, text }] });
+}
+
+/**
+ * The central directory's sizes were checked when the upload was sniffed, but they are only
+ * claims: inflate each part mammoth will read with an output cap, so a lying archive fails
+ * here instead of exhausting memory inside the ZIP library.
+ */
+function assertZipInflatesAsDeclared(bytes: Uint8Array): void {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const entry of readZipDirectory(bytes)) {
+    if (!INFLATED_PART.test(entry.name)) continue;
+    const at = entry.localHeaderOffset;
+    if (at + 30 > bytes.byteLength || view.getUint32(at, true) !== 0x04034b50) {
+      throw new AppError("unprocessable", "The DOCX file is damaged (bad ZIP entry)");
+    }
+    const dataStart = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
+    const data = bytes.subarray(dataStart, dataStart + entry.compressedSize);
+    if (data.byteLength !== entry.compressedSize)
+      throw new AppError("unprocessable", "The DOCX file is truncated");
+    if (entry.method === 0) {
+      if (entry.compressedSize !== entry.uncompressedSize) {
+        throw new AppError("unprocessable", "The DOCX file is damaged (bad ZIP entry)");
+      }
+      continue;
+    }
+    if (entry.method !== 8)
+      throw new AppError("unprocessable", "The DOCX file uses an unsupported compression");
+    let size: number;
+    try {
+      size = inflateRawSync(data, { maxOutputLength: Math.max(1, entry.uncompressedSize) }).byteLength;
+    } catch {
+      throw new AppError("unprocessable", "The DOCX file is damaged or expands beyond its declared size");
+    }
+    if (size !== entry.uncompressedSize)
+      throw new AppError("unprocessable", "The DOCX file is damaged (bad ZIP entry)");
+  }
+}
+
+const HEADING_TAG = /^h([1-6])$/;
+const TOKEN_RE = /<!--[\s\S]*?-->|<(\/?)([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>|([^<]+)|</g;
+
+/**
+ * Mammoth's HTML → Markdown-shaped text, so the chunker sees headings: h1–h6 → `#` lines,
+ * paragraphs → blank-line-separated text, list items → `- ` lines, table rows → `| a | b |`.
+ * Inline formatting and images are dropped.
+ */
+export function htmlToMarkdown(html: string): string {
+  const blocks: string[] = [];
+  const listLines: string[] = [];
+  let rows: string[] = [];
+  let row: string[] = [];
+  let inline = "";
+  let listDepth = 0;
+  let tableDepth = 0;
+  let headingLevel = 0;
+
+  const flushListItem = () => {
+    const t = collapse(inline, false);
+    if (t) listLines.push(`${"  ".repeat(Math.max(0, listDepth - 1))}- ${t}`);
+    inline = "";
+  };
+  const flushParagraph = () => {
+    const t = collapse(inline, true);
+    if (t) blocks.push(t);
+    inline = "";
+  };
+
+  TOKEN_RE.lastIndex = 0;
+  for (let m = TOKEN_RE.exec(html); m; m = TOKEN_RE.exec(html)) {
+    const [token, closing, rawTag, textPart] = m;
+    if (textPart !== undefined || token === "<") {
+      inline += decodeEntities(textPart ?? token);
+      continue;
+    }
+    if (!rawTag) continue;
+    const tag = rawTag.toLowerCase();
+    const open = closing !== "/";
+    if (tableDepth > 1 && tag !== "table") {
+      // Nested tables flatten into their cell's text.
+      if (!open && (tag === "td" || tag === "th" || tag === "p")) inline += " ";
+      continue;
+    }
+    const heading = HEADING_TAG.exec(tag);
+    if (heading) {
+      if (open && tableDepth === 0 && listDepth === 0) {
+        flushParagraph();
+        headingLevel = Number(heading[1]);
+      } else if (!open && headingLevel > 0) {
+        const t = collapse(inline, false);
+        if (t) blocks.push(`${"#".repeat(headingLevel)} ${t}`);
+        inline = "";
+        headingLevel = 0;
+      } else inline += " ";
+      continue;
+    }
+    switch (tag) {
+      case "p":
+        if (tableDepth > 0 || listDepth > 0) inline += " ";
+        else if (open) flushParagraph();
+        else flushParagraph();
+        break;
+      case "br":
+        inline += tableDepth > 0 || listDepth > 0 || headingLevel > 0 ? " " : "\n";
+        break;
+      case "ul":
+      case "ol":
+        if (tableDepth > 0) inline += " ";
+        else if (open) {
+          if (listDepth === 0) flushParagraph();
+          else flushListItem();
+          listDepth++;
+        } else {
+          flushListItem();
+          listDepth = Math.max(0, listDepth - 1);
+          if (listDepth === 0 && listLines.length > 0) blocks.push(listLines.splice(0).join("\n"));
+        }
+        break;
+      case "li":
+        if (listDepth > 0 && tableDepth === 0) flushListItem();
+        else inline += " ";
+        break;
+      case "table":
+        if (open) {
+          if (++tableDepth === 1) {
+            if (listDepth > 0) flushListItem();
+            else flushParagraph();
+            rows = [];
+          }
+        } else if (--tableDepth === 0) {
+          if (rows.length > 0) blocks.push(rows.join("\n"));
+          rows = [];
+        } else inline += " ";
+        tableDepth = Math.max(0, tableDepth);
+        break;
+      case "tr":
+        if (open) row = [];
+        else if (row.some(Boolean)) rows.push(`| ${row.join(" | ")} |`);
+        break;
+      case "td":
+      case "th":
+        if (open) inline = "";
+        else {
+          row.push(collapse(inline, false).replace(/\|/g, "\\|"));
+          inline = "";
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  if (listDepth > 0) flushListItem();
+  if (listLines.length > 0) blocks.push(listLines.join("\n"));
+  if (rows.length > 0) blocks.push(rows.join("\n"));
+  flushParagraph();
+  return blocks.join("\n\n");
+}
+
+function collapse(s: string, keepBreaks: boolean): string {
+  if (!keepBreaks) return s.replace(/\s+/g, " ").trim();
+  return s
+    .split("\n")
+    .map((l) => l.replace(/\s+/g, " ").trim())
+    .filter(Boolean)
+    .join("\n");
+}
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+};
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]+);/gi, (whole, body: string) => {
+    if (body[0] === "#") {
+      const code =
+        body[1] === "x" || body[1] === "X" ? Number.parseInt(body.slice(2), 16) : Number(body.slice(1));
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "";
+    }
+    return NAMED_ENTITIES[body.toLowerCase()] ?? whole;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown and plain text
+
+function extractPlain(bytes: Uint8Array, mime: "text/markdown" | "text/plain"): IExtractedDocument {
+  const decoded = decodeText(bytes);
+  if (decoded === null) throw new AppError("unprocessable", "The file is not valid UTF-8 or UTF-16 text");
+  const text = normalizeText(decoded);
+  if (!/\S/.test(text)) throw new AppError("unprocessable", "The document has no text");
+  return withTitle({ mimeType: mime, pages: [{ pageNumber: 1, text }] });
+}
+
+/** The first `# ` heading names a Markdown-shaped document. */
+function withTitle(doc: IExtractedDocument): IExtractedDocument {
+  const m = /^ {0,3}# +(.+?)[ #]*$/m.exec(doc.pages[0]?.text.slice(0, 100_000) ?? "");
+  return m?.[1] ? { ...doc, title: m[1].trim().slice(0, 300) } : doc;
+}

@@ -1,0 +1,264 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import type { IDatabase, ISqlExecutor } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { describeError, log } from "@/lib/log";
+import { type IObjectStorage, RESOURCES_BUCKET } from "@/lib/storage";
+import { safeFileName } from "@/lib/storage/keys";
+import type { TResourceMetadata } from "@/schema/resources.schema";
+import type { IChunkDraft, IEmbedder } from "@/types/chunk.types";
+import { chunkDocument } from "./chunk";
+import { extractDocument } from "./extract";
+import { sniffDocumentType } from "./sniff";
+import {
+  findLiveIngestionByDedupeKey,
+  getIngestionRow,
+  type IIngestionRow,
+  setIngestionStatus,
+} from "./store";
+
+export interface IUploadParams {
+  userId: string;
+  filename: string;
+  bytes: Uint8Array;
+  declaredMime?: string;
+  metadata: TResourceMetadata;
+  maxBytes: number;
+}
+
+export interface IRegisteredUpload {
+  ingestion: IIngestionRow;
+  duplicate: boolean;
+}
+
+function sha256(data: Uint8Array | string): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** Same bytes + same metadata (+ same owner for private files) ⇒ same key ⇒ no second copy. */
+export function dedupeKey(contentSha: string, m: TResourceMetadata, userId: string): string {
+  return sha256(
+    JSON.stringify([
+      contentSha,
+      m.board.toLowerCase(),
+      m.grade.toLowerCase(),
+      m.subject.toLowerCase(),
+      m.resourceType,
+      m.chapterNumber ?? null,
+      m.chapterName ?? null,
+      m.visibility,
+      m.visibility === "private" ? userId : null,
+    ]),
+  );
+}
+
+/**
+ * Validates the file (size, type from its bytes), records a `queued` ingestion and stores the
+ * original. Identical uploads return the live ingestion with `duplicate: true`.
+ */
+export async function registerUpload(
+  db: IDatabase,
+  storage: IObjectStorage,
+  p: IUploadParams,
+): Promise<IRegisteredUpload> {
+  if (p.bytes.byteLength > p.maxBytes) {
+    throw new AppError("payload_too_large", `File is over the ${Math.round(p.maxBytes / 1048576)} MB limit`);
+  }
+  const { mime, ext } = sniffDocumentType(p.bytes, p.filename, p.declaredMime);
+  const contentSha = sha256(p.bytes);
+  const key = dedupeKey(contentSha, p.metadata, p.userId);
+  const existing = await findLiveIngestionByDedupeKey(db, key);
+  if (existing) return { ingestion: existing, duplicate: true };
+
+  const m = p.metadata;
+  const title =
+    m.title ??
+    (m.chapterName ? m.chapterName : p.filename.replace(/\.[^.]+$/, "").slice(0, 200) || "Untitled");
+  const filename = p.filename.split(/[\\/]/).pop()?.slice(0, 255) || `document.${ext}`;
+  let id: string;
+  try {
+    const [row] = await db.query<{ id: string }>(
+      `insert into ingestions (user_id, board, grade, subject, resource_type, chapter_number, chapter_name,
+         visibility, title, original_filename, mime_type, byte_size, content_sha256, dedupe_key, bucket, path)
+       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15, 'pending') returning id`,
+      [
+        p.userId,
+        m.board,
+        m.grade,
+        m.subject,
+        m.resourceType,
+        m.chapterNumber ?? null,
+        m.chapterName ?? null,
+        m.visibility,
+        title,
+        filename,
+        mime,
+        p.bytes.byteLength,
+        contentSha,
+        key,
+        RESOURCES_BUCKET,
+      ],
+    );
+    id = row!.id;
+  } catch (err) {
+    // Two identical uploads raced: the unique index on live dedupe keys let one through.
+    const raced = await findLiveIngestionByDedupeKey(db, key);
+    if (raced) return { ingestion: raced, duplicate: true };
+    throw err;
+  }
+  const objectPath = `${id}/${safeFileName(filename, ext)}`;
+  try {
+    await storage.put(RESOURCES_BUCKET, objectPath, p.bytes, mime);
+  } catch (err) {
+    await setIngestionStatus(db, id, "failed", undefined, "Could not store the original file");
+    throw err;
+  }
+  await db.query("update ingestions set path = $2 where id = $1", [id, objectPath]);
+  return { ingestion: (await getIngestionRow(db, id))!, duplicate: false };
+}
+
+export interface IProgressEvent {
+  ingestionId: string;
+  status: IIngestionRow["status"];
+  done: number;
+  total: number;
+}
+
+export interface IProcessOptions {
+  onProgress?: (e: IProgressEvent) => void;
+  embedBatchSize?: number;
+}
+
+/** The text the embedder sees: the nearest headings give a passage its topic. */
+export function embeddingText(chunk: IChunkDraft): string {
+  const trail = chunk.sectionPath.split(" > ").slice(-2).join(" > ");
+  return trail ? `${trail}\n\n${chunk.content}` : chunk.content;
+}
+
+/**
+ * Extract → chunk → embed → store for one queued ingestion. The document and all its chunks
+ * are written in one transaction, so a failure (or a killed process) leaves no partial document;
+ * the ingestion is marked `failed` with a readable reason and can be retried.
+ */
+export async function processIngestion(
+  db: IDatabase,
+  storage: IObjectStorage,
+  embedder: IEmbedder,
+  ingestionId: string,
+  opts: IProcessOptions = {},
+): Promise<IIngestionRow> {
+  const row = await getIngestionRow(db, ingestionId);
+  if (!row) throw new AppError("not_found", "No such ingestion");
+  const report = async (status: IIngestionRow["status"], done: number, total: number) => {
+    await setIngestionStatus(db, ingestionId, status, { done, total });
+    opts.onProgress?.({ ingestionId, status, done, total });
+  };
+  try {
+    await report("extracting", 0, 1);
+    const bytes = await storage.get(row.bucket, row.path);
+    const extracted = await extractDocument(bytes, row.mime_type);
+    await report("chunking", 0, 1);
+    const chunks = chunkDocument(extracted);
+    if (chunks.length === 0) throw new AppError("unprocessable", "The document has no text to index");
+
+    const batch = opts.embedBatchSize ?? (embedder.modelId.startsWith("paperwise-offline") ? 256 : 96);
+    const vectors: Float32Array[] = [];
+    await report("embedding", 0, chunks.length);
+    for (let i = 0; i < chunks.length; i += batch) {
+      const slice = chunks.slice(i, i + batch);
+      vectors.push(...(await embedder.embedDocuments(slice.map(embeddingText))));
+      await report("embedding", Math.min(i + batch, chunks.length), chunks.length);
+    }
+
+    await report("storing", 0, chunks.length);
+    const charCount = extracted.pages.reduce((n, p) => n + p.text.length, 0);
+    const tokenCount = chunks.reduce((n, c) => n + c.tokens, 0);
+    await db.transaction(async (tx) => {
+      await tx.query("delete from documents where ingestion_id = $1", [ingestionId]);
+      const [doc] = await tx.query<{ id: string }>(
+        `insert into documents (ingestion_id, owner_id, board, grade, subject, resource_type, chapter_number,
+           chapter_name, visibility, title, bucket, path, mime_type, page_count, char_count, chunk_count,
+           token_count, embedding_model, metadata)
+         select id, user_id, board, grade, subject, resource_type, chapter_number, chapter_name, visibility,
+           title, bucket, path, mime_type, $2, $3, $4, $5, $6, $7 from ingestions where id = $1
+         returning id`,
+        [
+          ingestionId,
+          extracted.pages.length,
+          charCount,
+          chunks.length,
+          tokenCount,
+          embedder.modelId,
+          JSON.stringify({ extractedTitle: extracted.title ?? null }),
+        ],
+      );
+      await insertChunks(tx, doc!.id, chunks, vectors, embedder.modelId);
+      await tx.query("select paperwise_index_chunks($1)", [doc!.id]);
+      await tx.query(
+        "update ingestions set status = 'ready', progress_done = $2, progress_total = $2, error = null, updated_at = now() where id = $1",
+        [ingestionId, chunks.length],
+      );
+    });
+    // Fresh statistics keep the planner on the scope indexes after a large insert.
+    if (chunks.length >= 200) await db.query("analyze document_chunks, chunk_terms, chunk_lite");
+    opts.onProgress?.({ ingestionId, status: "ready", done: chunks.length, total: chunks.length });
+  } catch (err) {
+    const reason = err instanceof AppError ? err.message : "Ingestion failed because of an internal error";
+    if (!(err instanceof AppError)) log.error("ingestion.failed", { ingestionId, error: describeError(err) });
+    await setIngestionStatus(db, ingestionId, "failed", undefined, reason).catch(() => undefined);
+    opts.onProgress?.({ ingestionId, status: "failed", done: 0, total: 0 });
+  }
+  return (await getIngestionRow(db, ingestionId))!;
+}
+
+export async function insertChunks(
+  tx: ISqlExecutor,
+  documentId: string,
+  chunks: readonly IChunkDraft[],
+  vectors: readonly Float32Array[],
+  modelId: string,
+): Promise<void> {
+  await tx.copyRows(
+    "document_chunks",
+    [
+      { name: "document_id", type: "uuid" },
+      { name: "chunk_index", type: "int4" },
+      { name: "content", type: "text" },
+      { name: "tokens", type: "int4" },
+      { name: "page_start", type: "int4" },
+      { name: "page_end", type: "int4" },
+      { name: "section_path", type: "text" },
+      { name: "char_start", type: "int4" },
+      { name: "char_end", type: "int4" },
+      { name: "embedding", type: "vector" },
+      { name: "embedding_model", type: "text" },
+    ],
+    chunks.map((c, i) => [
+      documentId,
+      c.chunkIndex,
+      c.content,
+      c.tokens,
+      c.pageStart,
+      c.pageEnd,
+      c.sectionPath,
+      c.charStart,
+      c.charEnd,
+      vectors[i]!,
+      modelId,
+    ]),
+  );
+}
+
+/** Removes a resource: chunks and document go with the ingestion (cascade), then the original. */
+export async function deleteIngestion(
+  db: IDatabase,
+  storage: IObjectStorage,
+  row: IIngestionRow,
+): Promise<void> {
+  await db.query("delete from ingestions where id = $1", [row.id]);
+  if (row.path && row.path !== "pending") {
+    await storage
+      .remove(row.bucket, row.path)
+      .catch((err) => log.warn("storage.remove_failed", { error: describeError(err) }));
+  }
+}

@@ -1,0 +1,159 @@
+import "server-only";
+import type { ISqlExecutor } from "@/lib/db";
+import type { TIngestion } from "@/schema/resources.schema";
+import type { EIngestionStatus, EResourceType, EVisibility } from "@/types/curriculum.types";
+
+/** Columns of an ingestion joined with its document, shaped for the API. */
+const SELECT_INGESTION = `
+  select i.id, i.title, i.original_filename, i.board, i.grade, i.subject, i.resource_type,
+         i.chapter_number, i.chapter_name, i.visibility, i.mime_type, i.byte_size, i.status,
+         i.progress_done, i.progress_total, i.error, i.bucket, i.path, i.user_id, i.content_sha256,
+         d.id as document_id, d.chunk_count, d.page_count, d.embedding_model, p.email as uploaded_by,
+         i.created_at, i.updated_at
+  from ingestions i
+  left join documents d on d.ingestion_id = i.id
+  left join profiles p on p.id = i.user_id`;
+
+export interface IIngestionRow {
+  id: string;
+  title: string;
+  original_filename: string;
+  board: string;
+  grade: string;
+  subject: string;
+  resource_type: EResourceType;
+  chapter_number: number | null;
+  chapter_name: string | null;
+  visibility: EVisibility;
+  mime_type: string;
+  byte_size: number;
+  status: EIngestionStatus;
+  progress_done: number;
+  progress_total: number;
+  error: string | null;
+  bucket: string;
+  path: string;
+  user_id: string;
+  content_sha256: string;
+  document_id: string | null;
+  chunk_count: number | null;
+  page_count: number | null;
+  embedding_model: string | null;
+  uploaded_by: string | null;
+  created_at: string | Date;
+  updated_at: string | Date;
+}
+
+const iso = (v: string | Date): string => (v instanceof Date ? v.toISOString() : new Date(v).toISOString());
+
+export function toIngestion(row: IIngestionRow): TIngestion {
+  return {
+    id: row.id,
+    title: row.title,
+    originalFilename: row.original_filename,
+    board: row.board,
+    grade: row.grade,
+    subject: row.subject,
+    resourceType: row.resource_type,
+    chapterNumber: row.chapter_number,
+    chapterName: row.chapter_name,
+    visibility: row.visibility,
+    mimeType: row.mime_type,
+    byteSize: row.byte_size,
+    status: row.status,
+    progressDone: row.progress_done,
+    progressTotal: row.progress_total,
+    error: row.error,
+    documentId: row.document_id,
+    chunkCount: row.chunk_count,
+    pageCount: row.page_count,
+    embeddingModel: row.embedding_model,
+    uploadedBy: row.uploaded_by,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export async function getIngestionRow(db: ISqlExecutor, id: string): Promise<IIngestionRow | null> {
+  const [row] = await db.query<IIngestionRow>(`${SELECT_INGESTION} where i.id = $1`, [id]);
+  return row ?? null;
+}
+
+export async function findLiveIngestionByDedupeKey(
+  db: ISqlExecutor,
+  key: string,
+): Promise<IIngestionRow | null> {
+  const [row] = await db.query<IIngestionRow>(
+    `${SELECT_INGESTION} where i.dedupe_key = $1 and i.status <> 'failed'`,
+    [key],
+  );
+  return row ?? null;
+}
+
+export interface IListIngestionsParams {
+  userId: string;
+  board?: string;
+  grade?: string;
+  subject?: string;
+  resourceType?: EResourceType;
+  status?: EIngestionStatus;
+  q?: string;
+  limit: number;
+  offset: number;
+}
+
+/** Shared resources plus the caller's own private ones. */
+export async function listIngestions(
+  db: ISqlExecutor,
+  p: IListIngestionsParams,
+): Promise<{ items: IIngestionRow[]; total: number }> {
+  const where: string[] = ["(i.visibility = 'shared' or i.user_id = $1)"];
+  const params: unknown[] = [p.userId];
+  // Each `?` in a clause stands for the same, newly bound value.
+  const add = (clause: string, value: unknown) => {
+    params.push(value);
+    where.push(clause.replaceAll("?", `$${params.length}`));
+  };
+  if (p.board) add("i.board = ?", p.board);
+  if (p.grade) add("i.grade = ?", p.grade);
+  if (p.subject) add("i.subject = ?", p.subject);
+  if (p.resourceType) add("i.resource_type = ?", p.resourceType);
+  if (p.status) add("i.status = ?", p.status);
+  if (p.q) add("(i.title ilike ? or i.original_filename ilike ?)", `%${p.q.replace(/[\\%_]/g, "\\$&")}%`);
+  const whereSql = where.join(" and ");
+  const [{ total } = { total: 0 }] = await db.query<{ total: number }>(
+    `select count(*)::int as total from ingestions i where ${whereSql}`,
+    params,
+  );
+  const items = await db.query<IIngestionRow>(
+    `${SELECT_INGESTION} where ${whereSql} order by i.created_at desc, i.id limit ${p.limit} offset ${p.offset}`,
+    params,
+  );
+  return { items, total };
+}
+
+export async function setIngestionStatus(
+  db: ISqlExecutor,
+  id: string,
+  status: EIngestionStatus,
+  progress?: { done: number; total: number },
+  error?: string | null,
+): Promise<void> {
+  await db.query(
+    `update ingestions set status = $2,
+       progress_done = coalesce($3, progress_done), progress_total = coalesce($4, progress_total),
+       error = $5, updated_at = now()
+     where id = $1`,
+    [id, status, progress?.done ?? null, progress?.total ?? null, error ?? null],
+  );
+}
+
+/** Ingestions a dead process left mid-way: mark failed so they can be retried. */
+export async function failInterruptedIngestions(db: ISqlExecutor): Promise<number> {
+  const rows = await db.query(
+    `update ingestions set status = 'failed', error = 'Interrupted before it finished (server stopped); retry it',
+       updated_at = now()
+     where status in ('queued', 'extracting', 'chunking', 'embedding', 'storing') returning id`,
+  );
+  return rows.length;
+}

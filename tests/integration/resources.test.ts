@@ -1,0 +1,226 @@
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as listChunks } from "@/app/api/resources/[id]/chunks/route";
+import { DELETE as deleteResource, GET as getResource } from "@/app/api/resources/[id]/route";
+import { GET as listResources, POST as upload } from "@/app/api/resources/route";
+import { drainIngestionQueue } from "@/lib/ingestion/queue";
+import { makeDocx, makePdf, PNG_BYTES } from "../support/make-fixtures";
+import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
+
+const CHAPTER = path.join(import.meta.dirname, "../fixtures/openstax/ch31-soil-and-plant-nutrition.md");
+
+let env: ITestEnv;
+beforeAll(async () => {
+  env = await createTestEnv({ PAPERWISE_MAX_UPLOAD_MB: "2" });
+});
+afterAll(async () => env.close());
+
+const META = { board: "OpenStax", grade: "11", subject: "Biology", resourceType: "textbook" };
+
+function form(
+  files: { name: string; bytes: Uint8Array; type?: string }[],
+  fields: Record<string, string> = META,
+): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.set(k, v);
+  for (const file of files)
+    f.append("file", new Blob([file.bytes as BlobPart], { type: file.type ?? "" }), file.name);
+  return f;
+}
+
+async function post(token: string | undefined, body: FormData) {
+  const res = await upload(makeRequest("POST", "/api/resources", { token, body }), {});
+  return { status: res.status, body: await res.json() };
+}
+
+async function status(token: string, id: string) {
+  const res = await getResource(makeRequest("GET", `/api/resources/${id}`, { token }), params({ id }));
+  return { status: res.status, body: await res.json() };
+}
+
+describe("resource API", () => {
+  let mdId = "";
+
+  it("ingests a Markdown chapter, a PDF and a DOCX through the route into chunks", async () => {
+    const md = new Uint8Array(await readFile(CHAPTER));
+    const pdf = await makePdf([
+      [
+        "Chapter 2: Forces",
+        "",
+        "2.1 Newton's First Law",
+        "An object at rest stays at rest unless a net force acts on it.",
+      ],
+      ["Inertia is the tendency of a body to resist changes in its motion.", "Mass is a measure of inertia."],
+      ["2.2 Newton's Second Law", "The net force on a body equals its mass times its acceleration, F = ma."],
+    ]);
+    const docx = await makeDocx([
+      { heading: 1, text: "Chapter 3: Motion" },
+      { heading: 2, text: "3.1 Speed and velocity" },
+      { paragraph: "Speed is the distance travelled per unit time. Velocity is speed in a given direction." },
+      { bullets: ["Average speed = total distance / total time", "Velocity has a direction"] },
+    ]);
+    const res = await post(
+      env.admin.token,
+      form([
+        { name: "ch31.md", bytes: md },
+        { name: "forces.pdf", bytes: pdf, type: "application/pdf" },
+        { name: "motion.docx", bytes: docx },
+      ]),
+    );
+    expect(res.status).toBe(202);
+    expect(res.body.ingestions).toHaveLength(3);
+    expect(res.body.ingestions.map((i: { mimeType: string }) => i.mimeType)).toEqual([
+      "text/markdown",
+      "application/pdf",
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ]);
+    await drainIngestionQueue();
+    for (const ing of res.body.ingestions) {
+      const s = await status(env.admin.token, ing.id);
+      expect(s.body.ingestion.status, s.body.ingestion.error ?? "").toBe("ready");
+      expect(s.body.ingestion.chunkCount).toBeGreaterThan(0);
+      expect(s.body.ingestion.embeddingModel).toBe("paperwise-offline-v1");
+    }
+    mdId = res.body.ingestions[0].id;
+    const pdfDoc = res.body.ingestions[1];
+    const pdfStatus = await status(env.admin.token, pdfDoc.id);
+    expect(pdfStatus.body.ingestion.pageCount).toBe(3);
+    const chunks = await env.db.query<{ page_start: number; page_end: number; content: string }>(
+      "select c.page_start, c.page_end, c.content from document_chunks c join documents d on d.id = c.document_id where d.ingestion_id = $1 order by chunk_index",
+      [pdfDoc.id],
+    );
+    expect(chunks.some((c) => c.content.includes("F = ma") && c.page_end === 3)).toBe(true);
+    const [counts] = await env.db.query<{ chunks: number; docs: number }>(
+      "select (select count(*)::int from document_chunks) as chunks, (select count(*)::int from documents) as docs",
+    );
+    expect(counts!.docs).toBe(3);
+    expect(counts!.chunks).toBeGreaterThan(10);
+  });
+
+  it("treats the same bytes with the same metadata as a duplicate, not a second copy", async () => {
+    const before = await env.db.query<{ n: number }>("select count(*)::int as n from document_chunks");
+    const md = new Uint8Array(await readFile(CHAPTER));
+    const res = await post(env.admin.token, form([{ name: "again.md", bytes: md }]));
+    expect(res.status).toBe(200);
+    expect(res.body.ingestions[0]).toMatchObject({ id: mdId, duplicate: true });
+    await drainIngestionQueue();
+    const after = await env.db.query<{ n: number }>("select count(*)::int as n from document_chunks");
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  it("previews chunks with pages and sections", async () => {
+    const res = await listChunks(
+      makeRequest("GET", `/api/resources/${mdId}/chunks?limit=5`, { token: env.teacher.token }),
+      params({ id: mdId }),
+    );
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.items).toHaveLength(5);
+    expect(body.items[1].sectionPath).toMatch(/31\.\d/);
+  });
+
+  it("rejects bad uploads with the right status and a reason", async () => {
+    const cases: [string | undefined, FormData, number, RegExp][] = [
+      [undefined, form([{ name: "a.md", bytes: new TextEncoder().encode("# Hi\n\ntext") }]), 401, /Sign in/],
+      [env.admin.token, form([{ name: "photo.pdf", bytes: PNG_BYTES }]), 415, /PDF, DOCX, Markdown or text/],
+      [env.admin.token, form([{ name: "empty.md", bytes: new Uint8Array(0) }]), 400, /empty/],
+      [
+        env.admin.token,
+        form([{ name: "big.txt", bytes: new Uint8Array(3 * 1024 * 1024).fill(97) }]),
+        413,
+        /limit/,
+      ],
+      [
+        env.admin.token,
+        form([{ name: "a.md", bytes: new TextEncoder().encode("# A\n\nb") }], {
+          grade: "11",
+          subject: "Bio",
+        }),
+        400,
+        /metadata/,
+      ],
+      [env.admin.token, form([], META), 400, /No file/],
+    ];
+    for (const [token, body, code, message] of cases) {
+      const res = await post(token, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(code);
+      expect(res.body.ok).toBe(false);
+      expect(res.body.error.message).toMatch(message);
+    }
+    const missing = await post(
+      env.admin.token,
+      form([{ name: "a.md", bytes: new TextEncoder().encode("# A\n\nb") }], { grade: "11", subject: "Bio" }),
+    );
+    expect(missing.body.error.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: "board" })]),
+    );
+  });
+
+  it("marks a corrupt PDF failed with a readable reason and leaves no document behind", async () => {
+    const bytes = new TextEncoder().encode("%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage without xref");
+    const res = await post(env.admin.token, form([{ name: "broken.pdf", bytes }]));
+    expect(res.status).toBe(202);
+    await drainIngestionQueue();
+    const s = await status(env.admin.token, res.body.ingestions[0].id);
+    expect(s.body.ingestion.status).toBe("failed");
+    expect(s.body.ingestion.error).toMatch(/PDF/i);
+    expect(s.body.ingestion.documentId).toBeNull();
+  });
+
+  it("lets only admins publish shared resources, and keeps private ones private", async () => {
+    const bytes = new TextEncoder().encode("# My notes\n\nOsmosis moves water across a membrane.");
+    const shared = await post(
+      env.teacher.token,
+      form([{ name: "n.md", bytes }], { ...META, resourceType: "notes" }),
+    );
+    expect(shared.status).toBe(403);
+    const mine = await post(
+      env.teacher.token,
+      form([{ name: "n.md", bytes }], { ...META, resourceType: "notes", visibility: "private" }),
+    );
+    expect(mine.status).toBe(202);
+    await drainIngestionQueue();
+    const id = mine.body.ingestions[0].id;
+    expect((await status(env.teacher.token, id)).status).toBe(200);
+    expect((await status(env.otherTeacher.token, id)).status).toBe(404);
+    const list = await listResources(
+      makeRequest("GET", "/api/resources", { token: env.otherTeacher.token }),
+      {},
+    );
+    const ids = (await list.json()).items.map((i: { id: string }) => i.id);
+    expect(ids).toContain(mdId);
+    expect(ids).not.toContain(id);
+    const del = await deleteResource(
+      makeRequest("DELETE", `/api/resources/${id}`, { token: env.otherTeacher.token }),
+      params({ id }),
+    );
+    expect(del.status).toBe(404);
+  });
+
+  it("deletes a resource with its chunks and stored original", async () => {
+    const before = await status(env.admin.token, mdId);
+    const row = await env.db.query<{ path: string }>("select path from ingestions where id = $1", [mdId]);
+    const file = path.join(env.dataDir, "storage", "resources", row[0]!.path);
+    await expect(stat(file)).resolves.toBeTruthy();
+    const teacherDelete = await deleteResource(
+      makeRequest("DELETE", `/api/resources/${mdId}`, { token: env.teacher.token }),
+      params({ id: mdId }),
+    );
+    expect(teacherDelete.status).toBe(403);
+    const res = await deleteResource(
+      makeRequest("DELETE", `/api/resources/${mdId}`, { token: env.admin.token }),
+      params({ id: mdId }),
+    );
+    expect(res.status).toBe(200);
+    const [left] = await env.db.query<{ n: number }>(
+      "select count(*)::int as n from document_chunks where document_id = $1",
+      [before.body.ingestion.documentId],
+    );
+    expect(left!.n).toBe(0);
+    await expect(stat(file)).rejects.toThrow();
+    expect((await status(env.admin.token, mdId)).status).toBe(404);
+    const bad = await status(env.admin.token, "../../etc/passwd");
+    expect(bad.status).toBe(400);
+  });
+});
