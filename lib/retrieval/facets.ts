@@ -1,0 +1,60 @@
+import "server-only";
+import type { ISqlExecutor } from "@/lib/db";
+import type { TFacetsResponse } from "@/schema/retrieval.schema";
+import type { EResourceType } from "@/types/curriculum.types";
+
+interface IFacetRow {
+  board: string;
+  grade: string;
+  subject: string;
+  resource_type: EResourceType;
+  chapter_number: number | null;
+  chapter_name: string | null;
+  chunks: number;
+}
+
+type TSubjectFacet = TFacetsResponse["boards"][number]["grades"][number]["subjects"][number];
+
+/** Board → Class → Subject tree of what the caller can search (ready documents only). */
+export async function loadFacets(db: ISqlExecutor, userId: string): Promise<TFacetsResponse["boards"]> {
+  const rows = await db.query<IFacetRow>(
+    `select board, grade, subject, resource_type, chapter_number, chapter_name, sum(chunk_count)::int as chunks
+     from documents where visibility = 'shared' or owner_id = $1
+     group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 5 nulls last, 6`,
+    [userId],
+  );
+  const boards = new Map<string, Map<string, Map<string, TSubjectFacet>>>();
+  for (const r of rows) {
+    const grades = boards.get(r.board) ?? new Map<string, Map<string, TSubjectFacet>>();
+    boards.set(r.board, grades);
+    const subjects = grades.get(r.grade) ?? new Map<string, TSubjectFacet>();
+    grades.set(r.grade, subjects);
+    const s: TSubjectFacet = subjects.get(r.subject) ?? {
+      subject: r.subject,
+      resourceTypes: [],
+      chapters: [],
+      chunkCount: 0,
+    };
+    subjects.set(r.subject, s);
+    if (!s.resourceTypes.includes(r.resource_type)) s.resourceTypes.push(r.resource_type);
+    if (
+      (r.chapter_number !== null || r.chapter_name) &&
+      !s.chapters.some((c) => c.number === r.chapter_number && c.name === r.chapter_name)
+    ) {
+      s.chapters.push({ number: r.chapter_number, name: r.chapter_name });
+    }
+    s.chunkCount += r.chunks;
+  }
+  const naturalSort = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true });
+  return [...boards.entries()]
+    .sort(([a], [b]) => naturalSort(a, b))
+    .map(([board, grades]) => ({
+      board,
+      grades: [...grades.entries()]
+        .sort(([a], [b]) => naturalSort(a, b))
+        .map(([grade, subjects]) => ({
+          grade,
+          subjects: [...subjects.values()].sort((a, b) => naturalSort(a.subject, b.subject)),
+        })),
+    }));
+}

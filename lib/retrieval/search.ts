@@ -1,0 +1,123 @@
+import "server-only";
+import type { ISqlExecutor } from "@/lib/db";
+import { toVectorLiteral } from "@/lib/db/types";
+import type { EResourceType } from "@/types/curriculum.types";
+
+export interface IHybridSearchParams {
+  userId: string;
+  board: string;
+  grade: string;
+  subject: string;
+  resourceTypes: EResourceType[] | null;
+  chapterNumber: number | null;
+  chapterName: string | null;
+  query: string;
+  embedding: Float32Array | null;
+  embeddingModel: string;
+  alpha: number;
+  limit: number;
+  bm25?: { k1: number; b: number; headingWeight: number };
+}
+
+export interface IHybridRow {
+  document_id: string;
+  chunk_index: number;
+  vector_score: number | null;
+  keyword_score: number | null;
+  fused_score: number;
+  content: string;
+  tokens: number;
+  page_start: number | null;
+  page_end: number | null;
+  section_path: string;
+  title: string;
+  bucket: string;
+  path: string;
+  resource_type: EResourceType;
+  chapter_number: number | null;
+  chapter_name: string | null;
+  scope_chunks: number;
+  vector_ms: number;
+  keyword_ms: number;
+}
+
+/** Default BM25 parameters (tuned on the open eval set, see README "Retrieval quality"). */
+export const DEFAULT_BM25 = { k1: 1.2, b: 0.75, headingWeight: 2 };
+
+/** One call to `paperwise_hybrid_search` (a SQL function, so Supabase clients can RPC it too). */
+export function hybridSearch(db: ISqlExecutor, p: IHybridSearchParams): Promise<IHybridRow[]> {
+  const bm25 = p.bm25 ?? DEFAULT_BM25;
+  return db.query<IHybridRow>(
+    `select * from paperwise_hybrid_search($1, $2, $3, $4, $5::text[], $6, $7, $8, $9::vector, $10, $11, $12, $13, $14, $15)`,
+    [
+      p.userId,
+      p.board,
+      p.grade,
+      p.subject,
+      p.resourceTypes,
+      p.chapterNumber,
+      p.chapterName,
+      p.query,
+      p.embedding ? toVectorLiteral(p.embedding) : null,
+      p.embeddingModel,
+      p.alpha,
+      p.limit,
+      bm25.k1,
+      bm25.b,
+      bm25.headingWeight,
+    ],
+  );
+}
+
+export interface INeighbourRow {
+  document_id: string;
+  chunk_index: number;
+  content: string;
+  tokens: number;
+  page_start: number | null;
+  page_end: number | null;
+  section_path: string;
+}
+
+/** Chunks within `window` of the given ones, in the same document and section. */
+export function fetchNeighbours(
+  db: ISqlExecutor,
+  anchors: { documentId: string; chunkIndex: number; sectionPath: string }[],
+  window: number,
+): Promise<(INeighbourRow & { anchor_index: number })[]> {
+  if (anchors.length === 0 || window <= 0) return Promise.resolve([]);
+  return db.query(
+    `select c.document_id, c.chunk_index, c.content, c.tokens, c.page_start, c.page_end, c.section_path,
+            a.ord - 1 as anchor_index
+     from unnest($1::uuid[], $2::int[], $3::text[]) with ordinality as a(d, i, s, ord)
+     join document_chunks c on c.document_id = a.d and c.section_path = a.s
+       and c.chunk_index between a.i - $4 and a.i + $4 and c.chunk_index <> a.i`,
+    [
+      anchors.map((a) => a.documentId),
+      anchors.map((a) => a.chunkIndex),
+      anchors.map((a) => a.sectionPath),
+      window,
+    ],
+  );
+}
+
+export interface IScopeChapter {
+  number: number;
+  name: string;
+}
+
+/** Chapters in a scope (for the classifier's chapter detection and the facets). */
+export async function scopeChapters(
+  db: ISqlExecutor,
+  userId: string,
+  scope: { board: string; grade: string; subject: string },
+): Promise<IScopeChapter[]> {
+  const rows = await db.query<{ number: number; name: string }>(
+    `select distinct chapter_number as number, chapter_name as name from documents
+     where board = $1 and grade = $2 and subject = $3 and (visibility = 'shared' or owner_id = $4)
+       and chapter_number is not null and chapter_name is not null
+     order by 1`,
+    [scope.board, scope.grade, scope.subject, userId],
+  );
+  return rows;
+}

@@ -1,0 +1,261 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as enhance } from "@/app/api/retrieval/enhance-query/route";
+import { GET as facets } from "@/app/api/retrieval/facets/route";
+import { POST as query } from "@/app/api/retrieval/query/route";
+import { getEmbedder } from "@/lib/ai/embedder";
+import { setLanguageModelForProcess } from "@/lib/ai/providers";
+import { ingestFiles } from "@/lib/ingestion/ingest-files";
+import { getStorage } from "@/lib/storage";
+import { RetrievalQueryResponseSchema } from "@/schema/retrieval.schema";
+import { failingModel, hangingModel, textModel } from "../support/mock-models";
+import { createTestEnv, type ITestEnv, makeRequest } from "../support/test-env";
+
+const DEMO = path.join(import.meta.dirname, "../../supabase/seed/demo/biology-2e");
+const FILTERS = { board: "OpenStax", grade: "11", subject: "Biology" };
+
+let env: ITestEnv;
+beforeAll(async () => {
+  env = await createTestEnv();
+  const results = await ingestFiles(env.db, getStorage(), getEmbedder(), {
+    userId: env.admin.id,
+    inputs: [DEMO],
+    defaults: { resourceType: "textbook", visibility: "shared" },
+    maxBytes: 50 * 1024 * 1024,
+  });
+  expect(results.every((r) => !r.error)).toBe(true);
+  const notes = path.join(import.meta.dirname, "../fixtures/openstax/ch31-soil-and-plant-nutrition.md");
+  const privateNotes = await ingestFiles(env.db, getStorage(), getEmbedder(), {
+    userId: env.teacher.id,
+    inputs: [notes],
+    defaults: {
+      ...FILTERS,
+      resourceType: "notes",
+      visibility: "private",
+      chapterNumber: 31,
+      chapterName: "Soil and Plant Nutrition",
+    },
+    maxBytes: 50 * 1024 * 1024,
+  });
+  expect(privateNotes[0]?.error).toBeUndefined();
+});
+afterAll(async () => {
+  setLanguageModelForProcess(undefined);
+  await env.close();
+});
+
+async function ask(body: unknown, token = env.teacher.token) {
+  const res = await query(makeRequest("POST", "/api/retrieval/query", { token, json: body }), {});
+  return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+describe("POST /api/retrieval/query", () => {
+  it("returns the documented contract with defaults (topK 8, rerank on, classifier α)", async () => {
+    const { status, body } = await ask({ filters: FILTERS, query: "What is the fluid mosaic model?" });
+    expect(status).toBe(200);
+    expect(() => RetrievalQueryResponseSchema.parse(body)).not.toThrow();
+    expect(body.items).toHaveLength(8);
+    expect(body.classification.type).toBe("lookup");
+    expect(body.classification.alphaSource).toBe("classifier");
+    expect(body.debug.reranker).toBe("offline");
+    expect(body.items[0].sectionPath).toMatch(/5\.1/);
+    for (const item of body.items) {
+      expect(item.bucket).toBe("resources");
+      expect(typeof item.rerankScore).toBe("number");
+    }
+    expect(body.confidence).toBeGreaterThan(0);
+  });
+
+  it("an explicit alpha wins over the classifier", async () => {
+    const { body } = await ask({
+      filters: FILTERS,
+      query: "define osmosis",
+      alpha: 0.9,
+      enableRerank: false,
+    });
+    expect(body.classification).toMatchObject({ alpha: 0.9, alphaSource: "request" });
+    expect(body.debug.reranker).toBe("none");
+  });
+
+  it("returns exactly topK items whenever the scope has that many chunks", async () => {
+    for (const topK of [1, 5, 17, 50]) {
+      const { body } = await ask({ filters: FILTERS, query: "zzzz qqqq nothing matches this", topK });
+      expect(body.items).toHaveLength(topK);
+    }
+  });
+
+  it("applies chapter and resource-type filters to both legs", async () => {
+    const { body } = await ask({
+      filters: { ...FILTERS, chapterNumber: 8 },
+      query: "membrane transport proteins",
+      topK: 12,
+    });
+    expect(body.items.length).toBe(12);
+    expect(body.items.every((i: { chapterNumber: number }) => i.chapterNumber === 8)).toBe(true);
+    const notesOnly = await ask({
+      filters: { ...FILTERS, resourceType: ["notes"] },
+      query: "soil nutrients",
+      topK: 5,
+    });
+    expect(notesOnly.body.items.every((i: { resourceType: string }) => i.resourceType === "notes")).toBe(
+      true,
+    );
+  });
+
+  it("never shows a teacher's private resource to another teacher", async () => {
+    const mine = await ask({
+      filters: { ...FILTERS, resourceType: "notes" },
+      query: "soil nutrients nitrogen",
+      topK: 5,
+    });
+    expect(mine.body.items.length).toBe(5);
+    const theirs = await ask(
+      { filters: { ...FILTERS, resourceType: "notes" }, query: "soil nutrients nitrogen", topK: 5 },
+      env.otherTeacher.token,
+    );
+    expect(theirs.body.items).toHaveLength(0);
+    const all = await ask(
+      { filters: FILTERS, query: "soil nutrients nitrogen fixation", topK: 50 },
+      env.otherTeacher.token,
+    );
+    expect(all.body.items.some((i: { resourceType: string }) => i.resourceType === "notes")).toBe(false);
+  });
+
+  it("strips teacher instructions from generate queries and spreads results across sections", async () => {
+    const { body } = await ask({ filters: FILTERS, query: "Generate 10 MCQs on Photosynthesis" });
+    expect(body.classification.type).toBe("generate");
+    expect(body.classification.searchText.toLowerCase()).not.toContain("mcq");
+    const sections = new Set(
+      body.items.map((i: { sectionPath: string }) => /8\.\d/.exec(i.sectionPath)?.[0]),
+    );
+    expect(sections.size).toBeGreaterThanOrEqual(3);
+  });
+
+  it("falls back to the fused order when the LLM reranker hangs, errors or returns malformed JSON", async () => {
+    for (const model of [hangingModel(), failingModel(), textModel(() => "{not json")]) {
+      setLanguageModelForProcess(model, 200);
+      const started = Date.now();
+      const { status, body } = await ask({
+        filters: FILTERS,
+        query: "How does the sodium-potassium pump work?",
+      });
+      expect(status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(body.debug.reranker).toBe("fused-fallback");
+      expect(body.warnings.join(" ")).toMatch(/reranker/);
+      const fused = body.items.map((i: { fusedScore: number }) => i.fusedScore);
+      expect(fused).toEqual([...fused].sort((a, b) => b - a));
+    }
+    setLanguageModelForProcess(undefined);
+  });
+
+  it("uses the LLM's list-wise scores when it answers", async () => {
+    setLanguageModelForProcess(
+      textModel((options) => {
+        const prompt = JSON.stringify(options.prompt);
+        const ids = [...prompt.matchAll(/passage id=\\+"(\d+)/g)].map((m) => Number(m[1]));
+        return JSON.stringify({ scores: ids.map((id) => ({ id, score: id === ids.length - 1 ? 10 : 1 })) });
+      }),
+      2000,
+    );
+    const { body } = await ask({
+      filters: FILTERS,
+      query: "active transport against a gradient",
+      topK: 4,
+      rerankFanout: 6,
+    });
+    setLanguageModelForProcess(undefined);
+    expect(body.debug.reranker).toBe("llm");
+    expect(body.items[0].rerankScore).toBe(1);
+  });
+
+  it("answers bad input with 400 and field paths", async () => {
+    const cases: [unknown, string][] = [
+      [{ filters: FILTERS, query: "   " }, "query"],
+      [{ filters: FILTERS, query: "x".repeat(2001) }, "query"],
+      [{ filters: FILTERS, query: "osmosis", topK: 0 }, "topK"],
+      [{ filters: FILTERS, query: "osmosis", topK: 51 }, "topK"],
+      [{ filters: FILTERS, query: "osmosis", alpha: 1.5 }, "alpha"],
+      [{ filters: FILTERS, query: "osmosis", bloomTargets: ["Memorise"] }, "bloomTargets.0"],
+      [{ filters: { board: "OpenStax" }, query: "osmosis" }, "filters.grade"],
+      [{ filters: FILTERS, query: "osmosis", unknown: true }, "(root)"],
+    ];
+    for (const [json, field] of cases) {
+      const { status, body } = await ask(json);
+      expect(status, JSON.stringify(json).slice(0, 80)).toBe(400);
+      expect(body.error.details.map((d: { path: string }) => d.path)).toContain(field);
+    }
+    const anon = await query(
+      makeRequest("POST", "/api/retrieval/query", { json: { filters: FILTERS, query: "osmosis" } }),
+      {},
+    );
+    expect(anon.status).toBe(401);
+  });
+
+  it("survives tsquery syntax and SQL-looking input", async () => {
+    for (const q of ["osmosis & | ! :* <-> ')", "'; drop table documents; --", "\u202e\u200b😀 cell\u0000"]) {
+      const { status } = await ask({ filters: FILTERS, query: q });
+      expect(status).toBe(200);
+    }
+    const [{ n }] = (await env.db.query<{ n: number }>("select count(*)::int as n from documents")) as [
+      { n: number },
+    ];
+    expect(n).toBeGreaterThan(0);
+  });
+});
+
+describe("POST /api/retrieval/enhance-query", () => {
+  it("adds explained, highlighted terms offline and keeps the teacher's words", async () => {
+    const res = await enhance(
+      makeRequest("POST", "/api/retrieval/enhance-query", {
+        token: env.teacher.token,
+        json: { rawQuery: "diffusion across membranes", filters: FILTERS, bloomTargets: ["Analyze"] },
+      }),
+      {},
+    );
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.debug.source).toBe("offline");
+    expect(body.enhancedQuery.toLowerCase()).toContain("diffusion across membranes");
+    expect(body.addedTerms.length).toBeGreaterThan(0);
+    expect(body.explanations.length).toBeGreaterThan(0);
+    for (const h of body.termHighlights)
+      expect(body.enhancedQuery.slice(h.start, h.end).toLowerCase()).toBe(h.term.toLowerCase());
+  });
+
+  it("falls back to the offline enhancer when the LLM fails, and says so", async () => {
+    setLanguageModelForProcess(failingModel(), 500);
+    const res = await enhance(
+      makeRequest("POST", "/api/retrieval/enhance-query", {
+        token: env.teacher.token,
+        json: { rawQuery: "osmosis", filters: FILTERS },
+      }),
+      {},
+    );
+    setLanguageModelForProcess(undefined);
+    const body = await res.json();
+    expect(body.debug).toMatchObject({ source: "offline" });
+    expect(body.debug.fallbackReason).toMatch(/offline/);
+  });
+});
+
+describe("GET /api/retrieval/facets", () => {
+  it("lists the caller's visible boards, classes, subjects, types and chapters", async () => {
+    const res = await facets(
+      makeRequest("GET", "/api/retrieval/facets", { token: env.otherTeacher.token }),
+      {},
+    );
+    const body = await res.json();
+    const subject = body.boards[0].grades[0].subjects[0];
+    expect(body.boards[0].board).toBe("OpenStax");
+    expect(subject.subject).toBe("Biology");
+    expect(subject.resourceTypes).toEqual(["textbook"]);
+    expect(subject.chapters.map((c: { number: number }) => c.number)).toEqual([4, 5, 8]);
+    const mine = await (
+      await facets(makeRequest("GET", "/api/retrieval/facets", { token: env.teacher.token }), {})
+    ).json();
+    expect(mine.boards[0].grades[0].subjects[0].resourceTypes).toEqual(
+      expect.arrayContaining(["textbook", "notes"]),
+    );
+  });
+});
