@@ -1,0 +1,301 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import {
+  CreateApiTokenRequestSchema,
+  LoginRequestSchema,
+  LoginResponseSchema,
+  MeResponseSchema,
+} from "@/schema/auth.schema";
+import { IngestionSchema, ListResourcesQuerySchema, UploadResponseSchema } from "@/schema/resources.schema";
+import {
+  EnhanceQueryRequestSchema,
+  EnhanceQueryResponseSchema,
+  FacetsResponseSchema,
+  RetrievalQueryRequestSchema,
+  RetrievalQueryResponseSchema,
+} from "@/schema/retrieval.schema";
+import { API_SCOPES } from "@/types/auth.types";
+
+export const ErrorResponseSchema = z.object({
+  ok: z.literal(false),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.array(z.object({ path: z.string().optional(), message: z.string() })).optional(),
+  }),
+});
+
+/** Every public route, registered with the same zod schemas the handlers parse with. */
+export interface IRouteSpec {
+  method: "get" | "post" | "delete";
+  path: string;
+  summary: string;
+  tag: string;
+  request?: z.ZodType;
+  requestKind?: "json" | "multipart";
+  query?: z.ZodObject;
+  response: z.ZodType | "stream" | "binary";
+  status?: number;
+  auth?: boolean;
+  example?: unknown;
+}
+
+const IdParam = z.object({ id: z.uuid() });
+
+export const ROUTES: IRouteSpec[] = [
+  {
+    method: "get",
+    path: "/api/health",
+    summary: "Liveness and database readiness",
+    tag: "system",
+    response: z.object({ ok: z.literal(true), database: z.string() }),
+    auth: false,
+  },
+  {
+    method: "post",
+    path: "/api/auth/login",
+    summary: "Sign in with a local account (embedded mode); returns a bearer token and sets a session cookie",
+    tag: "auth",
+    request: LoginRequestSchema,
+    response: LoginResponseSchema,
+    auth: false,
+    example: { email: "teacher@paperwise.local", password: "paperwise-teacher" },
+  },
+  {
+    method: "post",
+    path: "/api/auth/logout",
+    summary: "Clear the session cookie",
+    tag: "auth",
+    response: z.object({ ok: z.literal(true) }),
+    auth: false,
+  },
+  {
+    method: "get",
+    path: "/api/auth/me",
+    summary: "The calling user",
+    tag: "auth",
+    response: MeResponseSchema,
+  },
+  {
+    method: "get",
+    path: "/api/tokens",
+    summary: "List your personal API tokens (secrets are never shown again)",
+    tag: "auth",
+    response: z.object({
+      ok: z.literal(true),
+      tokens: z.array(
+        z.object({ id: z.uuid(), name: z.string(), prefix: z.string(), scopes: z.array(z.enum(API_SCOPES)) }),
+      ),
+    }),
+  },
+  {
+    method: "post",
+    path: "/api/tokens",
+    summary: "Create a personal API token (shown once)",
+    tag: "auth",
+    request: CreateApiTokenRequestSchema,
+    response: z.object({ ok: z.literal(true), token: z.string() }),
+    status: 201,
+    example: { name: "LMS plug-in", scopes: ["retrieval:read", "generation:write"], expiresInDays: 90 },
+  },
+  {
+    method: "delete",
+    path: "/api/tokens/{id}",
+    summary: "Revoke a token",
+    tag: "auth",
+    response: z.object({ ok: z.literal(true), revoked: z.uuid() }),
+  },
+  {
+    method: "post",
+    path: "/api/retrieval/query",
+    summary: "Hybrid retrieval (BM25 + vector) with classification, rerank and confidence",
+    tag: "retrieval",
+    request: RetrievalQueryRequestSchema,
+    response: RetrievalQueryResponseSchema,
+    example: {
+      filters: { board: "OpenStax", grade: "11", subject: "Biology" },
+      query: "Explain how osmosis moves water across a membrane",
+      topK: 8,
+    },
+  },
+  {
+    method: "post",
+    path: "/api/retrieval/enhance-query",
+    summary: "Suggest an enhanced query with explained, highlighted added terms",
+    tag: "retrieval",
+    request: EnhanceQueryRequestSchema,
+    response: EnhanceQueryResponseSchema,
+    example: {
+      rawQuery: "diffusion across membranes",
+      filters: { board: "OpenStax", grade: "11", subject: "Biology" },
+      bloomTargets: ["Analyze"],
+    },
+  },
+  {
+    method: "get",
+    path: "/api/retrieval/facets",
+    summary: "Boards, classes, subjects, resource types and chapters you can search",
+    tag: "retrieval",
+    response: FacetsResponseSchema,
+  },
+  {
+    method: "post",
+    path: "/api/resources",
+    summary:
+      "Upload one or more files (multipart: file + metadata fields); processing continues in the background",
+    tag: "resources",
+    requestKind: "multipart",
+    request: z.object({
+      file: z.string().meta({ format: "binary" }),
+      board: z.string(),
+      grade: z.string(),
+      subject: z.string(),
+      resourceType: z.enum(["textbook", "pyq", "notes", "other"]).optional(),
+      chapterNumber: z.number().int().optional(),
+      chapterName: z.string().optional(),
+      visibility: z.enum(["shared", "private"]).optional(),
+      title: z.string().optional(),
+    }),
+    response: UploadResponseSchema,
+    status: 202,
+  },
+  {
+    method: "get",
+    path: "/api/resources",
+    summary: "List resources (shared ones and your private ones) with status",
+    tag: "resources",
+    query: ListResourcesQuerySchema,
+    response: z.object({ ok: z.literal(true), items: z.array(IngestionSchema), total: z.number().int() }),
+  },
+  {
+    method: "get",
+    path: "/api/resources/{id}",
+    summary: "Status and progress of one resource",
+    tag: "resources",
+    response: z.object({ ok: z.literal(true), ingestion: IngestionSchema }),
+  },
+  {
+    method: "delete",
+    path: "/api/resources/{id}",
+    summary: "Delete a resource with its chunks and original",
+    tag: "resources",
+    response: z.object({ ok: z.literal(true), deleted: z.uuid() }),
+  },
+  {
+    method: "post",
+    path: "/api/resources/{id}/retry",
+    summary: "Retry a failed ingestion or re-ingest a ready one",
+    tag: "resources",
+    response: z.object({ ok: z.literal(true), ingestion: IngestionSchema }),
+    status: 202,
+  },
+  {
+    method: "get",
+    path: "/api/resources/{id}/chunks",
+    summary: "Preview a resource's chunks",
+    tag: "resources",
+    query: z.object({ offset: z.number().int().optional(), limit: z.number().int().optional() }),
+    response: z.object({
+      ok: z.literal(true),
+      items: z.array(z.object({ chunkIndex: z.number().int(), content: z.string() })),
+      total: z.number().int(),
+    }),
+  },
+  {
+    method: "get",
+    path: "/api/resources/{id}/file",
+    summary: "The original file (View source)",
+    tag: "resources",
+    response: "binary",
+  },
+];
+
+/** Extra routes registered by other modules (generation, papers) before the document is built. */
+export const EXTRA_ROUTES: IRouteSpec[] = [];
+
+export function buildOpenApiDocument(routes: IRouteSpec[] = [...ROUTES, ...EXTRA_ROUTES]) {
+  const registry = new OpenAPIRegistry();
+  const bearer = registry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "A personal API token (pw_…), a session JWT from /api/auth/login, or a Supabase Auth access token",
+  });
+  for (const r of routes) {
+    const hasId = r.path.includes("{id}");
+    const responses: Record<string, ResponseConfig> = {
+      [String(r.status ?? 200)]: {
+        description: "Success",
+        content:
+          r.response === "stream"
+            ? {
+                "text/event-stream": {
+                  schema: z.string().meta({ description: "AI SDK UI message stream (SSE)" }),
+                },
+              }
+            : r.response === "binary"
+              ? { "application/octet-stream": { schema: z.string().meta({ format: "binary" }) } }
+              : { "application/json": { schema: r.response } },
+      },
+      "400": {
+        description: "Invalid request (details carry field paths)",
+        content: { "application/json": { schema: ErrorResponseSchema } },
+      },
+    };
+    if (r.auth !== false) {
+      responses["401"] = {
+        description: "Missing, invalid, expired or revoked credentials",
+        content: { "application/json": { schema: ErrorResponseSchema } },
+      };
+      responses["403"] = {
+        description: "Role or token scope does not allow this",
+        content: { "application/json": { schema: ErrorResponseSchema } },
+      };
+    }
+    if (hasId)
+      responses["404"] = {
+        description: "Not found (or not visible to you)",
+        content: { "application/json": { schema: ErrorResponseSchema } },
+      };
+    if (r.path.startsWith("/api/retrieval") || r.path.startsWith("/api/generation")) {
+      responses["429"] = {
+        description: "Rate limited; see Retry-After",
+        content: { "application/json": { schema: ErrorResponseSchema } },
+      };
+    }
+    registry.registerPath({
+      method: r.method,
+      path: r.path,
+      summary: r.summary,
+      tags: [r.tag],
+      ...(r.auth !== false ? { security: [{ [bearer.name]: [] }] } : {}),
+      request: {
+        ...(hasId ? { params: IdParam } : {}),
+        ...(r.query ? { query: r.query } : {}),
+        ...(r.request
+          ? {
+              body: {
+                content: {
+                  [r.requestKind === "multipart" ? "multipart/form-data" : "application/json"]: {
+                    schema: r.request,
+                    ...(r.example ? { example: r.example } : {}),
+                  },
+                },
+              },
+            }
+          : {}),
+      },
+      responses,
+    });
+  }
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Paperwise API",
+      version: "0.1.0",
+      description:
+        "Grounded, Bloom-aligned question papers from your own curriculum resources. Errors are `{ ok: false, error: { code, message, details? } }`.",
+    },
+    servers: [{ url: "/" }],
+  });
+}

@@ -1,0 +1,467 @@
+import path from "node:path";
+import { SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as login } from "@/app/api/auth/login/route";
+import { GET as me } from "@/app/api/auth/me/route";
+import { GET as chunks } from "@/app/api/resources/[id]/chunks/route";
+import { GET as file } from "@/app/api/resources/[id]/file/route";
+import { POST as retry } from "@/app/api/resources/[id]/retry/route";
+import { DELETE as del, GET as getResource } from "@/app/api/resources/[id]/route";
+import { GET as list, POST as upload } from "@/app/api/resources/route";
+import { POST as enhance } from "@/app/api/retrieval/enhance-query/route";
+import { GET as facets } from "@/app/api/retrieval/facets/route";
+import { POST as query } from "@/app/api/retrieval/query/route";
+import { DELETE as revokeToken } from "@/app/api/tokens/[id]/route";
+import { POST as createToken, GET as listTokens } from "@/app/api/tokens/route";
+import { getEmbedder } from "@/lib/ai/embedder";
+import { ingestFiles } from "@/lib/ingestion/ingest-files";
+import { getStorage } from "@/lib/storage";
+import { makeDocx, makeImageOnlyPdf, makeZip, PNG_BYTES, randomBytes } from "../support/make-fixtures";
+import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
+
+/**
+ * At least 200 hostile requests across every endpoint: each must get a 4xx with a readable JSON
+ * error, never a 500, a stack trace or someone else's data, and must leave the database as it was.
+ */
+
+type THandler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+interface ICase {
+  name: string;
+  handler: THandler;
+  request: () => Request | Promise<Request>;
+  id?: string;
+  expect?: number[];
+}
+
+const FILTERS = { board: "OpenStax", grade: "11", subject: "Biology" };
+const DEMO = path.join(import.meta.dirname, "../../supabase/seed/demo/biology-2e");
+
+let env: ITestEnv;
+let privateId = "";
+beforeAll(async () => {
+  env = await createTestEnv({ PAPERWISE_MAX_UPLOAD_MB: "1" });
+  await ingestFiles(env.db, getStorage(), getEmbedder(), {
+    userId: env.admin.id,
+    inputs: [path.join(DEMO, "ch08-photosynthesis.md")],
+    defaults: {
+      ...FILTERS,
+      resourceType: "textbook",
+      visibility: "shared",
+      chapterNumber: 8,
+      chapterName: "Photosynthesis",
+    },
+    maxBytes: 10 * 1024 * 1024,
+  });
+  const [priv] = await ingestFiles(env.db, getStorage(), getEmbedder(), {
+    userId: env.teacher.id,
+    inputs: [path.join(DEMO, "ch05-structure-and-function-of-plasma-membranes.md")],
+    defaults: { ...FILTERS, resourceType: "notes", visibility: "private" },
+    maxBytes: 10 * 1024 * 1024,
+  });
+  privateId = priv!.ingestion!.id;
+});
+afterAll(async () => env.close());
+
+const HOSTILE_STRINGS = [
+  "",
+  " ",
+  "\u0000",
+  "a\u0000b",
+  "x".repeat(2001),
+  "x".repeat(300_000),
+  "\u202e\u202d RTL override",
+  "\u200b\u200c\u200d\ufeff",
+  "😀".repeat(600),
+  "' or 1=1 --",
+  "'; drop table documents; --",
+  "osmosis & | ! :* <-> ( ) '",
+  "!!!&&&|||",
+  "a:*b:*c:*",
+  "(a|b)&!c<->d",
+  `${"(".repeat(500)}a${")".repeat(500)}`,
+  "(a+)+$".repeat(100),
+  "%s%s%n",
+  "../../../../etc/passwd",
+  "<script>alert(1)</script>",
+];
+
+const HOSTILE_VALUES: unknown[] = [null, 0, -1, Number.MAX_VALUE, true, [], {}, "8", [1, 2], { $gt: 1 }];
+
+function json(url: string, body: unknown, token?: string) {
+  return () => makeRequest("POST", url, { token: token ?? env.teacher.token, json: body });
+}
+function raw(url: string, body: string, contentType = "application/json", token?: string) {
+  return () =>
+    makeRequest("POST", url, {
+      token: token ?? env.teacher.token,
+      body,
+      headers: { "content-type": contentType },
+    });
+}
+
+function buildCases(): ICase[] {
+  const cases: ICase[] = [];
+  const q = "/api/retrieval/query";
+  const e = "/api/retrieval/enhance-query";
+  // Malformed bodies on every JSON endpoint.
+  for (const [url, handler] of [
+    [q, query],
+    [e, enhance],
+    ["/api/auth/login", login],
+    ["/api/tokens", createToken],
+  ] as const) {
+    for (const body of [
+      "",
+      "{",
+      "null",
+      "[]",
+      '"str"',
+      "1",
+      '{"a":',
+      "\u0000",
+      "{}".repeat(1000),
+      '{"__proto__":{"x":1}}',
+    ]) {
+      cases.push({
+        name: `${url} malformed ${JSON.stringify(body).slice(0, 20)}`,
+        handler,
+        request: raw(url, body),
+      });
+    }
+    cases.push({
+      name: `${url} wrong content type`,
+      handler,
+      request: raw(url, "query=osmosis", "application/x-www-form-urlencoded"),
+    });
+    cases.push({
+      name: `${url} oversized body`,
+      handler,
+      request: raw(url, JSON.stringify({ pad: "x".repeat(400_000) })),
+    });
+  }
+  // Hostile strings in the query, which must be valid searches or clear 400s.
+  for (const s of HOSTILE_STRINGS) {
+    cases.push({
+      name: `query text ${JSON.stringify(s).slice(0, 24)}`,
+      handler: query,
+      request: json(q, { filters: FILTERS, query: s }),
+      expect: [200, 400, 413],
+    });
+    cases.push({
+      name: `enhance text ${JSON.stringify(s).slice(0, 24)}`,
+      handler: enhance,
+      request: json(e, { filters: FILTERS, rawQuery: s }),
+      expect: [200, 400, 413],
+    });
+    cases.push({
+      name: `board ${JSON.stringify(s).slice(0, 24)}`,
+      handler: query,
+      request: json(q, { filters: { ...FILTERS, board: s }, query: "osmosis" }),
+      expect: [200, 400, 413],
+    });
+  }
+  // Wrong types and out-of-range numbers for every field.
+  for (const v of HOSTILE_VALUES) {
+    for (const field of [
+      "query",
+      "topK",
+      "alpha",
+      "bloomTargets",
+      "enableRerank",
+      "rerankFanout",
+      "filters",
+    ]) {
+      cases.push({
+        name: `query ${field}=${JSON.stringify(v)}`,
+        handler: query,
+        request: json(q, { filters: FILTERS, query: "osmosis", [field]: v }),
+        expect: field === "filters" || (field === "query" && typeof v !== "string") ? [400] : [200, 400],
+      });
+    }
+  }
+  for (const [field, v] of [
+    ["topK", 0],
+    ["topK", 51],
+    ["topK", 2.5],
+    ["alpha", -0.1],
+    ["alpha", 1.01],
+    ["rerankFanout", 10_000],
+    ["bloomTargets", ["Memorise"]],
+    ["bloomDistribution", { Remember: -1 }],
+    ["unknownField", 1],
+  ] as const) {
+    cases.push({
+      name: `query out of range ${field}`,
+      handler: query,
+      request: json(q, { filters: FILTERS, query: "osmosis", [field]: v }),
+      expect: [400],
+    });
+  }
+  // Authentication: missing, malformed, forged, expired, other-secret tokens on every endpoint.
+  const authVariants: [string, () => Promise<Record<string, string>>][] = [
+    ["no auth", async () => ({})],
+    ["basic", async () => ({ authorization: "Basic YWRtaW46YWRtaW4=" })],
+    ["empty bearer", async () => ({ authorization: "Bearer " })],
+    ["garbage bearer", async () => ({ authorization: "Bearer abc.def.ghi.jkl" })],
+    [
+      "alg none",
+      async () => ({
+        authorization: `Bearer ${Buffer.from('{"alg":"none"}').toString("base64url")}.${Buffer.from(JSON.stringify({ sub: env.admin.id, aud: "authenticated", app_metadata: { role: "admin" } })).toString("base64url")}.`,
+      }),
+    ],
+    [
+      "other secret",
+      async () => ({
+        authorization: `Bearer ${await new SignJWT({ app_metadata: { role: "admin" } })
+          .setProtectedHeader({ alg: "HS256" })
+          .setSubject(env.admin.id)
+          .setAudience("authenticated")
+          .setExpirationTime("1h")
+          .sign(new TextEncoder().encode("x".repeat(48)))}`,
+      }),
+    ],
+    [
+      "expired",
+      async () => ({
+        authorization: `Bearer ${await new SignJWT({ app_metadata: { role: "admin" } })
+          .setProtectedHeader({ alg: "HS256" })
+          .setSubject(env.admin.id)
+          .setAudience("authenticated")
+          .setExpirationTime(1000)
+          .sign(new TextEncoder().encode("test-secret-test-secret-test-secret-0123456789"))}`,
+      }),
+    ],
+    ["unknown api token", async () => ({ authorization: "Bearer pw_thisisnotarealtokenatall" })],
+    ["forged cookie", async () => ({ cookie: "pw_session=eyJhbGciOiJIUzI1NiJ9.e30.xxxx" })],
+  ];
+  const authed: [string, string, THandler, string?][] = [
+    ["GET", "/api/auth/me", me as THandler],
+    ["POST", q, query as THandler],
+    ["POST", e, enhance as THandler],
+    ["GET", "/api/retrieval/facets", facets as THandler],
+    ["GET", "/api/resources", list as THandler],
+    ["POST", "/api/resources", upload as THandler],
+    ["GET", "/api/tokens", listTokens as THandler],
+    ["GET", "/api/resources/ID", getResource as THandler, "ID"],
+    ["DELETE", "/api/resources/ID", del as THandler, "ID"],
+    ["GET", "/api/resources/ID/chunks", chunks as THandler, "ID"],
+    ["GET", "/api/resources/ID/file", file as THandler, "ID"],
+  ];
+  for (const [label, headers] of authVariants) {
+    for (const [method, url, handler, id] of authed) {
+      cases.push({
+        name: `${label} ${method} ${url}`,
+        handler,
+        id: id ? "RESOURCE" : undefined,
+        request: async () =>
+          makeRequest(method, url.replace("ID", privateId), {
+            headers: await headers(),
+            ...(method === "POST" && url !== "/api/resources"
+              ? { json: { filters: FILTERS, query: "osmosis", rawQuery: "osmosis" } }
+              : {}),
+          }),
+        expect: [401],
+      });
+    }
+  }
+  // Another user's ids, bad ids and traversal attempts.
+  for (const id of [
+    "PRIVATE",
+    "00000000-0000-0000-0000-000000000000",
+    "not-a-uuid",
+    "../../etc/passwd",
+    "%2e%2e%2f",
+    "' or 1=1",
+    "1".repeat(5000),
+  ]) {
+    for (const [method, handler] of [
+      ["GET", getResource],
+      ["DELETE", del],
+      ["GET", chunks],
+      ["GET", file],
+      ["POST", retry],
+    ] as const) {
+      cases.push({
+        name: `other teacher ${method} resource ${id.slice(0, 20)}`,
+        handler: handler as THandler,
+        id,
+        request: () => makeRequest(method, "/api/resources/x", { token: env.otherTeacher.token }),
+        expect: [400, 404],
+      });
+    }
+  }
+  cases.push({
+    name: "revoke someone else's token id",
+    handler: revokeToken as THandler,
+    id: "00000000-0000-0000-0000-000000000000",
+    request: () => makeRequest("DELETE", "/api/tokens/x", { token: env.teacher.token }),
+    expect: [404],
+  });
+  cases.push({
+    name: "revoke bad token id",
+    handler: revokeToken as THandler,
+    id: "../x",
+    request: () => makeRequest("DELETE", "/api/tokens/x", { token: env.teacher.token }),
+    expect: [400],
+  });
+  // Uploads that lie about their type, are empty, corrupt, encrypted or bombs.
+  const uploads: [string, () => Promise<Uint8Array> | Uint8Array, string, number[]][] = [
+    ["png as pdf", () => PNG_BYTES, "a.pdf", [415]],
+    ["random as docx", () => randomBytes(4096), "a.docx", [415]],
+    ["empty", () => new Uint8Array(0), "a.md", [400]],
+    ["exe", () => new Uint8Array([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0xff, 0xff]), "a.txt", [415]],
+    [
+      "zip without document.xml",
+      () => makeZip([{ name: "x.txt", data: new TextEncoder().encode("hello") }]),
+      "a.docx",
+      [415, 422],
+    ],
+    [
+      "zip bomb renamed docx",
+      () => makeZip([{ name: "word/document.xml", data: new Uint8Array(20 * 1024 * 1024), deflate: true }]),
+      "bomb.docx",
+      [413, 422],
+    ],
+    ["binary with NULs as md", () => new Uint8Array([35, 32, 65, 0, 0, 0, 66]), "a.md", [415]],
+    ["oversized", () => new Uint8Array(2 * 1024 * 1024).fill(65), "big.txt", [413]],
+  ];
+  for (const [label, bytes, name, codes] of uploads) {
+    for (const token of ["admin", "teacher"] as const) {
+      cases.push({
+        name: `upload ${label} as ${token}`,
+        handler: upload as THandler,
+        request: async () => {
+          const f = new FormData();
+          for (const [k, v] of Object.entries({
+            ...FILTERS,
+            visibility: token === "admin" ? "shared" : "private",
+          }))
+            f.set(k, v);
+          f.append("file", new Blob([(await bytes()) as BlobPart]), name);
+          return makeRequest("POST", "/api/resources", { token: env[token].token, body: f });
+        },
+        expect: codes,
+      });
+    }
+  }
+  cases.push({
+    name: "teacher publishes shared",
+    handler: upload as THandler,
+    request: async () => {
+      const f = new FormData();
+      for (const [k, v] of Object.entries(FILTERS)) f.set(k, v);
+      f.append("file", new Blob([(await makeDocx([{ paragraph: "Hello" }])) as BlobPart]), "a.docx");
+      return makeRequest("POST", "/api/resources", { token: env.teacher.token, body: f });
+    },
+    expect: [403],
+  });
+  for (const fields of [
+    {},
+    { board: "" },
+    { ...FILTERS, resourceType: "poster" },
+    { ...FILTERS, chapterNumber: "-3" },
+    { ...FILTERS, visibility: "public" },
+    { ...FILTERS, board: "x".repeat(81) },
+  ]) {
+    cases.push({
+      name: `upload metadata ${JSON.stringify(fields).slice(0, 40)}`,
+      handler: upload as THandler,
+      request: () => {
+        const f = new FormData();
+        for (const [k, v] of Object.entries(fields)) f.set(k, String(v));
+        f.append("file", new Blob([new TextEncoder().encode("# A\n\nb")]), "a.md");
+        return makeRequest("POST", "/api/resources", { token: env.admin.token, body: f });
+      },
+      expect: [400],
+    });
+  }
+  cases.push({
+    name: "upload not multipart",
+    handler: upload as THandler,
+    request: raw("/api/resources", "{}", "application/json", undefined),
+    expect: [415],
+  });
+  cases.push({
+    name: "upload broken multipart",
+    handler: upload as THandler,
+    request: raw(
+      "/api/resources",
+      '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\n',
+      "multipart/form-data; boundary=x",
+    ),
+    expect: [400],
+  });
+  cases.push({
+    name: "scanned pdf",
+    handler: upload as THandler,
+    request: async () => {
+      const f = new FormData();
+      for (const [k, v] of Object.entries(FILTERS)) f.set(k, v);
+      f.append("file", new Blob([(await makeImageOnlyPdf(2)) as BlobPart]), "scan.pdf");
+      return makeRequest("POST", "/api/resources", { token: env.admin.token, body: f });
+    },
+    expect: [202],
+  });
+  for (const qs of [
+    "limit=0",
+    "limit=abc",
+    "offset=-1",
+    "status=deleted",
+    "resourceType=poster",
+    "unknown=1",
+    `q=${"%".repeat(300)}`,
+  ]) {
+    cases.push({
+      name: `list ?${qs}`,
+      handler: list as THandler,
+      request: () => makeRequest("GET", `/api/resources?${qs}`, { token: env.teacher.token }),
+      expect: [400],
+    });
+  }
+  return cases;
+}
+
+async function snapshot() {
+  const [row] = await env.db.query<Record<string, number>>(
+    `select (select count(*)::int from profiles) as profiles, (select count(*)::int from documents) as documents,
+       (select count(*)::int from document_chunks) as chunks, (select count(*)::int from api_tokens) as tokens,
+       (select count(*)::int from ingestions where status <> 'failed') as live_ingestions`,
+  );
+  return row!;
+}
+
+describe("hostile input", () => {
+  it("answers ≥ 200 hostile requests with clear 4xx errors, no 500s, no stack traces, no data leaks", async () => {
+    const cases = buildCases();
+    expect(cases.length).toBeGreaterThanOrEqual(200);
+    const failures: string[] = [];
+    let fiveHundreds = 0;
+    for (const c of cases) {
+      const before = await snapshot();
+      const id = c.id === "PRIVATE" || c.id === "RESOURCE" ? privateId : c.id;
+      const res = await c.handler(await c.request(), params({ id: id ?? "" }));
+      const text = await res.text();
+      if (res.status >= 500) fiveHundreds++;
+      const allowed = c.expect ?? [400, 401, 403, 404, 409, 413, 415, 422];
+      if (!allowed.includes(res.status)) failures.push(`${c.name}: ${res.status} ${text.slice(0, 160)}`);
+      if (/\bat [\w.<>]+ \(|node_modules|\.ts:\d+/.test(text)) failures.push(`${c.name}: stack trace leaked`);
+      if (res.status >= 400) {
+        const body = JSON.parse(text) as { ok: boolean; error: { message: string } };
+        if (body.ok !== false || !body.error.message)
+          failures.push(`${c.name}: unreadable error ${text.slice(0, 100)}`);
+        const after = await snapshot();
+        if (JSON.stringify(after) !== JSON.stringify(before))
+          failures.push(`${c.name}: database changed ${JSON.stringify(before)} → ${JSON.stringify(after)}`);
+      }
+      if (
+        res.status === 200 &&
+        text.includes("Structure and Function of Plasma Membranes") &&
+        c.name.startsWith("other teacher")
+      ) {
+        failures.push(`${c.name}: cross-user read`);
+      }
+    }
+    expect(fiveHundreds).toBe(0);
+    expect(failures).toEqual([]);
+  }, 300_000);
+});
