@@ -27,7 +27,7 @@ export const BloomTargetsSchema = z.array(z.enum(BLOOM_LEVELS)).min(1).max(6);
 
 /** Per-level weights: fractions summing to 1, or counts (validated by generation where it matters). */
 export const BloomDistributionSchema = z
-  .record(z.enum(BLOOM_LEVELS), z.number().min(0).max(100))
+  .partialRecord(z.enum(BLOOM_LEVELS), z.number().min(0).max(100))
   .refine((d) => Object.values(d).some((v) => (v ?? 0) > 0), "At least one Bloom level needs a weight");
 
 const queryText = (name: string) =>

@@ -1,0 +1,101 @@
+import "server-only";
+import { AppError } from "@/lib/errors";
+import type { IRetrieveDeps } from "@/lib/retrieval/retrieve";
+import { retrieve } from "@/lib/retrieval/retrieve";
+import type { TGenerationRequest } from "@/schema/generation.schema";
+import type { IContextChunk } from "@/types/generation.types";
+import { assessAnswerability } from "./answerability";
+import { chunkKey, extractFacts, keyTerms } from "./facts";
+
+export interface IEvidence {
+  chunks: IContextChunk[];
+  warnings: string[];
+}
+
+/**
+ * Is the selected context enough for the blueprint? If not: widen retrieval once around the
+ * selection, then decompose into sub-topics (its key terms) and retrieve per sub-topic. If the
+ * evidence still covers under half the questions, refuse with the reason (422); otherwise go on
+ * and generate fewer, saying so. Never invents content.
+ */
+export async function ensureEvidence(
+  deps: IRetrieveDeps,
+  userId: string,
+  request: TGenerationRequest,
+  selected: IContextChunk[],
+): Promise<IEvidence> {
+  const requested = request.blueprint.items.reduce((n, i) => n + i.count, 0);
+  const mcqs = request.blueprint.items.filter((i) => i.type === "mcq").reduce((n, i) => n + i.count, 0);
+  const warnings: string[] = [];
+  const chunks = [...selected];
+  let check = assessAnswerability(chunks, requested, mcqs);
+  if (check.enough) return { chunks, warnings };
+
+  const have = new Set(chunks.map(chunkKey));
+  const add = (items: Awaited<ReturnType<typeof retrieve>>["items"]) => {
+    let added = 0;
+    for (const it of items) {
+      const k = `${it.documentId}:${it.chunkIndex}`;
+      if (have.has(k)) continue;
+      have.add(k);
+      added++;
+      chunks.push({
+        documentId: it.documentId,
+        chunkIndex: it.chunkIndex,
+        content: it.content,
+        title: it.title,
+        bucket: it.bucket,
+        path: it.path,
+        ...(it.pageStart !== undefined ? { pageStart: it.pageStart } : {}),
+        ...(it.pageEnd !== undefined ? { pageEnd: it.pageEnd } : {}),
+        sectionPath: it.sectionPath,
+      });
+    }
+    return added;
+  };
+  const sections = [...new Set(selected.map((c) => c.sectionPath?.split(" > ").pop() ?? c.title))].slice(
+    0,
+    4,
+  );
+  const widened = await retrieve(deps, userId, {
+    filters: request.filters,
+    query: sections.join("; ").slice(0, 1900) || "key ideas",
+    topK: Math.min(50, selected.length * 2 + requested),
+    enableRerank: false,
+  });
+  const n1 = add(widened.items);
+  if (n1 > 0)
+    warnings.push(
+      `The selected passages were not enough; retrieval was widened once and added ${n1} related passages.`,
+    );
+  check = assessAnswerability(chunks, requested, mcqs);
+
+  if (!check.enough) {
+    const terms = keyTerms(selected, extractFacts(selected)).slice(0, 4);
+    let n2 = 0;
+    for (const term of terms) {
+      const sub = await retrieve(deps, userId, {
+        filters: request.filters,
+        query: term,
+        topK: 5,
+        enableRerank: false,
+      });
+      n2 += add(sub.items);
+    }
+    if (n2 > 0)
+      warnings.push(
+        `Still short: decomposed into sub-topics (${terms.join(", ")}) and added ${n2} passages.`,
+      );
+    check = assessAnswerability(chunks, requested, mcqs);
+  }
+  if (check.capacity < Math.ceil(requested / 2)) {
+    throw new AppError(
+      "unprocessable",
+      `Not enough evidence: the passages support about ${check.capacity} distinct questions, but the blueprint asks for ${requested}. Select more passages or ask for fewer questions.`,
+      { details: check.reasons.map((message) => ({ path: "blueprint", message })) },
+    );
+  }
+  if (!check.enough)
+    warnings.push(`${check.reasons.join(" ")} Some questions may be skipped rather than invented.`);
+  return { chunks, warnings };
+}

@@ -1,0 +1,224 @@
+import { sentenceSpans } from "@/lib/ingestion/chunk";
+import { contentWords, stem } from "@/lib/text/tokenize";
+import { usageCount } from "@/lib/text/wordnet";
+import type { IContextChunk } from "@/types/generation.types";
+
+/**
+ * Extractive knowledge from the selected passages: definitions ("X is a …", "… is called X"),
+ * cause–effect and comparison sentences, quantities with units, and other informative
+ * statements. Every fact keeps the exact sentence it came from, so a question built on it can
+ * cite and quote its source.
+ */
+export type EFactKind = "definition" | "cause" | "comparison" | "numeric" | "statement";
+
+export interface IFact {
+  id: string;
+  kind: EFactKind;
+  /** The concept the fact is about (definitions; best guess otherwise). */
+  term?: string;
+  /** Definition text, or the effect of a cause, or the statement itself. */
+  body: string;
+  /** For causes: the cause clause. For comparisons: the two sides. */
+  cause?: string;
+  sentence: string;
+  chunkKey: string;
+  /** Higher is more useful for questions. */
+  weight: number;
+}
+
+export const chunkKey = (c: { documentId: string; chunkIndex: number }) => `${c.documentId}:${c.chunkIndex}`;
+
+const PRONOUN_START =
+  /^(it|this|these|those|they|there|that|which|what|such|he|she|we|you|one|each|some|many|most|all|both|here|in|on|at|for|as|if|when|because|however|also)\b/i;
+
+const DEF_IS =
+  /^(?:an?|the)\s+([\p{L}][\p{L}\p{N}' -]{1,60}?)\s+(?:is|are)\s+((?:an?|the|any|one)\s+.{12,})$/iu;
+const DEF_BARE = /^([\p{Lu}][\p{L}\p{N}' -]{1,50}?)\s+(?:is|are)\s+((?:an?|the)\s+.{12,})$/u;
+const DEF_CALLED =
+  /^(.{15,}?),?\s+(?:is|are)\s+(?:called|known as|termed|referred to as|named)\s+(?:an?\s+|the\s+)?([\p{L}][\p{L}\p{N}' -]{1,50}?)\s*(?:\(.*\))?$/iu;
+const DEF_REFERS =
+  /^(?:an?\s+|the\s+)?([\p{L}][\p{L}\p{N}' -]{1,50}?)\s+(?:refers to|means|describes|is defined as)\s+(.{12,})$/iu;
+const CAUSE = /^(.{12,}?)\s*,?\s+(?:because|since|due to)\s+(.{10,})$/i;
+const LEADS =
+  /^(.{12,}?)\s+(?:causes?|leads? to|results? in|produces?|triggers?|allows?|enables?)\s+(.{10,})$/i;
+const COMPARE = /\b(whereas|while|unlike|in contrast|compared (?:to|with)|differs? from|rather than)\b/i;
+const QUANTITY =
+  /\b\d+(?:[.,]\d+)?\s?(?:%|°\s?[CF]|K|m\/s(?:\^?2)?|km|kg|mg|g|m|cm|mm|µm|nm|J|kJ|N|W|V|A|Hz|mol|L|mL|s|ms|years?|days?|hours?)\b/;
+
+function cleanSentence(s: string): string {
+  return s
+    .replace(/^\s*(?:[-*]|\d+\.)\s+/, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function isUsable(sentence: string): boolean {
+  const words = sentence.split(" ").length;
+  return (
+    words >= 6 &&
+    words <= 60 &&
+    !sentence.endsWith("?") &&
+    !/^(figure|table|link to learning|visual connection|career connection|everyday connection)\b/i.test(
+      sentence,
+    ) &&
+    !sentence.startsWith("#") &&
+    !sentence.startsWith("|") &&
+    contentWords(sentence).length >= 4
+  );
+}
+
+function cleanTerm(term: string): string | null {
+  const t = term.trim().replace(/\s+/g, " ");
+  const words = t.split(" ");
+  if (words.length > 5 || t.length < 3 || PRONOUN_START.test(t)) return null;
+  if (contentWords(t).length === 0) return null;
+  return t;
+}
+
+/** A cause or effect clause worth asking about: some substance, not ending mid-phrase. */
+function isClause(s: string): boolean {
+  return (
+    contentWords(s).length >= 2 &&
+    !/\b(that|which|who|whom|also|and|or|the|a|an|of|to|be|been)$/i.test(s.trim())
+  );
+}
+
+function stripEnd(s: string): string {
+  return s.replace(/[.;:!]+$/, "").trim();
+}
+
+/** Sentences of a passage, in order, without Markdown headings, tables or captions. */
+export function passageSentences(content: string): string[] {
+  const text = content
+    .split("\n")
+    .filter((line) => !/^\s*(#|\||Figure:)/.test(line))
+    .join("\n");
+  return sentenceSpans(text, 0, text.length).map(([s, e]) => cleanSentence(text.slice(s, e)));
+}
+
+export function extractFacts(chunks: readonly IContextChunk[]): IFact[] {
+  const facts: IFact[] = [];
+  const seen = new Set<string>();
+  for (const chunk of chunks) {
+    const key = chunkKey(chunk);
+    for (const sentence of passageSentences(chunk.content)) {
+      if (!isUsable(sentence) || seen.has(sentence)) continue;
+      seen.add(sentence);
+      const s = stripEnd(sentence);
+      const id = `f${facts.length}`;
+      let m = DEF_IS.exec(s) ?? DEF_BARE.exec(s);
+      if (m && cleanTerm(m[1]!)) {
+        facts.push({
+          id,
+          kind: "definition",
+          term: cleanTerm(m[1]!)!,
+          body: m[2]!,
+          sentence,
+          chunkKey: key,
+          weight: 3,
+        });
+        continue;
+      }
+      m = DEF_CALLED.exec(s);
+      if (m && cleanTerm(m[2]!) && !PRONOUN_START.test(m[1]!)) {
+        facts.push({
+          id,
+          kind: "definition",
+          term: cleanTerm(m[2]!)!,
+          body: m[1]!,
+          sentence,
+          chunkKey: key,
+          weight: 3,
+        });
+        continue;
+      }
+      m = DEF_REFERS.exec(s);
+      if (m && cleanTerm(m[1]!)) {
+        facts.push({
+          id,
+          kind: "definition",
+          term: cleanTerm(m[1]!)!,
+          body: m[2]!,
+          sentence,
+          chunkKey: key,
+          weight: 3,
+        });
+        continue;
+      }
+      m = CAUSE.exec(s);
+      if (m && isClause(m[1]!) && isClause(m[2]!)) {
+        facts.push({ id, kind: "cause", cause: m[2]!, body: m[1]!, sentence, chunkKey: key, weight: 2 });
+        continue;
+      }
+      m = LEADS.exec(s);
+      if (m && !PRONOUN_START.test(m[1]!) && isClause(m[1]!) && isClause(m[2]!)) {
+        facts.push({ id, kind: "cause", cause: m[1]!, body: m[2]!, sentence, chunkKey: key, weight: 2 });
+        continue;
+      }
+      if (COMPARE.test(s)) {
+        facts.push({ id, kind: "comparison", body: s, sentence, chunkKey: key, weight: 2 });
+        continue;
+      }
+      // Plain statements must stand alone: no leading pronoun, no figure reference.
+      if (PRONOUN_START.test(s) || /\bFigure\b/.test(s)) continue;
+      facts.push({
+        id,
+        kind: QUANTITY.test(s) ? "numeric" : "statement",
+        body: s,
+        sentence,
+        chunkKey: key,
+        weight: 1,
+      });
+    }
+  }
+  return facts;
+}
+
+/** Concepts available as answers and distractors: defined terms, section titles, then salient phrases. */
+export function keyTerms(chunks: readonly IContextChunk[], facts: readonly IFact[]): string[] {
+  const terms: string[] = [];
+  const stems = new Set<string>();
+  const add = (t: string) => {
+    const k = contentWords(t).map(stem).join(" ");
+    if (!k || stems.has(k)) return;
+    stems.add(k);
+    terms.push(t);
+  };
+  for (const f of facts) if (f.kind === "definition" && f.term) add(f.term);
+  for (const c of chunks) {
+    const last = c.sectionPath?.split(" > ").pop() ?? "";
+    const title = last.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, "").trim();
+    if (title && title.split(" ").length <= 6 && !/introduction|summary|review|references/i.test(title))
+      add(title);
+  }
+  // Salient phrases: content-word bigrams, and rare single words, that recur in the passages.
+  const counts = new Map<string, number>();
+  for (const c of chunks) {
+    for (const sentence of passageSentences(c.content)) {
+      const ws = contentWords(sentence).filter((w) => !/^\d/.test(w));
+      for (let i = 0; i < ws.length; i++) {
+        if (ws[i]!.length >= 7 && usageCount(ws[i]!) < 3) counts.set(ws[i]!, (counts.get(ws[i]!) ?? 0) + 1);
+        if (i + 1 < ws.length) {
+          const bigram = `${ws[i]} ${ws[i + 1]}`;
+          counts.set(bigram, (counts.get(bigram) ?? 0) + 1);
+        }
+      }
+    }
+  }
+  [...counts.entries()]
+    .filter(([, n]) => n >= 2)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, 30)
+    .forEach(([t]) => add(t));
+  return terms;
+}
+
+/** The stems two texts share, as a fraction of the first text's content stems. */
+export function overlap(text: string, support: string): number {
+  const a = new Set(contentWords(text).map(stem));
+  if (a.size === 0) return 0;
+  const b = new Set(contentWords(support).map(stem));
+  let hit = 0;
+  for (const s of a) if (b.has(s)) hit++;
+  return hit / a.size;
+}

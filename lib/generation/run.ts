@@ -1,0 +1,211 @@
+import { type DeepPartial, generateText, type LanguageModel, Output, type OutputInterface } from "ai";
+import { questionPrompt, questionSystemPrompt } from "@/lib/ai/prompts/generation";
+import { describeError } from "@/lib/log";
+import { LlmQuestionSchema, type TGenerationRequest, type TLlmQuestion } from "@/schema/generation.schema";
+import type { IContextChunk, IContextRef, ISlot, TQuestion } from "@/types/generation.types";
+import { chunkKey, overlap, passageSentences } from "./facts";
+import { createOfflineGenerator } from "./offline-generator";
+import { planSlots } from "./plan";
+import { isAcceptable, stemKey, validateQuestion } from "./validate";
+
+export interface IGenerationEvents {
+  question(slot: ISlot, status: "generating" | "final" | "failed", question?: Partial<TQuestion>): void;
+  progress(done: number, total: number, message: string): void;
+  error(code: string, message: string, slotId?: string): void;
+}
+
+export interface IGenerationDeps {
+  model: LanguageModel | null;
+  timeoutMs: number;
+}
+
+export interface IGenerationResult {
+  questions: TQuestion[];
+  slots: ISlot[];
+  warnings: string[];
+  generator: "llm" | "offline" | "mixed";
+}
+
+// One structured call per slot; the UI stream already delivers the set question by question.
+const QUESTION_OUTPUT: OutputInterface<
+  TLlmQuestion,
+  DeepPartial<TLlmQuestion>,
+  never
+> = Output.object<TLlmQuestion>({
+  schema: LlmQuestionSchema,
+});
+
+/** Best supporting sentence of a passage for an answer (the citation's quote). */
+function quoteFor(chunk: IContextChunk, answer: string): string {
+  let best = "";
+  let score = -1;
+  for (const s of passageSentences(chunk.content)) {
+    const o = overlap(answer, s);
+    if (o > score) {
+      score = o;
+      best = s;
+    }
+  }
+  return best;
+}
+
+function fromLlm(slot: ISlot, out: TLlmQuestion, byKey: Map<string, IContextChunk>): TQuestion {
+  const answer =
+    slot.type === "mcq"
+      ? (out.options?.[out.correctIndex ?? 0] ?? "")
+      : `${out.suggestedAnswer ?? ""} ${(out.evaluatorKeywords ?? []).join(" ")}`;
+  // Citations to passages that were not given are dropped here and flagged by validation.
+  const refs: IContextRef[] = out.citations.flatMap((id) => {
+    const c = byKey.get(id.trim());
+    if (!c)
+      return [
+        { documentId: id.split(":")[0] ?? id, chunkIndex: -1, title: "", bucket: "", path: "", quote: "" },
+      ];
+    return [
+      {
+        documentId: c.documentId,
+        chunkIndex: c.chunkIndex,
+        title: c.title,
+        bucket: c.bucket,
+        path: c.path,
+        ...(c.pageStart !== undefined ? { pageStart: c.pageStart } : {}),
+        ...(c.pageEnd !== undefined ? { pageEnd: c.pageEnd } : {}),
+        quote: quoteFor(c, answer),
+      },
+    ];
+  });
+  const base = {
+    id: slot.id,
+    bloomLevel: slot.bloomLevel,
+    promptText: out.promptText,
+    marks: slot.marks,
+    difficulty: slot.difficulty,
+    contextRefs: refs,
+    validation: { citationsOk: false, supported: false, bloomAgreed: false, regenerated: false, flags: [] },
+    source: "llm" as const,
+  };
+  if (slot.type === "mcq") {
+    return {
+      ...base,
+      type: "mcq",
+      options: out.options ?? [],
+      correctIndex: out.correctIndex ?? -1,
+      explanation: out.explanation ?? "",
+      distractorRationales: out.distractorRationales ?? [],
+    };
+  }
+  if (slot.type === "short") {
+    return {
+      ...base,
+      type: "short",
+      suggestedAnswer: out.suggestedAnswer ?? "",
+      evaluatorKeywords: out.evaluatorKeywords ?? [],
+    };
+  }
+  return {
+    ...base,
+    type: "long",
+    suggestedAnswer: out.suggestedAnswer ?? "",
+    evaluatorKeywords: out.evaluatorKeywords ?? [],
+    markingScheme: out.markingScheme ?? [],
+  };
+}
+
+async function generateWithLlm(
+  model: LanguageModel,
+  timeoutMs: number,
+  slot: ISlot,
+  chunks: readonly IContextChunk[],
+  request: TGenerationRequest,
+  byKey: Map<string, IContextChunk>,
+): Promise<TQuestion> {
+  const sources = slot.sourceKeys
+    .slice(0, 4)
+    .map((k) => byKey.get(k))
+    .filter((c): c is IContextChunk => !!c);
+  const { output } = await generateText({
+    model,
+    output: QUESTION_OUTPUT,
+    system: questionSystemPrompt(request.strategy, request.language),
+    prompt: questionPrompt(slot, sources.length ? sources : chunks.slice(0, 4)),
+    temperature: request.temperature ?? 0.4,
+    maxRetries: 0,
+    abortSignal: AbortSignal.timeout(timeoutMs * 3),
+  });
+  return fromLlm(slot, output, byKey);
+}
+
+/**
+ * Plan → generate → validate each slot (regenerate once on failure) → report. With a language
+ * model, each slot goes to the LLM with a timeout; any failure falls back to the offline
+ * generator for that slot and says so. Questions that cannot be built from the evidence are
+ * reported as failed slots, never invented.
+ */
+export async function runGeneration(
+  deps: IGenerationDeps,
+  chunks: readonly IContextChunk[],
+  request: TGenerationRequest,
+  events: IGenerationEvents,
+  makeId: (index: number) => string,
+): Promise<IGenerationResult> {
+  const byKey = new Map(chunks.map((c) => [chunkKey(c), c]));
+  const slots = planSlots(request.blueprint, chunks.map(chunkKey), makeId);
+  const offline = createOfflineGenerator(chunks, request.seed ?? 1);
+  const ctx = {
+    givenKeys: new Set(byKey.keys()),
+    chunkText: new Map([...byKey].map(([k, c]) => [k, c.content])),
+    seenStems: new Set<string>(),
+  };
+  const questions: TQuestion[] = [];
+  const warnings: string[] = [];
+  const sources = new Set<"llm" | "offline">();
+  let llmFailures = 0;
+
+  for (const slot of slots) {
+    events.question(slot, "generating");
+    let q: TQuestion | null = null;
+    for (let attempt = 0; attempt < 2 && !q; attempt++) {
+      let candidate: TQuestion | null = null;
+      if (deps.model && llmFailures < 3) {
+        try {
+          candidate = await generateWithLlm(deps.model, deps.timeoutMs, slot, chunks, request, byKey);
+        } catch (err) {
+          llmFailures++;
+          events.error(
+            "llm_failed",
+            `The language model failed on this question (${describeError(err).slice(0, 100)}); using the offline generator.`,
+            slot.id,
+          );
+        }
+      }
+      candidate ??= offline.generate(slot, attempt);
+      if (!candidate) break;
+      const validation = validateQuestion(candidate, { ...ctx, expectedLevel: slot.bloomLevel }, attempt > 0);
+      candidate = { ...candidate, validation };
+      const lastTry = attempt === 1;
+      if (isAcceptable(validation) && (validation.bloomAgreed || lastTry)) q = candidate;
+      else if (lastTry && isAcceptable(validation)) q = candidate;
+    }
+    if (!q) {
+      events.question(slot, "failed");
+      events.error(
+        "insufficient_evidence",
+        "Not enough distinct evidence in the selected passages for this question; it was not generated.",
+        slot.id,
+      );
+      warnings.push(
+        `Slot ${slot.index + 1} (${slot.type}, ${slot.bloomLevel}) was skipped: not enough distinct evidence.`,
+      );
+      continue;
+    }
+    ctx.seenStems.add(stemKey(q.promptText));
+    sources.add(q.source);
+    questions.push(q);
+    events.question(slot, "final", q);
+    events.progress(questions.length, slots.length, `${questions.length} of ${slots.length} questions ready`);
+  }
+  if (llmFailures > 0)
+    warnings.push(`The language model failed ${llmFailures} time(s); the offline generator filled in.`);
+  const generator = sources.size === 2 ? "mixed" : sources.has("llm") ? "llm" : "offline";
+  return { questions, slots, warnings, generator };
+}

@@ -1,0 +1,172 @@
+import "server-only";
+import type { ISqlExecutor } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import type { TGenerationRequest } from "@/schema/generation.schema";
+import type { IContextChunk, TQuestion } from "@/types/generation.types";
+
+/**
+ * Loads the selected chunks with the caller's visibility applied in SQL. Any chunk that does not
+ * exist or belongs to another user's private resource is a 403 naming it (no partial context).
+ */
+export async function loadContext(
+  db: ISqlExecutor,
+  userId: string,
+  refs: readonly { documentId: string; chunkIndex: number }[],
+): Promise<IContextChunk[]> {
+  const rows = await db.query<{
+    document_id: string;
+    chunk_index: number;
+    content: string;
+    title: string;
+    bucket: string;
+    path: string;
+    page_start: number | null;
+    page_end: number | null;
+    section_path: string;
+  }>(
+    `select c.document_id, c.chunk_index, c.content, d.title, d.bucket, d.path, c.page_start, c.page_end, c.section_path
+     from unnest($1::uuid[], $2::int[]) with ordinality as r(d, i, ord)
+     join document_chunks c on c.document_id = r.d and c.chunk_index = r.i
+     join documents d on d.id = c.document_id and (d.visibility = 'shared' or d.owner_id = $3)
+     order by r.ord`,
+    [refs.map((r) => r.documentId), refs.map((r) => r.chunkIndex), userId],
+  );
+  const found = new Set(rows.map((r) => `${r.document_id}:${r.chunk_index}`));
+  const missing = refs.filter((r) => !found.has(`${r.documentId}:${r.chunkIndex}`));
+  if (missing.length > 0) {
+    throw new AppError(
+      "forbidden",
+      `You cannot use ${missing.length} of the selected passages (missing or not visible to you)`,
+      {
+        details: missing
+          .slice(0, 10)
+          .map((m) => ({ path: "context", message: `${m.documentId}:${m.chunkIndex}` })),
+      },
+    );
+  }
+  const seen = new Set<string>();
+  return rows
+    .filter((r) => {
+      const k = `${r.document_id}:${r.chunk_index}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
+    .map((r) => ({
+      documentId: r.document_id,
+      chunkIndex: r.chunk_index,
+      content: r.content,
+      title: r.title,
+      bucket: r.bucket,
+      path: r.path,
+      ...(r.page_start !== null ? { pageStart: r.page_start } : {}),
+      ...(r.page_end !== null ? { pageEnd: r.page_end } : {}),
+      sectionPath: r.section_path,
+    }));
+}
+
+/** Persists a finished set and its questions in one transaction: all or nothing. */
+export async function saveQuestionSet(
+  db: { transaction<T>(fn: (tx: ISqlExecutor) => Promise<T>): Promise<T> },
+  p: {
+    userId: string;
+    request: TGenerationRequest;
+    questions: readonly TQuestion[];
+    generator: string;
+    warnings: string[];
+    title: string;
+  },
+): Promise<string> {
+  return db.transaction(async (tx) => {
+    const [set] = await tx.query<{ id: string }>(
+      `insert into question_sets (user_id, board, grade, subject, title, request, generator, warnings)
+       values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
+      [
+        p.userId,
+        p.request.filters.board,
+        p.request.filters.grade,
+        p.request.filters.subject,
+        p.title,
+        JSON.stringify(p.request),
+        p.generator,
+        JSON.stringify(p.warnings),
+      ],
+    );
+    for (const [position, q] of p.questions.entries()) {
+      const { id, type, bloomLevel, difficulty, marks, promptText, contextRefs, validation, ...body } = q;
+      await tx.query(
+        `insert into questions (id, set_id, position, type, bloom_level, difficulty, marks, prompt_text, body, context_refs, validation)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          id,
+          set!.id,
+          position,
+          type,
+          bloomLevel,
+          difficulty,
+          marks,
+          promptText,
+          JSON.stringify(body),
+          JSON.stringify(contextRefs),
+          JSON.stringify(validation),
+        ],
+      );
+    }
+    return set!.id;
+  });
+}
+
+export interface IQuestionRow {
+  id: string;
+  set_id: string;
+  position: number;
+  type: TQuestion["type"];
+  bloom_level: TQuestion["bloomLevel"];
+  difficulty: TQuestion["difficulty"];
+  marks: number;
+  prompt_text: string;
+  body: Record<string, unknown>;
+  context_refs: TQuestion["contextRefs"];
+  validation: TQuestion["validation"];
+  status: "draft" | "approved" | "rejected";
+}
+
+export function rowToQuestion(
+  r: IQuestionRow,
+): TQuestion & { status: IQuestionRow["status"]; setId: string } {
+  return {
+    ...(r.body as object),
+    id: r.id,
+    setId: r.set_id,
+    type: r.type,
+    bloomLevel: r.bloom_level,
+    difficulty: r.difficulty,
+    marks: r.marks,
+    promptText: r.prompt_text,
+    contextRefs: r.context_refs,
+    validation: r.validation,
+    status: r.status,
+  } as TQuestion & { status: IQuestionRow["status"]; setId: string };
+}
+
+/** A set with its questions, only for its owner (others get 404). */
+export async function getQuestionSet(db: ISqlExecutor, userId: string, setId: string) {
+  const [set] = await db.query<{
+    id: string;
+    title: string;
+    board: string;
+    grade: string;
+    subject: string;
+    generator: string;
+    warnings: string[];
+    created_at: string;
+  }>(
+    "select id, title, board, grade, subject, generator, warnings, created_at from question_sets where id = $1 and user_id = $2",
+    [setId, userId],
+  );
+  if (!set) throw new AppError("not_found", "Question set not found");
+  const rows = await db.query<IQuestionRow>("select * from questions where set_id = $1 order by position", [
+    setId,
+  ]);
+  return { ...set, questions: rows.map(rowToQuestion) };
+}

@@ -1,0 +1,125 @@
+import type { EBloomLevel } from "./bloom.types";
+
+export const QUESTION_TYPES = ["mcq", "short", "long"] as const;
+export type EQuestionType = (typeof QUESTION_TYPES)[number];
+
+export const DIFFICULTIES = ["easy", "medium", "hard"] as const;
+export type EDifficulty = (typeof DIFFICULTIES)[number];
+
+export const STRATEGIES = ["grounded", "few-shot", "cot", "self-consistency"] as const;
+export type EStrategy = (typeof STRATEGIES)[number];
+
+/** A passage the teacher selected, loaded by the server (never trusted from the client). */
+export interface IContextChunk {
+  documentId: string;
+  chunkIndex: number;
+  content: string;
+  title: string;
+  bucket: string;
+  path: string;
+  pageStart?: number;
+  pageEnd?: number;
+  sectionPath?: string;
+}
+
+export interface IContextRef {
+  documentId: string;
+  chunkIndex: number;
+  title: string;
+  bucket: string;
+  path: string;
+  pageStart?: number;
+  pageEnd?: number;
+  /** The sentence(s) of the passage that support the question. */
+  quote: string;
+}
+
+export interface IValidation {
+  citationsOk: boolean;
+  supported: boolean;
+  bloomAgreed: boolean;
+  regenerated: boolean;
+  flags: string[];
+}
+
+interface IQuestionBase {
+  id: string;
+  bloomLevel: EBloomLevel;
+  promptText: string;
+  marks: number;
+  difficulty: EDifficulty;
+  contextRefs: IContextRef[];
+  validation: IValidation;
+  /** Which generator wrote it: the LLM, or the offline algorithm (also as a fallback). */
+  source: "llm" | "offline";
+}
+
+export interface IMcqQuestion extends IQuestionBase {
+  type: "mcq";
+  options: string[];
+  correctIndex: number;
+  explanation: string;
+  distractorRationales: string[];
+}
+
+export interface IShortQuestion extends IQuestionBase {
+  type: "short";
+  suggestedAnswer: string;
+  evaluatorKeywords: string[];
+}
+
+export interface ILongQuestion extends IQuestionBase {
+  type: "long";
+  suggestedAnswer: string;
+  evaluatorKeywords: string[];
+  markingScheme: { point: string; marks: number }[];
+}
+
+export type TQuestion = IMcqQuestion | IShortQuestion | ILongQuestion;
+
+/** One planned question: what to write, at which level, from which passages. */
+export interface ISlot {
+  id: string;
+  index: number;
+  type: EQuestionType;
+  bloomLevel: EBloomLevel;
+  marks: number;
+  difficulty: EDifficulty;
+  /** `documentId:chunkIndex` keys of the passages to draw on, best first. */
+  sourceKeys: string[];
+}
+
+/** Data parts of the generation stream (AI SDK UI message stream). */
+export interface IQuestionPartData {
+  slot: ISlot;
+  status: "generating" | "final" | "failed";
+  question?: Partial<TQuestion>;
+}
+
+export interface IProgressPartData {
+  stage: "answerability" | "planning" | "generating" | "persisting" | "done";
+  done: number;
+  total: number;
+  message: string;
+}
+
+export interface IGenerationErrorData {
+  code: string;
+  message: string;
+  slotId?: string;
+}
+
+export interface IGenerationSetData {
+  setId: string;
+  generated: number;
+  requested: number;
+  warnings: string[];
+}
+
+export type TGenerationDataParts = {
+  question: IQuestionPartData;
+  progress: IProgressPartData;
+  error: IGenerationErrorData;
+  set: IGenerationSetData;
+  notice: { message: string };
+};
