@@ -205,11 +205,11 @@ export function keyTerms(chunks: readonly IContextChunk[], facts: readonly IFact
       }
     }
   }
-  [...counts.entries()]
+  const salient = [...counts.entries()]
     .filter(([, n]) => n >= 2)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, 30)
-    .forEach(([t]) => add(t));
+    .slice(0, 30);
+  for (const [t] of salient) add(t);
   return terms;
 }
 
