@@ -23,6 +23,7 @@ const opts = new Command()
   .option("--coherence <w>", "document-smoothing weight (tuning)")
   .option("--protect <n>", "items kept in place by smoothing (tuning)")
   .option("--bm25 <k1,b,heading>", "BM25 parameters (tuning)")
+  .option("--alpha-shift <x>", "added to the classifier's alpha (tuning)")
   .option("--json", "print JSON")
   .parse()
   .opts<{
@@ -164,6 +165,7 @@ async function runAblation(name: string) {
     ...base,
     ...(opts.coherence !== undefined ? { coherenceWeight: Number(opts.coherence) } : {}),
     ...(opts.protect !== undefined ? { coherenceProtect: Number(opts.protect) } : {}),
+    ...(opts.alphaShift !== undefined ? { alphaShift: Number(opts.alphaShift) } : {}),
     ...(opts.bm25
       ? {
           bm25: (([k1, b, headingWeight]) => ({ k1: k1!, b: b!, headingWeight: headingWeight! }))(

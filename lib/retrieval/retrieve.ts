@@ -40,6 +40,8 @@ export interface IRetrieveAblation {
   coherenceWeight?: number;
   coherenceProtect?: number;
   bm25?: { k1: number; b: number; headingWeight: number };
+  /** Added to the classifier's α (tuning knob for the eval). */
+  alphaShift?: number;
 }
 
 /** Weight of the document-level smoothing stage (see coherence.ts; chosen on the eval). */
@@ -103,7 +105,11 @@ export async function retrieve(
         }
       : classified;
   const alpha =
-    ablation.legs === "vector" ? 1 : ablation.legs === "keyword" ? 0 : (req.alpha ?? classification.alpha);
+    ablation.legs === "vector"
+      ? 1
+      : ablation.legs === "keyword"
+        ? 0
+        : (req.alpha ?? Math.min(1, Math.max(0, classification.alpha + (ablation.alphaShift ?? 0))));
   const fanout =
     req.rerankFanout ?? Math.max(req.topK, Math.round(req.topK * classification.fanoutMultiplier));
   const explanations = [...classification.reasons];

