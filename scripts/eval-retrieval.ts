@@ -37,6 +37,7 @@ const opts = new Command()
     coherence?: string;
     protect?: string;
     bm25?: string;
+    alphaShift?: string;
   }>();
 
 const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
