@@ -110,7 +110,9 @@ describe("classifyQuery: table of teacher and student queries", () => {
 describe("classifyQuery: derived knobs", () => {
   it("maps types to alpha: keyword-heavy lookups, vector-heavy concepts", () => {
     expect(classifyQuery("What is osmosis?").alpha).toBeCloseTo(TYPE_PROFILES.lookup.alpha);
-    expect(classifyQuery("Explain how enzymes lower activation energy").alpha).toBeCloseTo(TYPE_PROFILES.concept.alpha);
+    expect(classifyQuery("Explain how enzymes lower activation energy").alpha).toBeCloseTo(
+      TYPE_PROFILES.concept.alpha,
+    );
     expect(TYPE_PROFILES.lookup.alpha).toBeLessThan(TYPE_PROFILES.concept.alpha);
     expect(TYPE_PROFILES.concept.adjacentWindow).toBe(2);
     expect(TYPE_PROFILES.lookup.adjacentWindow).toBe(0);
