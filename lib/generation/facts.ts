@@ -102,7 +102,8 @@ export function extractFacts(chunks: readonly IContextChunk[]): IFact[] {
   for (const chunk of chunks) {
     const key = chunkKey(chunk);
     for (const sentence of passageSentences(chunk.content)) {
-      if (!isUsable(sentence) || seen.has(sentence)) continue;
+      // Facts must stand alone: a figure reference needs the figure.
+      if (!isUsable(sentence) || seen.has(sentence) || /\bFigure\b/.test(sentence)) continue;
       seen.add(sentence);
       const s = stripEnd(sentence);
       const id = `f${facts.length}`;
@@ -146,7 +147,13 @@ export function extractFacts(chunks: readonly IContextChunk[]): IFact[] {
         continue;
       }
       m = CAUSE.exec(s);
-      if (m && isClause(m[1]!) && isClause(m[2]!)) {
+      if (
+        m &&
+        isClause(m[1]!) &&
+        isClause(m[2]!) &&
+        !PRONOUN_START.test(m[2]!) &&
+        !PRONOUN_START.test(m[1]!)
+      ) {
         facts.push({ id, kind: "cause", cause: m[2]!, body: m[1]!, sentence, chunkKey: key, weight: 2 });
         continue;
       }
@@ -159,8 +166,8 @@ export function extractFacts(chunks: readonly IContextChunk[]): IFact[] {
         facts.push({ id, kind: "comparison", body: s, sentence, chunkKey: key, weight: 2 });
         continue;
       }
-      // Plain statements must stand alone: no leading pronoun, no figure reference.
-      if (PRONOUN_START.test(s) || /\bFigure\b/.test(s)) continue;
+      // Plain statements must stand alone: no leading pronoun.
+      if (PRONOUN_START.test(s)) continue;
       facts.push({
         id,
         kind: QUANTITY.test(s) ? "numeric" : "statement",

@@ -45,7 +45,9 @@ export const POST = handle("resources.upload", async (request) => {
   }
   if (files.length > MAX_FILES) throw new AppError("bad_request", `At most ${MAX_FILES} files per upload`);
   const fields: Record<string, string> = {};
-  for (const [k, v] of form.entries()) if (k !== "file" && typeof v === "string") fields[k] = v;
+  // Empty form fields mean "not given" (browsers send every input of a form).
+  for (const [k, v] of form.entries())
+    if (k !== "file" && typeof v === "string" && v.trim() !== "") fields[k] = v;
   const parsed = ResourceMetadataSchema.safeParse(fields);
   if (!parsed.success)
     throw new AppError("bad_request", "Invalid metadata", { details: zodDetails(parsed.error) });

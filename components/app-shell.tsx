@@ -1,0 +1,63 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/lib/utils";
+import { postLogout } from "@/services/auth.services";
+import type { ISessionUser } from "@/types/auth.types";
+
+export function AppShell({ user, children }: { user: ISessionUser; children: React.ReactNode }) {
+  const pathname = usePathname();
+  const router = useRouter();
+  const nav = [
+    { href: "/", label: "Questions" },
+    { href: "/library", label: "Library" },
+  ];
+  return (
+    <div className="min-h-screen">
+      <header className="sticky top-0 z-20 border-b border-border bg-card/95 backdrop-blur">
+        <div className="mx-auto flex h-14 max-w-7xl items-center gap-6 px-4">
+          <Link href="/" className="text-lg font-semibold tracking-tight text-primary">
+            Paperwise
+          </Link>
+          <nav aria-label="Main" className="flex gap-1">
+            {nav.map((n) => (
+              <Link
+                key={n.href}
+                href={n.href}
+                aria-current={pathname === n.href ? "page" : undefined}
+                className={cn(
+                  "rounded-md px-3 py-1.5 text-sm hover:bg-muted",
+                  pathname === n.href && "bg-accent font-medium text-primary",
+                )}
+              >
+                {n.label}
+              </Link>
+            ))}
+          </nav>
+          <div className="ml-auto flex items-center gap-3 text-sm">
+            <span className="hidden text-muted-foreground sm:inline" data-testid="user-email">
+              {user.email}
+            </span>
+            <Badge data-testid="user-role">{user.role === "admin" ? "Curriculum admin" : "Teacher"}</Badge>
+            <Button
+              variant="outline"
+              size="sm"
+              data-testid="sign-out"
+              onClick={async () => {
+                await postLogout().catch(() => undefined);
+                router.replace("/login");
+                router.refresh();
+              }}
+            >
+              Sign out
+            </Button>
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto max-w-7xl px-4 py-6">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,209 @@
+"use client";
+
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input, NativeSelect } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Alert, Progress } from "@/components/ui/misc";
+import { useGeneration } from "@/hooks/use-generation";
+import type { TRetrievalItem } from "@/schema/retrieval.schema";
+import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
+import { type EQuestionType, type EStrategy, QUESTION_TYPES, STRATEGIES } from "@/types/generation.types";
+import { QuestionCard } from "./question-card";
+
+const DEFAULT_MARKS: Record<EQuestionType, number> = { mcq: 1, short: 3, long: 5 };
+const LABEL: Record<EQuestionType, string> = { mcq: "MCQ", short: "Short answer", long: "Long answer" };
+
+export function GenerationPanel({
+  filters,
+  context,
+  bloomTargets,
+  onBack,
+}: {
+  filters: { board: string; grade: string; subject: string };
+  context: TRetrievalItem[];
+  bloomTargets: EBloomLevel[];
+  onBack: () => void;
+}) {
+  const [counts, setCounts] = useState<Record<EQuestionType, number>>({ mcq: 4, short: 2, long: 1 });
+  const [marks, setMarks] = useState<Record<EQuestionType, number>>(DEFAULT_MARKS);
+  const [levels, setLevels] = useState<EBloomLevel[]>(bloomTargets.length ? bloomTargets : [...BLOOM_LEVELS]);
+  const [strategy, setStrategy] = useState<EStrategy>("grounded");
+  const [approved, setApproved] = useState<Set<string>>(new Set());
+  const gen = useGeneration();
+  const total = QUESTION_TYPES.reduce((n, t) => n + counts[t], 0);
+  const invalid =
+    total === 0
+      ? "Ask for at least one question."
+      : total > 60
+        ? "At most 60 questions per set."
+        : levels.length === 0
+          ? "Pick at least one Bloom level."
+          : null;
+  const running = gen.status === "submitted" || gen.status === "streaming";
+  const done = gen.questions.filter((q) => q.status === "final").length;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex items-center gap-3">
+        <Button variant="outline" size="sm" onClick={onBack}>
+          ← Back to results
+        </Button>
+        <span className="text-sm text-muted-foreground">
+          {context.length} passages as context · {filters.board} / {filters.grade} / {filters.subject}
+        </span>
+      </div>
+      <Card>
+        <CardHeader>
+          <CardTitle>Blueprint</CardTitle>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-4">
+          <div className="grid gap-3 sm:grid-cols-3">
+            {QUESTION_TYPES.map((t) => (
+              <div key={t} className="flex items-end gap-2">
+                <div className="flex flex-1 flex-col gap-1.5">
+                  <Label htmlFor={`count-${t}`}>{LABEL[t]}</Label>
+                  <Input
+                    id={`count-${t}`}
+                    data-testid={`count-${t}`}
+                    type="number"
+                    min={0}
+                    max={50}
+                    value={counts[t]}
+                    onChange={(e) =>
+                      setCounts({ ...counts, [t]: Math.max(0, Math.min(50, Number(e.target.value) || 0)) })
+                    }
+                  />
+                </div>
+                <div className="flex w-20 flex-col gap-1.5">
+                  <Label htmlFor={`marks-${t}`}>Marks</Label>
+                  <Input
+                    id={`marks-${t}`}
+                    type="number"
+                    min={1}
+                    max={20}
+                    value={marks[t]}
+                    onChange={(e) =>
+                      setMarks({ ...marks, [t]: Math.max(1, Math.min(20, Number(e.target.value) || 1)) })
+                    }
+                  />
+                </div>
+              </div>
+            ))}
+          </div>
+          <fieldset className="flex flex-wrap gap-3 text-sm">
+            <legend className="mb-1 font-medium">Bloom levels (spread evenly)</legend>
+            {BLOOM_LEVELS.map((l) => (
+              <label key={l} className="flex items-center gap-1.5">
+                <input
+                  type="checkbox"
+                  checked={levels.includes(l)}
+                  onChange={(e) =>
+                    setLevels((cur) => (e.target.checked ? [...cur, l] : cur.filter((x) => x !== l)))
+                  }
+                />
+                {l}
+              </label>
+            ))}
+          </fieldset>
+          <div className="flex flex-wrap items-end gap-3">
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor="strategy">Strategy</Label>
+              <NativeSelect
+                id="strategy"
+                value={strategy}
+                onChange={(e) => setStrategy(e.target.value as EStrategy)}
+              >
+                {STRATEGIES.map((s) => (
+                  <option key={s}>{s}</option>
+                ))}
+              </NativeSelect>
+            </div>
+            <Button
+              data-testid="generate"
+              disabled={!!invalid || running}
+              onClick={() => {
+                setApproved(new Set());
+                void gen.generate({
+                  filters,
+                  context: context.map((c) => ({ documentId: c.documentId, chunkIndex: c.chunkIndex })),
+                  blueprint: {
+                    items: QUESTION_TYPES.filter((t) => counts[t] > 0).map((t) => ({
+                      type: t,
+                      count: counts[t],
+                      marks: marks[t],
+                    })),
+                    bloomTargets: levels,
+                  },
+                  strategy,
+                });
+              }}
+            >
+              {running ? "Generating…" : `Generate ${total} questions`}
+            </Button>
+            {running && (
+              <Button variant="outline" onClick={() => gen.stop()}>
+                Stop
+              </Button>
+            )}
+            {invalid && (
+              <span className="text-sm text-destructive" data-testid="blueprint-error">
+                {invalid}
+              </span>
+            )}
+          </div>
+        </CardContent>
+      </Card>
+      {gen.error && (
+        <Alert variant="destructive" data-testid="generation-error">
+          {gen.error}
+        </Alert>
+      )}
+      {gen.notices.map((n) => (
+        <Alert key={n}>{n}</Alert>
+      ))}
+      {(running || gen.questions.length > 0) && (
+        <div className="flex items-center gap-3 text-sm" data-testid="generation-progress">
+          <Progress
+            value={gen.questions.length ? (100 * done) / gen.questions.length : 5}
+            className="max-w-xs"
+          />
+          <span>
+            {done} of {gen.questions.length || total} ready
+          </span>
+          {gen.set && (
+            <span className="text-muted-foreground" data-testid="set-saved">
+              Saved set ({gen.set.generated}/{gen.set.requested})
+            </span>
+          )}
+        </div>
+      )}
+      {gen.errors
+        .filter((e) => !e.slotId)
+        .map((e) => (
+          <Alert key={e.message} variant="destructive">
+            {e.message}
+          </Alert>
+        ))}
+      <div className="grid gap-3 lg:grid-cols-2" data-testid="questions">
+        {gen.questions.map((q, i) => (
+          <QuestionCard
+            key={q.slot.id}
+            part={q}
+            index={i}
+            approved={approved.has(q.slot.id)}
+            onApprove={() =>
+              setApproved((cur) => {
+                const n = new Set(cur);
+                if (n.has(q.slot.id)) n.delete(q.slot.id);
+                else n.add(q.slot.id);
+                return n;
+              })
+            }
+          />
+        ))}
+      </div>
+    </div>
+  );
+}

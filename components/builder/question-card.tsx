@@ -1,0 +1,149 @@
+"use client";
+
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/misc";
+import type { IQuestionPartData, TQuestion } from "@/types/generation.types";
+
+export function QuestionCard({
+  part,
+  index,
+  approved,
+  onApprove,
+}: {
+  part: IQuestionPartData;
+  index: number;
+  approved: boolean;
+  onApprove: () => void;
+}) {
+  const [reveal, setReveal] = useState(false);
+  const [why, setWhy] = useState(false);
+  const q = part.question as TQuestion | undefined;
+  const final = part.status === "final" && q;
+  return (
+    <Card data-testid="question-card" data-status={part.status} className="min-h-28">
+      <CardContent className="flex flex-col gap-2 pt-4">
+        <div className="flex flex-wrap items-center gap-2 text-xs">
+          <span className="font-semibold">Q{index + 1}</span>
+          <Badge variant="outline">{part.slot.type.toUpperCase()}</Badge>
+          <Badge>{part.slot.bloomLevel}</Badge>
+          <span className="text-muted-foreground">
+            {part.slot.marks} mark{part.slot.marks === 1 ? "" : "s"} · {part.slot.difficulty}
+          </span>
+          {final && q.validation.flags.length > 0 && (
+            <Badge variant="destructive" title={q.validation.flags.join("; ")}>
+              flagged
+            </Badge>
+          )}
+          {final && q.source === "offline" && (
+            <span className="text-muted-foreground">offline generator</span>
+          )}
+          {approved && (
+            <Badge variant="success" data-testid="approved-badge">
+              approved
+            </Badge>
+          )}
+        </div>
+        {!final && part.status !== "failed" && (
+          <Skeleton className="h-12 w-full" data-testid="question-skeleton" />
+        )}
+        {part.status === "failed" && (
+          <p className="text-sm text-destructive">Not enough evidence for this question; it was skipped.</p>
+        )}
+        {final && (
+          <>
+            <p className="text-sm font-medium" data-testid="question-prompt">
+              {q.promptText}
+            </p>
+            {q.type === "mcq" && (
+              <ol className="grid gap-1 text-sm sm:grid-cols-2">
+                {q.options.map((o, i) => (
+                  <li
+                    key={o}
+                    className={
+                      reveal && i === q.correctIndex
+                        ? "rounded bg-success/15 px-2 py-1 font-medium"
+                        : "px-2 py-1"
+                    }
+                  >
+                    {String.fromCharCode(65 + i)}. {o}
+                  </li>
+                ))}
+              </ol>
+            )}
+            {reveal && (
+              <div className="rounded-md bg-muted p-3 text-sm" data-testid="answer">
+                {q.type === "mcq" ? (
+                  <p>{q.explanation}</p>
+                ) : (
+                  <>
+                    <p>{q.suggestedAnswer}</p>
+                    <p className="mt-1 text-xs text-muted-foreground">
+                      Keywords: {q.evaluatorKeywords.join(", ")}
+                    </p>
+                    {q.type === "long" && (
+                      <ul className="mt-1 list-disc pl-5 text-xs">
+                        {q.markingScheme.map((m) => (
+                          <li key={m.point}>
+                            {m.point} ({m.marks})
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </>
+                )}
+              </div>
+            )}
+            {why && (
+              <div className="rounded-md border border-border p-3 text-xs" data-testid="citations">
+                {q.contextRefs.map((r) => (
+                  <p key={`${r.documentId}:${r.chunkIndex}`}>
+                    <span className="font-medium">
+                      {r.title}, chunk {r.chunkIndex}
+                    </span>
+                    : “{r.quote.slice(0, 300)}”{" "}
+                    <a
+                      className="text-primary underline"
+                      href={`/api/sources/${r.documentId}`}
+                      target="_blank"
+                      rel="noreferrer"
+                    >
+                      source
+                    </a>
+                  </p>
+                ))}
+                <p className="mt-1 text-muted-foreground">
+                  Checks: citations {q.validation.citationsOk ? "✓" : "✗"} · supported{" "}
+                  {q.validation.supported ? "✓" : "✗"} · Bloom {q.validation.bloomAgreed ? "✓" : "✗"}
+                </p>
+              </div>
+            )}
+            <div className="flex flex-wrap gap-2">
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => setReveal((v) => !v)}
+                data-testid="reveal-answer"
+              >
+                {reveal ? "Hide answer" : "Reveal answer"}
+              </Button>
+              <Button size="sm" variant="outline" onClick={() => setWhy((v) => !v)} data-testid="why">
+                Why?
+              </Button>
+              <Button
+                size="sm"
+                variant={approved ? "secondary" : "default"}
+                onClick={onApprove}
+                data-testid="approve"
+              >
+                {approved ? "Approved" : "Approve"}
+              </Button>
+            </div>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,222 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { toast } from "sonner";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input, NativeSelect } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Alert, Progress, Skeleton } from "@/components/ui/misc";
+import { AppError } from "@/lib/errors";
+import { ResourceMetadataSchema } from "@/schema/resources.schema";
+import { deleteResource, getResources, postResources, retryResource } from "@/services/resources.services";
+import type { ERole } from "@/types/curriculum.types";
+
+const STAGES = ["queued", "extracting", "chunking", "embedding", "storing", "ready"];
+
+/** Upload with metadata, live per-file progress (polling survives reloads), list, retry, delete. */
+export function Library({ role }: { role: ERole }) {
+  const qc = useQueryClient();
+  const list = useQuery({
+    queryKey: ["resources"],
+    queryFn: getResources,
+    refetchInterval: (q) =>
+      q.state.data?.items.some((i) => i.status !== "ready" && i.status !== "failed") ? 1000 : false,
+  });
+  const [error, setError] = useState<string | null>(null);
+  const upload = useMutation({
+    mutationFn: postResources,
+    onSuccess: (res) => {
+      for (const i of res.ingestions)
+        if (i.duplicate) toast.info(`${i.originalFilename} was already uploaded`);
+      void qc.invalidateQueries({ queryKey: ["resources"] });
+    },
+    onError: (e) =>
+      setError(
+        e instanceof AppError && e.details?.length
+          ? `${e.message}: ${e.details.map((d) => `${d.path ?? ""} ${d.message}`.trim()).join("; ")}`
+          : e.message,
+      ),
+  });
+  const remove = useMutation({
+    mutationFn: deleteResource,
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["resources"] }),
+  });
+  const retry = useMutation({
+    mutationFn: retryResource,
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["resources"] }),
+  });
+
+  function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    setError(null);
+    const form = new FormData(e.currentTarget);
+    const fields = Object.fromEntries([...form.entries()].filter(([k, v]) => k !== "file" && v !== ""));
+    const parsed = ResourceMetadataSchema.safeParse(fields);
+    if (!parsed.success) {
+      setError(parsed.error.issues.map((i) => `${String(i.path[0] ?? "")}: ${i.message}`).join("; "));
+      return;
+    }
+    if (form.getAll("file").filter((f) => f instanceof File && f.size > 0).length === 0) {
+      setError("Choose at least one file (PDF, DOCX, Markdown or text).");
+      return;
+    }
+    upload.mutate(form);
+  }
+
+  return (
+    <div className="flex flex-col gap-4">
+      <Card>
+        <CardHeader>
+          <CardTitle>Upload resources</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <form className="grid gap-3 md:grid-cols-4" onSubmit={onSubmit} data-testid="upload-form">
+            <div className="flex flex-col gap-1.5 md:col-span-4">
+              <Label htmlFor="file">Files (PDF, DOCX, Markdown, text)</Label>
+              <Input
+                id="file"
+                name="file"
+                type="file"
+                multiple
+                accept=".pdf,.docx,.md,.markdown,.txt"
+                data-testid="upload-file"
+              />
+            </div>
+            {(["board", "grade", "subject"] as const).map((f) => (
+              <div key={f} className="flex flex-col gap-1.5">
+                <Label htmlFor={f}>{f === "grade" ? "Class" : f[0]!.toUpperCase() + f.slice(1)}</Label>
+                <Input id={f} name={f} required data-testid={`upload-${f}`} />
+              </div>
+            ))}
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor="resourceType">Type</Label>
+              <NativeSelect id="resourceType" name="resourceType" defaultValue="textbook">
+                <option value="textbook">Textbook</option>
+                <option value="pyq">PYQ</option>
+                <option value="notes">Notes</option>
+                <option value="other">Other</option>
+              </NativeSelect>
+            </div>
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor="chapterNumber">Chapter no.</Label>
+              <Input id="chapterNumber" name="chapterNumber" type="number" min={0} />
+            </div>
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor="chapterName">Chapter name</Label>
+              <Input id="chapterName" name="chapterName" />
+            </div>
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor="visibility">Visibility</Label>
+              <NativeSelect
+                id="visibility"
+                name="visibility"
+                defaultValue={role === "admin" ? "shared" : "private"}
+              >
+                {role === "admin" && <option value="shared">Shared with all teachers</option>}
+                <option value="private">Private (only me)</option>
+              </NativeSelect>
+            </div>
+            <div className="flex items-end">
+              <Button type="submit" disabled={upload.isPending} data-testid="upload-submit">
+                {upload.isPending ? "Uploading…" : "Upload"}
+              </Button>
+            </div>
+          </form>
+          {error && (
+            <Alert variant="destructive" className="mt-3" data-testid="upload-error">
+              {error}
+            </Alert>
+          )}
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Library</CardTitle>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-2">
+          {list.isLoading && <Skeleton className="h-24 w-full" />}
+          {list.isError && <Alert variant="destructive">{list.error.message}</Alert>}
+          <table className="w-full text-left text-sm" data-testid="library-table">
+            <thead className="text-xs text-muted-foreground">
+              <tr>
+                <th className="py-2">Title</th>
+                <th>Scope</th>
+                <th>Type</th>
+                <th>Status</th>
+                <th>Chunks</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {list.data?.items.map((i) => {
+                const stage = Math.max(0, STAGES.indexOf(i.status));
+                const pct =
+                  i.status === "ready"
+                    ? 100
+                    : i.progressTotal
+                      ? Math.round((100 * (stage + i.progressDone / i.progressTotal)) / STAGES.length)
+                      : Math.round((100 * stage) / STAGES.length);
+                return (
+                  <tr key={i.id} className="border-t border-border" data-testid="library-row">
+                    <td className="py-2 pr-2">
+                      <div className="font-medium">{i.title}</div>
+                      <div className="text-xs text-muted-foreground">
+                        {i.originalFilename} · {i.visibility}
+                      </div>
+                    </td>
+                    <td className="pr-2 text-xs">
+                      {i.board} / {i.grade} / {i.subject}
+                      {i.chapterNumber !== null ? ` · ch ${i.chapterNumber}` : ""}
+                    </td>
+                    <td className="pr-2">
+                      <Badge variant="outline">{i.resourceType}</Badge>
+                    </td>
+                    <td className="min-w-40 pr-2">
+                      {i.status === "failed" ? (
+                        <span className="text-xs text-destructive" data-testid="row-status">
+                          failed: {i.error}
+                        </span>
+                      ) : (
+                        <div className="flex flex-col gap-1">
+                          <span className="text-xs" data-testid="row-status">
+                            {i.status}
+                            {i.status === "embedding" ? ` ${i.progressDone}/${i.progressTotal}` : ""}
+                          </span>
+                          {i.status !== "ready" && <Progress value={pct} />}
+                        </div>
+                      )}
+                    </td>
+                    <td className="pr-2 tabular-nums">{i.chunkCount ?? "—"}</td>
+                    <td className="flex gap-1 py-2">
+                      {i.status === "failed" && (
+                        <Button size="sm" variant="outline" onClick={() => retry.mutate(i.id)}>
+                          Retry
+                        </Button>
+                      )}
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        data-testid="row-delete"
+                        onClick={() => {
+                          if (window.confirm(`Delete “${i.title}” and its chunks?`)) remove.mutate(i.id);
+                        }}
+                      >
+                        Delete
+                      </Button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          {list.data?.items.length === 0 && (
+            <p className="text-sm text-muted-foreground">No resources yet.</p>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import { expect, test } from "@playwright/test";
+import { BuilderPage } from "./pages/builder.page";
+import { LoginPage, TEACHER } from "./pages/login.page";
+
+test.beforeEach(async ({ page }) => {
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signIn(TEACHER.email, TEACHER.password);
+  await expect(page.getByTestId("user-role")).toBeVisible();
+});
+
+test("retrieve, enhance, select context, generate a mixed blueprint and review questions", async ({
+  page,
+}, testInfo) => {
+  const builder = new BuilderPage(page);
+  await builder.pickScope("OpenStax", "11", "Biology");
+  await page.getByTestId("filter-chapter").selectOption("8");
+  await page.getByTestId("templates").selectOption({ index: 1 });
+  await expect(page.getByTestId("query-input")).toHaveValue("Generate 10 MCQs for Chapter 8");
+  await page.getByTestId("query-input").fill("light reactions chlorophyll");
+  await page.getByTestId("enhance").click();
+  await expect(page.getByTestId("enhance-panel")).toBeVisible();
+  const chips = page.getByTestId("enhance-chip");
+  await expect(chips.first()).toBeVisible();
+  const before = await page.getByTestId("enhance-final").inputValue();
+  await chips.first().click();
+  await expect(page.getByTestId("enhance-final")).not.toHaveValue(before);
+  await page.screenshot({ path: testInfo.outputPath("1-enhance.png"), fullPage: true });
+
+  await page.getByTestId("retrieve").click();
+  await expect(builder.results()).toHaveCount(8);
+  const first = builder.results().first();
+  await expect(first.getByTestId("result-score")).toContainText("fused");
+  await expect(first.getByTestId("result-title")).not.toBeEmpty();
+  await expect(first.getByTestId("result-chunk")).toContainText("chunk");
+  await expect(first.getByTestId("view-source")).toHaveAttribute("href", /\/api\/sources\//);
+  await expect(page.getByTestId("results-meta")).toContainText("confidence");
+  await page.screenshot({ path: testInfo.outputPath("2-results.png"), fullPage: true });
+
+  await builder.results().nth(7).getByTestId("result-select").click();
+  await expect(page.getByTestId("use-context")).toHaveText("Use selected as context (7)");
+  await page.getByTestId("use-context").click();
+
+  await page.getByTestId("count-mcq").fill("3");
+  await page.getByTestId("count-short").fill("2");
+  await page.getByTestId("count-long").fill("1");
+  await page.getByTestId("generate").click();
+  await expect(builder.questionCards()).toHaveCount(6);
+  await expect(page.getByTestId("set-saved")).toBeVisible({ timeout: 30_000 });
+  await expect(builder.questionCards().locator('[data-status="final"]')).toHaveCount(0);
+  await expect(page.locator('[data-testid="question-card"][data-status="final"]')).toHaveCount(6);
+  await page.screenshot({ path: testInfo.outputPath("3-generated.png"), fullPage: true });
+
+  const card = builder.questionCards().first();
+  await card.getByTestId("reveal-answer").click();
+  await expect(card.getByTestId("answer")).toBeVisible();
+  await card.getByTestId("why").click();
+  await expect(card.getByTestId("citations")).toContainText("chunk");
+  await card.getByTestId("approve").click();
+  await builder.questionCards().nth(1).getByTestId("approve").click();
+  await expect(page.getByTestId("approved-badge")).toHaveCount(2);
+  await page.screenshot({ path: testInfo.outputPath("4-review.png"), fullPage: true });
+});
+
+test("a failing retrieval shows the server's message and a working retry", async ({ page }, testInfo) => {
+  const builder = new BuilderPage(page);
+  let fail = true;
+  await page.route("**/api/retrieval/query", async (route) => {
+    if (fail) {
+      fail = false;
+      await route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: JSON.stringify({
+          ok: false,
+          error: { code: "unavailable", message: "The database is busy or unavailable; try again shortly" },
+        }),
+      });
+    } else {
+      await route.continue();
+    }
+  });
+  await builder.pickScope("OpenStax", "11", "Biology");
+  await page.getByTestId("query-input").fill("osmosis");
+  await page.getByTestId("retrieve").click();
+  await expect(page.getByTestId("results-error")).toContainText("busy or unavailable");
+  await page.screenshot({ path: testInfo.outputPath("error.png"), fullPage: true });
+  await page.getByTestId("results-retry").click();
+  await expect(builder.results()).toHaveCount(8);
+});
