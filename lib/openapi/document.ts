@@ -6,6 +6,7 @@ import {
   LoginResponseSchema,
   MeResponseSchema,
 } from "@/schema/auth.schema";
+import { GenerationRequestSchema } from "@/schema/generation.schema";
 import { IngestionSchema, ListResourcesQuerySchema, UploadResponseSchema } from "@/schema/resources.schema";
 import {
   EnhanceQueryRequestSchema,
@@ -207,6 +208,55 @@ export const ROUTES: IRouteSpec[] = [
     summary: "The original file (View source)",
     tag: "resources",
     response: "binary",
+  },
+  {
+    method: "get",
+    path: "/api/sources/{id}",
+    summary: "The original file of a retrieved passage, by document id",
+    tag: "resources",
+    response: "binary",
+  },
+  {
+    method: "get",
+    path: "/api/openapi.json",
+    summary: "This OpenAPI 3.1 document",
+    tag: "system",
+    response: z.record(z.string(), z.unknown()),
+    auth: false,
+  },
+  {
+    method: "post",
+    path: "/api/generation",
+    summary:
+      "Generate a question set as an AI SDK UI message stream: data-question parts (stable id per slot, generating → final), data-progress, data-error ({ code, message, slotId? }), and a final data-set with the saved set id",
+    tag: "generation",
+    request: GenerationRequestSchema,
+    response: "stream",
+    example: {
+      filters: { board: "OpenStax", grade: "11", subject: "Biology" },
+      context: [{ documentId: "6f1c2e4a-1b2c-4d3e-8f40-123456789abc", chunkIndex: 3 }],
+      blueprint: {
+        items: [
+          { type: "mcq", count: 3 },
+          { type: "short", count: 1 },
+        ],
+        bloomTargets: ["Remember", "Understand", "Apply"],
+      },
+    },
+  },
+  {
+    method: "get",
+    path: "/api/question-sets/{id}",
+    summary: "A saved question set with its questions (owner only)",
+    tag: "generation",
+    response: z.object({
+      ok: z.literal(true),
+      set: z.object({
+        id: z.uuid(),
+        title: z.string(),
+        questions: z.array(z.record(z.string(), z.unknown())),
+      }),
+    }),
   },
 ];
 
