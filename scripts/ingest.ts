@@ -55,6 +55,16 @@ const defaults = Object.fromEntries(
   }).filter(([, v]) => v !== undefined),
 );
 
+/** Without a terminal (CI, pipes) the bar cannot redraw: print one line per stage change instead. */
+const plain = !process.stderr.isTTY;
+let lastLine = "";
+function plainProgress(file: string, stage: string, done: number, total: number): void {
+  const line = `${file}: ${stage}${stage === "embedding" ? ` ${done}/${total}` : ""}`;
+  if (plain && line.split(" ").slice(0, 3).join(" ") !== lastLine.split(" ").slice(0, 3).join(" "))
+    console.log(line);
+  lastLine = line;
+}
+
 function bar(): SingleBar {
   return new SingleBar(
     {
@@ -151,10 +161,12 @@ async function embedded(): Promise<number> {
     onFileStart: (file, i, total) => {
       b?.stop();
       current = `${i + 1}/${total} ${path.basename(file)}`;
+      if (plain) return;
       b = bar();
       b.start(1, 0, { stage: "queued", file: current });
     },
     onProgress: (e) => {
+      plainProgress(current, e.status, e.done, e.total);
       b?.setTotal(Math.max(1, e.total));
       b?.update(e.done, { stage: e.status, file: current });
     },

@@ -1,0 +1,221 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { createOpenAI } from "@ai-sdk/openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as generate } from "@/app/api/generation/route";
+import { POST as enhance } from "@/app/api/retrieval/enhance-query/route";
+import { POST as query } from "@/app/api/retrieval/query/route";
+import { getEmbedder } from "@/lib/ai/embedder";
+import { setLanguageModelForProcess } from "@/lib/ai/providers";
+import { ingestFiles } from "@/lib/ingestion/ingest-files";
+import { getStorage } from "@/lib/storage";
+import { createTestEnv, type ITestEnv, makeRequest } from "../support/test-env";
+import { readGenerationStream } from "../support/ui-stream";
+
+/**
+ * A local OpenAI-compatible server that misbehaves on cue, reached through the real
+ * @ai-sdk/openai client: every LLM step must fall back and say so.
+ */
+type TMode = "500" | "429" | "malformed" | "truncated" | "slow" | "stream-cut";
+let mode: TMode = "500";
+let server: Server;
+let baseURL = "";
+
+function chatCompletion(content: string) {
+  return JSON.stringify({
+    id: "x",
+    object: "chat.completion",
+    created: 0,
+    model: "gpt-4o-mini",
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+  });
+}
+
+const FILTERS = { board: "OpenStax", grade: "11", subject: "Biology" };
+let env: ITestEnv;
+let refs: { documentId: string; chunkIndex: number }[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      if (mode === "500") {
+        res.writeHead(500, { "content-type": "application/json" }).end('{"error":{"message":"boom"}}');
+      } else if (mode === "429") {
+        res
+          .writeHead(429, { "content-type": "application/json", "retry-after": "1" })
+          .end('{"error":{"message":"slow down"}}');
+      } else if (mode === "malformed") {
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(chatCompletion("{ this is : not json"));
+      } else if (mode === "truncated") {
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(chatCompletion('{"scores":[{"id":0,"sco').slice(0, 120));
+      } else if (mode === "stream-cut") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write(chatCompletion('{"enhancedQuery":"x"').slice(0, 60));
+        res.destroy();
+      } else {
+        setTimeout(
+          () => res.writeHead(200, { "content-type": "application/json" }).end(chatCompletion("{}")),
+          5000,
+        );
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  env = await createTestEnv();
+  const [book] = await ingestFiles(env.db, getStorage(), getEmbedder(), {
+    userId: env.admin.id,
+    inputs: [path.join(import.meta.dirname, "../../supabase/seed/demo/biology-2e/ch08-photosynthesis.md")],
+    defaults: {
+      ...FILTERS,
+      resourceType: "textbook",
+      visibility: "shared",
+      chapterNumber: 8,
+      chapterName: "Photosynthesis",
+    },
+    maxBytes: 10 * 1024 * 1024,
+  });
+  refs = Array.from({ length: 6 }, (_, i) => ({
+    documentId: book!.ingestion!.document_id!,
+    chunkIndex: i + 2,
+  }));
+  setLanguageModelForProcess(createOpenAI({ baseURL, apiKey: "test" }).chat("gpt-4o-mini"), 400);
+});
+afterAll(async () => {
+  setLanguageModelForProcess(undefined);
+  server.close();
+  await env.close();
+});
+
+describe("misbehaving LLM provider (real @ai-sdk/openai client)", () => {
+  for (const m of ["500", "429", "malformed", "truncated", "slow", "stream-cut"] as TMode[]) {
+    it(`falls back on every step when the provider answers ${m}`, async () => {
+      mode = m;
+      const started = Date.now();
+      const q = await query(
+        makeRequest("POST", "/api/retrieval/query", {
+          token: env.teacher.token,
+          json: { filters: FILTERS, query: "light reactions" },
+        }),
+        {},
+      );
+      expect(q.status).toBe(200);
+      const qb = await q.json();
+      expect(qb.debug.reranker).toBe("fused-fallback");
+      expect(qb.items).toHaveLength(8);
+      expect(qb.warnings.join(" ")).toMatch(/fused order/);
+
+      const e = await enhance(
+        makeRequest("POST", "/api/retrieval/enhance-query", {
+          token: env.teacher.token,
+          json: { filters: FILTERS, rawQuery: "chlorophyll" },
+        }),
+        {},
+      );
+      const eb = await e.json();
+      expect(eb.debug.source).toBe("offline");
+      expect(eb.debug.fallbackReason).toBeTruthy();
+
+      const g = await generate(
+        makeRequest("POST", "/api/generation", {
+          token: env.teacher.token,
+          json: { filters: FILTERS, context: refs, blueprint: { items: [{ type: "mcq", count: 2 }] } },
+        }),
+        {},
+      );
+      expect(g.status).toBe(200);
+      const { chunks } = await readGenerationStream(g);
+      const parts = chunks as { type: string; data?: { status?: string; question?: { source: string } } }[];
+      expect(parts.filter((p) => p.type === "data-error").length).toBeGreaterThan(0);
+      const finals = parts.filter((p) => p.type === "data-question" && p.data?.status === "final");
+      expect(finals).toHaveLength(2);
+      expect(finals.every((p) => p.data?.question?.source === "offline")).toBe(true);
+      expect(parts.some((p) => p.type === "data-set")).toBe(true);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    });
+  }
+});
+
+describe("process killed in the middle of ingesting a book", () => {
+  let child: ChildProcess | null = null;
+  afterAll(() => child?.kill("SIGKILL"));
+
+  it("leaves no partial document or orphan chunks; the ingestion is marked failed and a retry succeeds", async () => {
+    const { mkdtemp, rm } = await import("node:fs/promises");
+    const os = await import("node:os");
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "paperwise-kill-"));
+    const book = path.resolve(import.meta.dirname, "../../supabase/seed/demo/biology-2e");
+    // Ingest through the real CLI; kill -9 as soon as it reports it is storing chunks.
+    child = spawn(
+      process.execPath,
+      ["--import", "tsx", "--conditions=react-server", "scripts/ingest.ts", book],
+      {
+        cwd: path.resolve(import.meta.dirname, "../.."),
+        env: {
+          ...process.env,
+          PAPERWISE_DATA_DIR: dataDir,
+          PAPERWISE_SEED_DEMO: "false",
+          PAPERWISE_LOG_LEVEL: "silent",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const killed = await new Promise<boolean>((resolve) => {
+      let out = "";
+      const onData = (d: Buffer) => {
+        out += d.toString();
+        if (/2\/3 \S+: extracting/.test(out)) {
+          child!.kill("SIGKILL");
+          resolve(true);
+        }
+      };
+      child!.stdout!.on("data", onData);
+      child!.stderr!.on("data", onData);
+      child!.on("exit", () => resolve(false));
+    });
+    expect(killed).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+
+    const { openPglite } = await import("@/lib/db/pglite");
+    const { failInterruptedIngestions } = await import("@/lib/ingestion/store");
+    const db = await openPglite(path.join(dataDir, "pglite"));
+    try {
+      const failedNow = await failInterruptedIngestions(db);
+      expect(failedNow).toBeGreaterThanOrEqual(1);
+      const [orphans] = await db.query<{ docs: number; chunks: number }>(
+        `select (select count(*)::int from documents d join ingestions i on i.id = d.ingestion_id where i.status <> 'ready') as docs,
+                (select count(*)::int from document_chunks c left join documents d on d.id = c.document_id where d.id is null) as chunks`,
+      );
+      expect(orphans).toEqual({ docs: 0, chunks: 0 });
+      const [partial] = await db.query<{ n: number }>(
+        "select count(*)::int as n from documents d where d.chunk_count <> (select count(*) from document_chunks c where c.document_id = d.id)",
+      );
+      expect(partial!.n).toBe(0);
+      const [failed] = await db.query<{ id: string; error: string }>(
+        "select id, error from ingestions where status = 'failed' limit 1",
+      );
+      expect(failed!.error).toMatch(/Interrupted/);
+      const { processIngestion } = await import("@/lib/ingestion/pipeline");
+      const { createLocalStorage } = await import("@/lib/storage/local");
+      const retried = await processIngestion(
+        db,
+        createLocalStorage(path.join(dataDir, "storage")),
+        getEmbedder(),
+        failed!.id,
+      );
+      expect(retried.status).toBe("ready");
+      expect(retried.chunk_count).toBeGreaterThan(0);
+    } finally {
+      await db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
