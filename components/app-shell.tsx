@@ -14,6 +14,7 @@ export function AppShell({ user, children }: { user: ISessionUser; children: Rea
   const nav = [
     { href: "/", label: "Questions" },
     { href: "/library", label: "Library" },
+    { href: "/settings/api", label: "API" },
   ];
   return (
     <div className="min-h-screen">
