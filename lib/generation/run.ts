@@ -6,7 +6,7 @@ import type { IContextChunk, IContextRef, ISlot, TQuestion } from "@/types/gener
 import { chunkKey, overlap, passageSentences } from "./facts";
 import { createOfflineGenerator } from "./offline-generator";
 import { planSlots } from "./plan";
-import { isAcceptable, stemKey, validateQuestion } from "./validate";
+import { answerText, isAcceptable, stemKey, validateQuestion } from "./validate";
 
 export interface IGenerationEvents {
   question(slot: ISlot, status: "generating" | "final" | "failed", question?: Partial<TQuestion>): void;
@@ -17,6 +17,8 @@ export interface IGenerationEvents {
 export interface IGenerationDeps {
   model: LanguageModel | null;
   timeoutMs: number;
+  /** Past-paper questions of the subject, for the few-shot strategy (style only). */
+  exemplars?: string[];
 }
 
 export interface IGenerationResult {
@@ -118,6 +120,8 @@ async function generateWithLlm(
   chunks: readonly IContextChunk[],
   request: TGenerationRequest,
   byKey: Map<string, IContextChunk>,
+  exemplars: readonly string[],
+  temperature: number,
 ): Promise<TQuestion> {
   const sources = slot.sourceKeys
     .slice(0, 4)
@@ -127,8 +131,8 @@ async function generateWithLlm(
     model,
     output: QUESTION_OUTPUT,
     system: questionSystemPrompt(request.strategy, request.language),
-    prompt: questionPrompt(slot, sources.length ? sources : chunks.slice(0, 4)),
-    temperature: request.temperature ?? 0.4,
+    prompt: questionPrompt(slot, sources.length ? sources : chunks.slice(0, 4), exemplars),
+    temperature,
     maxRetries: 0,
     abortSignal: AbortSignal.timeout(timeoutMs * 3),
   });
@@ -160,6 +164,37 @@ export async function runGeneration(
   const warnings: string[] = [];
   const sources = new Set<"llm" | "offline">();
   let llmFailures = 0;
+  const exemplars = request.strategy === "few-shot" ? (deps.exemplars ?? []).slice(0, 5) : [];
+  if (request.strategy === "few-shot" && exemplars.length === 0 && deps.model) {
+    warnings.push("Few-shot: no past-paper (PYQ) questions for this subject yet; generated zero-shot.");
+  }
+
+  /**
+   * One LLM question, or for self-consistency 2–3 samples: keep the valid sample whose answer
+   * most samples agree on (the answer most often produced is the most reliable).
+   */
+  async function llmCandidate(model: LanguageModel, slot: ISlot): Promise<TQuestion> {
+    const base = request.temperature ?? 0.4;
+    if (request.strategy !== "self-consistency") {
+      return generateWithLlm(model, deps.timeoutMs, slot, chunks, request, byKey, exemplars, base);
+    }
+    const n = request.samples ?? 3;
+    const settled = await Promise.allSettled(
+      Array.from({ length: n }, () =>
+        generateWithLlm(model, deps.timeoutMs, slot, chunks, request, byKey, exemplars, Math.max(0.7, base)),
+      ),
+    );
+    const samples = settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    if (samples.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
+    const key = (q: TQuestion) => stemKey(answerText(q));
+    const votes = new Map<string, number>();
+    for (const q of samples) votes.set(key(q), (votes.get(key(q)) ?? 0) + 1);
+    const valid = samples.filter((q) =>
+      isAcceptable(validateQuestion(q, { ...ctx, expectedLevel: slot.bloomLevel })),
+    );
+    const pool = valid.length ? valid : samples;
+    return pool.sort((a, b) => (votes.get(key(b)) ?? 0) - (votes.get(key(a)) ?? 0))[0]!;
+  }
 
   for (const slot of slots) {
     events.question(slot, "generating");
@@ -168,7 +203,7 @@ export async function runGeneration(
       let candidate: TQuestion | null = null;
       if (deps.model && llmFailures < 3) {
         try {
-          candidate = await generateWithLlm(deps.model, deps.timeoutMs, slot, chunks, request, byKey);
+          candidate = await llmCandidate(deps.model, slot);
         } catch (err) {
           llmFailures++;
           events.error(
@@ -178,7 +213,15 @@ export async function runGeneration(
           );
         }
       }
-      candidate ??= offline.generate(slot, attempt);
+      // The offline generator also stands in when the model's question fails validation twice.
+      if (
+        !candidate ||
+        (attempt === 1 &&
+          candidate.source === "llm" &&
+          !isAcceptable(validateQuestion(candidate, { ...ctx, expectedLevel: slot.bloomLevel })))
+      ) {
+        candidate = offline.generate(slot, attempt);
+      }
       if (!candidate) break;
       const validation = validateQuestion(candidate, { ...ctx, expectedLevel: slot.bloomLevel }, attempt > 0);
       candidate = { ...candidate, validation };

@@ -170,3 +170,32 @@ export async function getQuestionSet(db: ISqlExecutor, userId: string, setId: st
   ]);
   return { ...set, questions: rows.map(rowToQuestion) };
 }
+
+/**
+ * Past-paper questions for the few-shot strategy: question-looking lines from the caller's
+ * visible PYQ resources of the same board/class/subject (style exemplars, never content).
+ */
+export async function loadExemplars(
+  db: ISqlExecutor,
+  userId: string,
+  scope: { board: string; grade: string; subject: string },
+  max = 5,
+): Promise<string[]> {
+  const rows = await db.query<{ content: string }>(
+    `select c.content from document_chunks c join documents d on d.id = c.document_id
+     where d.resource_type = 'pyq' and d.board = $1 and d.grade = $2 and d.subject = $3
+       and (d.visibility = 'shared' or d.owner_id = $4)
+     order by c.document_id, c.chunk_index limit 20`,
+    [scope.board, scope.grade, scope.subject, userId],
+  );
+  const questions = rows
+    .flatMap((r) => r.content.split("\n"))
+    .map((l) => l.replace(/^\s*(?:Q\.?\s*)?\d+[.)]\s*/, "").trim())
+    .filter(
+      (l) =>
+        l.length >= 20 &&
+        l.length <= 300 &&
+        /\?$|^(define|explain|describe|state|why|how|what|which|compare|calculate)\b/i.test(l),
+    );
+  return [...new Set(questions)].slice(0, max);
+}

@@ -285,3 +285,47 @@ describe("POST /api/generation (language model)", () => {
     setLanguageModelForProcess(undefined);
   });
 });
+
+describe("strategies with a language model", () => {
+  it("self-consistency samples several answers and keeps the one most samples agree on", async () => {
+    let call = 0;
+    const answers = [
+      "Photosynthesis turns light energy into sugar",
+      "It makes sugar from light energy",
+      "Photosynthesis turns light energy into sugar",
+    ];
+    setLanguageModelForProcess(
+      textModel((options) => {
+        const prompt = JSON.stringify(options.prompt);
+        const id = /passage id=\\+"([0-9a-f-]{36}:\d+)/.exec(prompt)?.[1] ?? "";
+        const answer = answers[call++ % answers.length]!;
+        return JSON.stringify({
+          promptText: "Define photosynthesis in one sentence.",
+          options: null,
+          correctIndex: null,
+          explanation: null,
+          distractorRationales: null,
+          suggestedAnswer: answer,
+          evaluatorKeywords: ["light", "energy", "sugar"],
+          markingScheme: null,
+          citations: [id],
+        });
+      }),
+      2000,
+    );
+    const res = await post({
+      filters: FILTERS,
+      context: [injectedRef],
+      blueprint: { items: [{ type: "short", count: 1, bloomLevel: "Remember" }] },
+      strategy: "self-consistency",
+      samples: 3,
+    });
+    const { chunks } = await readGenerationStream(res);
+    setLanguageModelForProcess(undefined);
+    expect(call).toBeGreaterThanOrEqual(3);
+    const final = (chunks as TPart[]).find((p) => p.type === "data-question" && p.data!.status === "final")!;
+    const q = final.data!.question as { source: string; suggestedAnswer: string };
+    expect(q.source).toBe("llm");
+    expect(q.suggestedAnswer).toBe("Photosynthesis turns light energy into sugar");
+  });
+});

@@ -6,7 +6,7 @@ import { authorize } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db";
 import { ensureEvidence } from "@/lib/generation/evidence";
 import { runGeneration } from "@/lib/generation/run";
-import { loadContext, saveQuestionSet } from "@/lib/generation/store";
+import { loadContext, loadExemplars, saveQuestionSet } from "@/lib/generation/store";
 import { handle, parseJson } from "@/lib/http/handler";
 import { enforceRateLimit } from "@/lib/http/rate-limit";
 import { describeError, log } from "@/lib/log";
@@ -36,6 +36,9 @@ export const POST = handle("generation", async (request) => {
     selected,
   );
 
+  const exemplars =
+    body.strategy === "few-shot" ? await loadExemplars(db, principal.userId, body.filters) : [];
+
   const stream = createUIMessageStream<TGenerationMessage>({
     execute: async ({ writer }) => {
       for (const message of evidence.warnings)
@@ -46,7 +49,7 @@ export const POST = handle("generation", async (request) => {
         data: { stage: "generating", done: 0, total: 0, message: "Planning questions" },
       });
       const result = await runGeneration(
-        { model, timeoutMs },
+        { model, timeoutMs, exemplars },
         evidence.chunks,
         body,
         {
