@@ -24,6 +24,7 @@ const opts = new Command()
   .option("--protect <n>", "items kept in place by smoothing (tuning)")
   .option("--bm25 <k1,b,heading>", "BM25 parameters (tuning)")
   .option("--alpha-shift <x>", "added to the classifier's alpha (tuning)")
+  .option("--rerank-fused <w>", "fused-score weight inside the offline reranker (tuning)")
   .option("--json", "print JSON")
   .parse()
   .opts<{
@@ -38,6 +39,7 @@ const opts = new Command()
     protect?: string;
     bm25?: string;
     alphaShift?: string;
+    rerankFused?: string;
   }>();
 
 const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
@@ -167,6 +169,7 @@ async function runAblation(name: string) {
     ...(opts.coherence !== undefined ? { coherenceWeight: Number(opts.coherence) } : {}),
     ...(opts.protect !== undefined ? { coherenceProtect: Number(opts.protect) } : {}),
     ...(opts.alphaShift !== undefined ? { alphaShift: Number(opts.alphaShift) } : {}),
+    ...(opts.rerankFused !== undefined ? { rerankFusedWeight: Number(opts.rerankFused) } : {}),
     ...(opts.bm25
       ? {
           bm25: (([k1, b, headingWeight]) => ({ k1: k1!, b: b!, headingWeight: headingWeight! }))(

@@ -42,6 +42,8 @@ export interface IRetrieveAblation {
   bm25?: { k1: number; b: number; headingWeight: number };
   /** Added to the classifier's α (tuning knob for the eval). */
   alphaShift?: number;
+  /** Weight of the fused score inside the offline reranker (tuning knob for the eval). */
+  rerankFusedWeight?: number;
 }
 
 /** Weight of the document-level smoothing stage (see coherence.ts; chosen on the eval). */
@@ -240,7 +242,10 @@ export async function retrieve(
             title: c.row.title,
             fusedScore: c.fused,
           })),
-          { bloomTargets: req.bloomTargets },
+          {
+            bloomTargets: req.bloomTargets,
+            ...(ablation.rerankFusedWeight !== undefined ? { fusedWeight: ablation.rerankFusedWeight } : {}),
+          },
         );
         const byKey = new Map(results.map((r) => [r.key, r.rerankScore]));
         reranked = pool
