@@ -6,44 +6,25 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { buildConfig, setConfigForProcess } from "@/lib/config/env";
+import { openOfflineWorkspace } from "./support/workspace";
 
 const dir = await mkdtemp(path.join(os.tmpdir(), "paperwise-bench-gen-"));
-setConfigForProcess(
-  buildConfig({
-    ...process.env,
-    PAPERWISE_DATA_DIR: dir,
-    PAPERWISE_SEED_DEMO: "false",
-    PAPERWISE_LLM: "offline",
-    PAPERWISE_EMBEDDER: "offline",
-    PAPERWISE_LOG_LEVEL: "warn",
-    PAPERWISE_RATE_LIMIT_PER_MIN: "0",
-  }),
-);
-const { getDb } = await import("@/lib/db");
-const { getEmbedder } = await import("@/lib/ai/embedder");
-const { getStorage } = await import("@/lib/storage");
-const { ingestFiles } = await import("@/lib/ingestion/ingest-files");
+const workspace = await openOfflineWorkspace(dir, { PAPERWISE_RATE_LIMIT_PER_MIN: "0" });
 const { signAccessToken } = await import("@/lib/auth/jwt");
 const { POST } = await import("@/app/api/generation/route");
 
-const db = await getDb();
+const { db } = workspace;
 const [teacher] = await db.query<{ id: string; email: string }>(
   "select id, email from profiles where role = 'teacher' limit 1",
 );
-const [admin] = await db.query<{ id: string }>("select id from profiles where role = 'admin' limit 1");
-const [book] = await ingestFiles(db, getStorage(), getEmbedder(), {
-  userId: admin!.id,
-  inputs: [path.join(process.cwd(), "supabase/seed/demo/biology-2e/ch08-photosynthesis.md")],
-  defaults: {
+const [book] = await workspace.ingest(
+  [path.join(process.cwd(), "supabase/seed/demo/biology-2e/ch08-photosynthesis.md")],
+  {
     board: "OpenStax",
     grade: "11",
     subject: "Biology",
-    resourceType: "textbook",
-    visibility: "shared",
   },
-  maxBytes: 10 * 1024 * 1024,
-});
+);
 const documentId = book!.ingestion!.document_id!;
 const token = await signAccessToken({ sub: teacher!.id, email: teacher!.email, appRole: "teacher" });
 

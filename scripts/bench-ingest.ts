@@ -7,33 +7,16 @@ import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { openOfflineWorkspace } from "./support/workspace";
 
 const args = process.argv.slice(2).filter((a) => a !== "--corpus");
 const books = args.length ? args : ["../shared/eval/corpus/biology-2e", "../shared/eval/corpus/physics"];
 
 if (process.env.PAPERWISE_BENCH_CHILD) {
-  const { buildConfig, setConfigForProcess } = await import("@/lib/config/env");
-  setConfigForProcess(
-    buildConfig({
-      ...process.env,
-      PAPERWISE_SEED_DEMO: "false",
-      PAPERWISE_EMBEDDER: "offline",
-      PAPERWISE_LOG_LEVEL: "warn",
-    }),
-  );
-  const { getDb } = await import("@/lib/db");
-  const { getEmbedder } = await import("@/lib/ai/embedder");
-  const { getStorage } = await import("@/lib/storage");
-  const { ingestFiles } = await import("@/lib/ingestion/ingest-files");
-  const db = await getDb();
-  const [admin] = await db.query<{ id: string }>("select id from profiles where role = 'admin' limit 1");
+  const workspace = await openOfflineWorkspace(process.env.PAPERWISE_DATA_DIR!);
+  const { db } = workspace;
   const started = performance.now();
-  const results = await ingestFiles(db, getStorage(), getEmbedder(), {
-    userId: admin!.id,
-    inputs: [books[0]!],
-    defaults: { resourceType: "textbook", visibility: "shared" },
-    maxBytes: 500 * 1024 * 1024,
-  });
+  const results = await workspace.ingest([books[0]!]);
   const seconds = (performance.now() - started) / 1000;
   const chunks = results.reduce((n, r) => n + (r.ingestion?.chunk_count ?? 0), 0);
   const failed = results.filter((r) => r.error).length;

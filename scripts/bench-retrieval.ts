@@ -11,8 +11,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Command } from "commander";
-import { buildConfig, setConfigForProcess } from "@/lib/config/env";
 import { dedupeSections, ndcgAt, recallAt, type TGrades } from "@/lib/eval/metrics";
+import { openOfflineWorkspace } from "./support/workspace";
 
 const opts = new Command()
   .option("--queries <file>", "queries (JSONL)", "../shared/eval/queries-open.jsonl")
@@ -26,35 +26,12 @@ const opts = new Command()
   .parse()
   .opts<{ queries: string; corpus: string[]; scale: string; limit?: string; dataDir: string }>();
 
-setConfigForProcess(
-  buildConfig({
-    ...process.env,
-    PAPERWISE_DATA_DIR: path.resolve(opts.dataDir),
-    PAPERWISE_SEED_DEMO: "false",
-    PAPERWISE_LLM: "offline",
-    PAPERWISE_EMBEDDER: "offline",
-    PAPERWISE_LOG_LEVEL: "warn",
-  }),
-);
-const { getDb } = await import("@/lib/db");
-const { getEmbedder } = await import("@/lib/ai/embedder");
-const { getStorage } = await import("@/lib/storage");
-const { ingestFiles } = await import("@/lib/ingestion/ingest-files");
+const workspace = await openOfflineWorkspace(path.resolve(opts.dataDir));
 const { retrieve } = await import("@/lib/retrieval/retrieve");
 const { toVectorLiteral } = await import("@/lib/db/types");
 
-const db = await getDb();
-const [admin] = await db.query<{ id: string }>("select id from profiles where role = 'admin' limit 1");
-const userId = admin!.id;
-for (const book of opts.corpus) {
-  const r = await ingestFiles(db, getStorage(), getEmbedder(), {
-    userId,
-    inputs: [book],
-    defaults: { resourceType: "textbook", visibility: "shared" },
-    maxBytes: 500 * 1024 * 1024,
-  });
-  if (r.some((x) => x.error)) throw new Error(`ingestion failed for ${book}`);
-}
+const { db, userId, embedder } = workspace;
+for (const book of opts.corpus) await workspace.ingest([book]);
 
 interface IQuery {
   query: string;
@@ -67,7 +44,6 @@ const queries = (await readFile(opts.queries, "utf8"))
   .map((l) => JSON.parse(l) as IQuery)
   .slice(0, opts.limit ? Number(opts.limit) : undefined);
 const FILTERS = { board: "OpenStax", grade: "11", subject: "Biology" };
-const embedder = getEmbedder();
 
 const chapterOf = new Map(
   (await db.query<{ id: string; chapter_number: number }>("select id, chapter_number from documents")).map(

@@ -10,7 +10,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Command } from "commander";
-import { buildConfig, setConfigForProcess } from "@/lib/config/env";
+import { openOfflineWorkspace } from "./support/workspace";
 
 const opts = new Command()
   .option("--corpus <dir>", "corpus folder with manifest.json", "../shared/eval/corpus/biology-2e")
@@ -29,20 +29,9 @@ const opts = new Command()
     json?: boolean;
   }>();
 
-setConfigForProcess(
-  buildConfig({
-    ...process.env,
-    PAPERWISE_DATA_DIR: path.resolve(opts.dataDir, path.basename(path.resolve(opts.corpus))),
-    PAPERWISE_SEED_DEMO: "false",
-    PAPERWISE_LLM: "offline",
-    PAPERWISE_EMBEDDER: "offline",
-    PAPERWISE_LOG_LEVEL: "warn",
-  }),
+const workspace = await openOfflineWorkspace(
+  path.resolve(opts.dataDir, path.basename(path.resolve(opts.corpus))),
 );
-const { getDb } = await import("@/lib/db");
-const { getEmbedder } = await import("@/lib/ai/embedder");
-const { getStorage } = await import("@/lib/storage");
-const { ingestFiles } = await import("@/lib/ingestion/ingest-files");
 const { retrieve } = await import("@/lib/retrieval/retrieve");
 const { runGeneration } = await import("@/lib/generation/run");
 const { scoreSet } = await import("@/lib/generation/scorers");
@@ -68,16 +57,8 @@ const topics = allSections
   .filter((s) => !wanted || wanted.has(s.id))
   .slice(0, opts.limit ? Number(opts.limit) : undefined);
 
-const db = await getDb();
-const [admin] = await db.query<{ id: string }>("select id from profiles where role = 'admin' limit 1");
-const userId = admin!.id;
-const ingested = await ingestFiles(db, getStorage(), getEmbedder(), {
-  userId,
-  inputs: [opts.corpus],
-  defaults: { resourceType: "textbook", visibility: "shared" },
-  maxBytes: 500 * 1024 * 1024,
-});
-if (ingested.some((r) => r.error)) throw new Error("ingestion failed");
+const { db, userId, embedder } = workspace;
+await workspace.ingest([opts.corpus]);
 
 const filters = { board: manifest.board, grade: String(manifest.grade), subject: manifest.subject };
 const totals = {
@@ -94,7 +75,7 @@ const totals = {
 const firstMs: number[] = [];
 const setMs: number[] = [];
 for (const topic of topics) {
-  const found = await retrieve({ db, embedder: getEmbedder(), model: null, llmTimeoutMs: 0 }, userId, {
+  const found = await retrieve({ db, embedder, model: null, llmTimeoutMs: 0 }, userId, {
     filters: { ...filters, chapterNumber: topic.chapter },
     query: topic.title,
     topK: 8,

@@ -9,9 +9,9 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Command } from "commander";
-import { buildConfig, setConfigForProcess } from "@/lib/config/env";
 import { dedupeSections, mrrAt, ndcgAt, pearson, recallAt, spearman, type TGrades } from "@/lib/eval/metrics";
 import type { IRetrieveAblation } from "@/lib/retrieval/retrieve";
+import { openOfflineWorkspace } from "./support/workspace";
 
 const opts = new Command()
   .option("--queries <file>", "queries (JSONL)", "../shared/eval/queries-open.jsonl")
@@ -75,21 +75,9 @@ const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
   full: {},
 };
 
-setConfigForProcess(
-  buildConfig({
-    ...process.env,
-    PAPERWISE_DATA_DIR: path.resolve(opts.dataDir, path.basename(path.resolve(opts.corpus))),
-    PAPERWISE_SEED_DEMO: "false",
-    PAPERWISE_LLM: "offline",
-    PAPERWISE_EMBEDDER: process.env.PAPERWISE_EMBEDDER ?? "offline",
-    PAPERWISE_LOG_LEVEL: "warn",
-  }),
+const workspace = await openOfflineWorkspace(
+  path.resolve(opts.dataDir, path.basename(path.resolve(opts.corpus))),
 );
-
-const { getDb } = await import("@/lib/db");
-const { getEmbedder } = await import("@/lib/ai/embedder");
-const { getStorage } = await import("@/lib/storage");
-const { ingestFiles } = await import("@/lib/ingestion/ingest-files");
 const { retrieve } = await import("@/lib/retrieval/retrieve");
 
 interface IManifest {
@@ -117,19 +105,9 @@ const queries = (await readFile(opts.queries, "utf8"))
   .filter((q) => !opts.type || q.type === opts.type)
   .slice(0, opts.limit ? Number(opts.limit) : undefined);
 
-const db = await getDb();
-const [admin] = await db.query<{ id: string }>("select id from profiles where role = 'admin' limit 1");
-const userId = admin!.id;
+const { db, userId } = workspace;
 const t0 = Date.now();
-const ingested = await ingestFiles(db, getStorage(), getEmbedder(), {
-  userId,
-  inputs: [opts.corpus],
-  defaults: { resourceType: "textbook", visibility: "shared" },
-  maxBytes: 200 * 1024 * 1024,
-});
-const failedFiles = ingested.filter((r) => r.error);
-if (failedFiles.length)
-  throw new Error(`ingestion failed: ${failedFiles.map((f) => `${f.file}: ${f.error}`).join("; ")}`);
+const ingested = await workspace.ingest([opts.corpus]);
 if (!opts.json)
   console.error(
     `corpus ready (${ingested.filter((r) => !r.duplicate).length} new files) in ${Date.now() - t0} ms`,
@@ -180,7 +158,7 @@ async function runAblation(name: string) {
   };
   const rows: { type: string; recall: number; mrr: number; ndcg: number; confidence: number; ms: number }[] =
     [];
-  const embedder = getEmbedder();
+  const { embedder } = workspace;
   for (const q of queries) {
     const started = performance.now();
     const res = await retrieve(

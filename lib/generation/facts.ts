@@ -87,6 +87,25 @@ function stripEnd(s: string): string {
   return s.replace(/[.;:!]+$/, "").trim();
 }
 
+/**
+ * A definition in one of three shapes: "An X is a …", "… is called X", "X refers to …".
+ * For "… is called X", a trailing "…: These" before the verb is cut off the description.
+ */
+function matchDefinition(s: string): { term: string; body: string } | null {
+  const is = DEF_IS.exec(s) ?? DEF_BARE.exec(s);
+  const isTerm = is && cleanTerm(is[1]!);
+  if (isTerm) return { term: isTerm, body: is[2]! };
+  const called = DEF_CALLED.exec(s);
+  const calledTerm = called && cleanTerm(called[2]!);
+  const calledBody = called && called[1]!.replace(/[:;,]\s*(these|this|they|it|which|such)$/i, "").trim();
+  if (calledTerm && calledBody && !PRONOUN_START.test(calledBody) && contentWords(calledBody).length >= 3) {
+    return { term: calledTerm, body: calledBody };
+  }
+  const refers = DEF_REFERS.exec(s);
+  const refersTerm = refers && cleanTerm(refers[1]!);
+  return refersTerm ? { term: refersTerm, body: refers[2]! } : null;
+}
+
 /** Sentences of a passage, in order, without Markdown headings, tables or captions. */
 export function passageSentences(content: string): string[] {
   const text = content
@@ -107,46 +126,12 @@ export function extractFacts(chunks: readonly IContextChunk[]): IFact[] {
       seen.add(sentence);
       const s = stripEnd(sentence);
       const id = `f${facts.length}`;
-      let m = DEF_IS.exec(s) ?? DEF_BARE.exec(s);
-      if (m && cleanTerm(m[1]!)) {
-        facts.push({
-          id,
-          kind: "definition",
-          term: cleanTerm(m[1]!)!,
-          body: m[2]!,
-          sentence,
-          chunkKey: key,
-          weight: 3,
-        });
+      const definition = matchDefinition(s);
+      if (definition) {
+        facts.push({ id, kind: "definition", ...definition, sentence, chunkKey: key, weight: 3 });
         continue;
       }
-      m = DEF_CALLED.exec(s);
-      if (m && cleanTerm(m[2]!) && !PRONOUN_START.test(m[1]!)) {
-        facts.push({
-          id,
-          kind: "definition",
-          term: cleanTerm(m[2]!)!,
-          body: m[1]!,
-          sentence,
-          chunkKey: key,
-          weight: 3,
-        });
-        continue;
-      }
-      m = DEF_REFERS.exec(s);
-      if (m && cleanTerm(m[1]!)) {
-        facts.push({
-          id,
-          kind: "definition",
-          term: cleanTerm(m[1]!)!,
-          body: m[2]!,
-          sentence,
-          chunkKey: key,
-          weight: 3,
-        });
-        continue;
-      }
-      m = CAUSE.exec(s);
+      let m = CAUSE.exec(s);
       if (
         m &&
         isClause(m[1]!) &&
