@@ -43,7 +43,13 @@ const LEADS =
   /^(.{12,}?)\s+(?:causes?|leads? to|results? in|produces?|triggers?|allows?|enables?)\s+(.{10,})$/i;
 const COMPARE = /\b(whereas|while|unlike|in contrast|compared (?:to|with)|differs? from|rather than)\b/i;
 const QUANTITY =
-  /\b\d+(?:[.,]\d+)?\s?(?:%|°\s?[CF]|K|m\/s(?:\^?2)?|km|kg|mg|g|m|cm|mm|µm|nm|J|kJ|N|W|V|A|Hz|mol|L|mL|s|ms|years?|days?|hours?)\b/;
+  /\b\d+(?:[.,]\d+)?\s?(?:%|°\s?[CF]|(?:K|m\/s(?:\^?2)?|km|kg|mg|g|m|cm|mm|µm|nm|J|kJ|N|W|V|A|Hz|mol|L|mL|s|ms|years?|days?|hours?)\b)/;
+// "Stomata are small pores …": a plural term defined without an article.
+const DEF_PLURAL =
+  /^([\p{Lu}][\p{L}\p{N}' -]{1,40}?)\s+are\s+((?!not\b|also\b|found\b|located\b|used\b|made\b|able\b|often\b|usually\b|more\b|less\b|very\b|present\b|important\b|responsible\b)[\p{Ll}].{12,})$/u;
+// "Because X, Y" / "Since X, Y".
+const CAUSE_FIRST = /^(?:because|since)\s+(.{10,}?),\s+(.{10,})$/i;
+/\b\d+(?:[.,]\d+)?\s?(?:%|°\s?[CF]|K|m\/s(?:\^?2)?|km|kg|mg|g|m|cm|mm|µm|nm|J|kJ|N|W|V|A|Hz|mol|L|mL|s|ms|years?|days?|hours?)\b/;
 
 function cleanSentence(s: string): string {
   return s
@@ -103,7 +109,10 @@ function matchDefinition(s: string): { term: string; body: string } | null {
   }
   const refers = DEF_REFERS.exec(s);
   const refersTerm = refers && cleanTerm(refers[1]!);
-  return refersTerm ? { term: refersTerm, body: refers[2]! } : null;
+  if (refersTerm) return { term: refersTerm, body: refers[2]! };
+  const plural = DEF_PLURAL.exec(s);
+  const pluralTerm = plural && plural[1]!.split(" ").length <= 3 && cleanTerm(plural[1]!);
+  return pluralTerm ? { term: pluralTerm, body: plural[2]! } : null;
 }
 
 /** Sentences of a passage, in order, without Markdown headings, tables or captions. */
@@ -129,6 +138,19 @@ export function extractFacts(chunks: readonly IContextChunk[]): IFact[] {
       const definition = matchDefinition(s);
       if (definition) {
         facts.push({ id, kind: "definition", ...definition, sentence, chunkKey: key, weight: 3 });
+        continue;
+      }
+      const first = CAUSE_FIRST.exec(s);
+      if (first && isClause(first[1]!) && isClause(first[2]!)) {
+        facts.push({
+          id,
+          kind: "cause",
+          cause: first[1]!,
+          body: first[2]!,
+          sentence,
+          chunkKey: key,
+          weight: 2,
+        });
         continue;
       }
       let m = CAUSE.exec(s);
