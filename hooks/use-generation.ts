@@ -1,10 +1,12 @@
 "use client";
 
 import { useChat } from "@ai-sdk/react";
+import { useQueryClient } from "@tanstack/react-query";
 import { DefaultChatTransport } from "ai";
 import { useMemo, useState } from "react";
 import type { TGenerationMessage } from "@/app/api/generation/route";
 import type { TGenerationRequestInput } from "@/schema/generation.schema";
+import { apiFetch } from "@/services/http";
 import type { IGenerationErrorData, IGenerationSetData, IQuestionPartData } from "@/types/generation.types";
 
 /** Readable text from a failed stream request (the server answers JSON errors before streaming). */
@@ -34,10 +36,18 @@ export function useGeneration() {
       }),
     [],
   );
+  const queryClient = useQueryClient();
   const chat = useChat<TGenerationMessage>({
     transport,
     onData: (part) => {
       if (part.type === "data-notice") setNotices((n) => [...n, part.data.message]);
+      // The saved set becomes part of the query cache, so later views read it without refetching.
+      if (part.type === "data-set") {
+        void queryClient.prefetchQuery({
+          queryKey: ["question-set", part.data.setId],
+          queryFn: () => apiFetch(`/api/question-sets/${part.data.setId}`),
+        });
+      }
     },
   });
   const last = chat.messages.filter((m) => m.role === "assistant").at(-1);

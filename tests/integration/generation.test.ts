@@ -297,6 +297,8 @@ describe("strategies with a language model", () => {
     setLanguageModelForProcess(
       textModel((options) => {
         const prompt = JSON.stringify(options.prompt);
+        if (prompt.includes("enough distinct facts"))
+          return JSON.stringify({ enough: true, rationale: "ok" });
         const id = /passage id=\\+"([0-9a-f-]{36}:\d+)/.exec(prompt)?.[1] ?? "";
         const answer = answers[call++ % answers.length]!;
         return JSON.stringify({
@@ -327,5 +329,31 @@ describe("strategies with a language model", () => {
     const q = final.data!.question as { source: string; suggestedAnswer: string };
     expect(q.source).toBe("llm");
     expect(q.suggestedAnswer).toBe("Photosynthesis turns light energy into sugar");
+  });
+});
+
+describe("answerability with a language model", () => {
+  it("widens retrieval when the model judges the passages too thin, and says why", async () => {
+    setLanguageModelForProcess(
+      textModel((options) => {
+        const system = JSON.stringify(options.prompt);
+        if (system.includes("enough distinct facts"))
+          return JSON.stringify({ enough: false, rationale: "Only one short passage on stomata." });
+        throw new Error("no question model in this test");
+      }),
+      1000,
+    );
+    const res = await post({
+      filters: FILTERS,
+      context: refs.slice(0, 2),
+      blueprint: { items: [{ type: "mcq", count: 2 }] },
+    });
+    expect(res.status).toBe(200);
+    const { chunks } = await readGenerationStream(res);
+    setLanguageModelForProcess(undefined);
+    const set = (chunks as TPart[]).find((p) => p.type === "data-set")!;
+    const warnings = (set.data as { warnings: string[] }).warnings.join(" ");
+    expect(warnings).toMatch(/Answerability check: Only one short passage/);
+    expect(warnings).toMatch(/widened once/);
   });
 });

@@ -34,6 +34,7 @@ export const POST = handle("generation", async (request) => {
     principal.userId,
     body,
     selected,
+    { model, timeoutMs },
   );
 
   const exemplars =
