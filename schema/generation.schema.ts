@@ -61,6 +61,8 @@ export const GenerationRequestSchema = z.strictObject({
     .string()
     .regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, "Use a language code such as 'en' or 'hi'")
     .optional(),
+  /** Questions already in the teacher's set: a regenerated question must differ from them. */
+  avoidPrompts: z.array(z.string().max(1500)).max(60).optional(),
   /** Deterministic runs (offline generator); defaults to a random seed. */
   seed: z
     .number()

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input, NativeSelect } from "@/components/ui/input";
@@ -8,8 +9,18 @@ import { Label } from "@/components/ui/label";
 import { Alert, Progress } from "@/components/ui/misc";
 import { useGeneration } from "@/hooks/use-generation";
 import type { TRetrievalItem } from "@/schema/retrieval.schema";
+import { regenerateQuestion } from "@/services/generation.services";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
-import { type EQuestionType, type EStrategy, QUESTION_TYPES, STRATEGIES } from "@/types/generation.types";
+import {
+  type EQuestionType,
+  type EStrategy,
+  type ISlot,
+  QUESTION_TYPES,
+  STRATEGIES,
+  type TQuestion,
+} from "@/types/generation.types";
+import { blueprintError, levelTargets } from "./blueprint";
+import { MixChart } from "./mix-chart";
 import { QuestionCard } from "./question-card";
 
 const DEFAULT_MARKS: Record<EQuestionType, number> = { mcq: 1, short: 3, long: 5 };
@@ -31,16 +42,50 @@ export function GenerationPanel({
   const [levels, setLevels] = useState<EBloomLevel[]>(bloomTargets.length ? bloomTargets : [...BLOOM_LEVELS]);
   const [strategy, setStrategy] = useState<EStrategy>("grounded");
   const [approved, setApproved] = useState<Set<string>>(new Set());
+  const [perLevel, setPerLevel] = useState<Partial<Record<EBloomLevel, number>> | null>(null);
+  const [overrides, setOverrides] = useState<Record<string, TQuestion>>({});
+  const [regenerating, setRegenerating] = useState<string | null>(null);
   const gen = useGeneration();
   const total = QUESTION_TYPES.reduce((n, t) => n + counts[t], 0);
-  const invalid =
-    total === 0
-      ? "Ask for at least one question."
-      : total > 60
-        ? "At most 60 questions per set."
-        : levels.length === 0
-          ? "Pick at least one Bloom level."
-          : null;
+  const form = { counts, marks, levels, perLevel };
+  const invalid = blueprintError(form);
+  const contextRefs = context.map((c) => ({ documentId: c.documentId, chunkIndex: c.chunkIndex }));
+  const parts = gen.questions.map((q) =>
+    overrides[q.slot.id] ? { ...q, question: overrides[q.slot.id] } : q,
+  );
+  const finals = parts.filter((q) => q.status === "final" && q.question).map((q) => q.question as TQuestion);
+  const byLevel = Object.fromEntries(
+    BLOOM_LEVELS.map((l) => [l, finals.filter((q) => q.bloomLevel === l).length]),
+  ) as Record<EBloomLevel, number>;
+  const byType = Object.fromEntries(
+    QUESTION_TYPES.map((t) => [t, finals.filter((q) => q.type === t).length]),
+  ) as Record<EQuestionType, number>;
+
+  async function regenerate(slot: ISlot) {
+    setRegenerating(slot.id);
+    try {
+      // Lead with a different passage each time so the replacement draws on other evidence.
+      const shift = (Object.keys(overrides).length + slot.index + 1) % Math.max(1, contextRefs.length);
+      const q = await regenerateQuestion({
+        filters,
+        context: [...contextRefs.slice(shift), ...contextRefs.slice(0, shift)],
+        blueprint: { items: [{ type: slot.type, count: 1, bloomLevel: slot.bloomLevel, marks: slot.marks }] },
+        strategy,
+        avoidPrompts: finals.map((f) => f.promptText),
+        seed: Math.floor(Math.random() * 1_000_000),
+      });
+      setOverrides((cur) => ({ ...cur, [slot.id]: { ...q, id: slot.id } }));
+      setApproved((cur) => {
+        const n = new Set(cur);
+        n.delete(slot.id);
+        return n;
+      });
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : "Could not regenerate the question");
+    } finally {
+      setRegenerating(null);
+    }
+  }
   const running = gen.status === "submitted" || gen.status === "streaming";
   const done = gen.questions.filter((q) => q.status === "final").length;
 
@@ -92,7 +137,35 @@ export function GenerationPanel({
               </div>
             ))}
           </div>
-          <fieldset className="flex flex-wrap gap-3 text-sm">
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              data-testid="per-level-toggle"
+              checked={perLevel !== null}
+              onChange={(e) => setPerLevel(e.target.checked ? levelTargets(form) : null)}
+            />
+            Set exact questions per Bloom level
+          </label>
+          {perLevel && (
+            <div className="grid grid-cols-3 gap-2 sm:grid-cols-6" data-testid="per-level">
+              {BLOOM_LEVELS.map((l) => (
+                <div key={l} className="flex flex-col gap-1">
+                  <Label htmlFor={`level-${l}`}>{l}</Label>
+                  <Input
+                    id={`level-${l}`}
+                    type="number"
+                    min={0}
+                    max={60}
+                    value={perLevel[l] ?? 0}
+                    onChange={(e) =>
+                      setPerLevel({ ...perLevel, [l]: Math.max(0, Number(e.target.value) || 0) })
+                    }
+                  />
+                </div>
+              ))}
+            </div>
+          )}
+          <fieldset className="flex flex-wrap gap-3 text-sm" disabled={perLevel !== null}>
             <legend className="mb-1 font-medium">Bloom levels (spread evenly)</legend>
             {BLOOM_LEVELS.map((l) => (
               <label key={l} className="flex items-center gap-1.5">
@@ -186,12 +259,17 @@ export function GenerationPanel({
             {e.message}
           </Alert>
         ))}
+      {finals.length > 0 && !running && (
+        <MixChart byLevel={byLevel} targets={levelTargets(form)} byType={byType} />
+      )}
       <div className="grid gap-3 lg:grid-cols-2" data-testid="questions">
-        {gen.questions.map((q, i) => (
+        {parts.map((q, i) => (
           <QuestionCard
             key={q.slot.id}
             part={q}
             index={i}
+            regenerating={regenerating === q.slot.id}
+            onRegenerate={running ? undefined : () => void regenerate(q.slot)}
             approved={approved.has(q.slot.id)}
             onApprove={() =>
               setApproved((cur) => {

@@ -12,11 +12,15 @@ export function QuestionCard({
   index,
   approved,
   onApprove,
+  onRegenerate,
+  regenerating = false,
 }: {
   part: IQuestionPartData;
   index: number;
   approved: boolean;
   onApprove: () => void;
+  onRegenerate?: () => void;
+  regenerating?: boolean;
 }) {
   const [reveal, setReveal] = useState(false);
   const [why, setWhy] = useState(false);
@@ -140,6 +144,17 @@ export function QuestionCard({
               >
                 {approved ? "Approved" : "Approve"}
               </Button>
+              {onRegenerate && (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={onRegenerate}
+                  disabled={regenerating}
+                  data-testid="regenerate"
+                >
+                  {regenerating ? "Regenerating…" : "Regenerate"}
+                </Button>
+              )}
             </div>
           </>
         )}

@@ -160,6 +160,7 @@ export async function runGeneration(
     chunkText: new Map([...byKey].map(([k, c]) => [k, c.content])),
     seenStems: new Set<string>(),
   };
+  for (const prompt of request.avoidPrompts ?? []) ctx.seenStems.add(stemKey(prompt));
   const questions: TQuestion[] = [];
   const warnings: string[] = [];
   const sources = new Set<"llm" | "offline">();

@@ -59,6 +59,11 @@ test("retrieve, enhance, select context, generate a mixed blueprint and review q
   await card.getByTestId("approve").click();
   await builder.questionCards().nth(1).getByTestId("approve").click();
   await expect(page.getByTestId("approved-badge")).toHaveCount(2);
+  await expect(page.getByTestId("mix-chart")).toBeVisible();
+  const third = builder.questionCards().nth(2);
+  const previousPrompt = await third.getByTestId("question-prompt").textContent();
+  await third.getByTestId("regenerate").click();
+  await expect(third.getByTestId("question-prompt")).not.toHaveText(previousPrompt ?? "");
   await page.screenshot({ path: testInfo.outputPath("4-review.png"), fullPage: true });
 });
 

@@ -1,0 +1,27 @@
+import { AppError } from "@/lib/errors";
+import type { TGenerationRequestInput } from "@/schema/generation.schema";
+import type { IQuestionPartData, TQuestion } from "@/types/generation.types";
+
+/**
+ * One-question generation for "Regenerate": posts a single-slot blueprint and returns the final
+ * question from the UI message stream (Server-Sent Events of JSON chunks).
+ */
+export async function regenerateQuestion(request: TGenerationRequestInput): Promise<TQuestion> {
+  const res = await fetch("/api/generation", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(request),
+  });
+  if (!res.ok) throw AppError.fromBody(res.status, await res.json().catch(() => null));
+  const text = await res.text();
+  let final: TQuestion | null = null;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("data: ") || line.includes("[DONE]")) continue;
+    const chunk = JSON.parse(line.slice(6)) as { type: string; data?: IQuestionPartData };
+    if (chunk.type === "data-question" && chunk.data?.status === "final" && chunk.data.question) {
+      final = chunk.data.question as TQuestion;
+    }
+  }
+  if (!final) throw new AppError("unprocessable", "No new question could be generated from this context.");
+  return final;
+}
