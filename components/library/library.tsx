@@ -10,9 +10,11 @@ import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Alert, Progress, Skeleton } from "@/components/ui/misc";
 import { AppError } from "@/lib/errors";
+import type { TIngestion } from "@/schema/resources.schema";
 import { ResourceMetadataSchema } from "@/schema/resources.schema";
 import { deleteResource, getResources, postResources, retryResource } from "@/services/resources.services";
 import type { ERole } from "@/types/curriculum.types";
+import { ResourcePreview } from "./resource-preview";
 
 const STAGES = ["queued", "extracting", "chunking", "embedding", "storing", "ready"];
 
@@ -26,6 +28,7 @@ export function Library({ role }: { role: ERole }) {
       q.state.data?.items.some((i) => i.status !== "ready" && i.status !== "failed") ? 1000 : false,
   });
   const [error, setError] = useState<string | null>(null);
+  const [preview, setPreview] = useState<TIngestion | null>(null);
   const upload = useMutation({
     mutationFn: postResources,
     onSuccess: (res) => {
@@ -191,6 +194,26 @@ export function Library({ role }: { role: ERole }) {
                     </td>
                     <td className="pr-2 tabular-nums">{i.chunkCount ?? "—"}</td>
                     <td className="flex gap-1 py-2">
+                      {i.status === "ready" && (
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          onClick={() => setPreview(i)}
+                          data-testid="row-preview"
+                        >
+                          Preview
+                        </Button>
+                      )}
+                      {i.status === "ready" && (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          onClick={() => retry.mutate(i.id)}
+                          title="Re-ingest with the current embedder"
+                        >
+                          Re-ingest
+                        </Button>
+                      )}
                       {i.status === "failed" && (
                         <Button size="sm" variant="outline" onClick={() => retry.mutate(i.id)}>
                           Retry
@@ -217,6 +240,7 @@ export function Library({ role }: { role: ERole }) {
           )}
         </CardContent>
       </Card>
+      {preview && <ResourcePreview ingestion={preview} onClose={() => setPreview(null)} />}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { ADMIN, LoginPage } from "./pages/login.page";
+import { makeDocx, makePdf } from "../support/make-fixtures";
+import { ADMIN, LoginPage, TEACHER } from "./pages/login.page";
 
-test("an admin uploads a Markdown chapter, watches it reach ready, and deletes it", async ({
+test("an admin uploads a PDF, a DOCX and a Markdown chapter, watches them reach ready, previews chunks, deletes one", async ({
   page,
 }, testInfo) => {
   const login = new LoginPage(page);
@@ -9,21 +10,68 @@ test("an admin uploads a Markdown chapter, watches it reach ready, and deletes i
   await login.signIn(ADMIN.email, ADMIN.password);
   await expect(page.getByTestId("user-role")).toHaveText("Curriculum admin");
   await page.getByRole("link", { name: "Library" }).click();
-  await page.getByTestId("upload-file").setInputFiles({
-    name: "forces.md",
-    mimeType: "text/markdown",
-    buffer: Buffer.from(
-      "# Chapter 2: Forces\n\n## 2.1 Newton's first law\n\nAn object at rest stays at rest unless a net external force acts on it. Inertia is the tendency of a body to resist a change in motion.\n",
-    ),
-  });
+  const pdf = await makePdf([
+    [
+      "Chapter 2: Forces",
+      "",
+      "2.1 Newton's First Law",
+      "An object at rest stays at rest unless a net external force acts on it.",
+    ],
+    ["Inertia is the tendency of a body to resist changes in its motion. Mass is a measure of inertia."],
+  ]);
+  const docx = await makeDocx([
+    { heading: 1, text: "Chapter 3: Motion" },
+    { heading: 2, text: "3.1 Speed and velocity" },
+    { paragraph: "Speed is the distance travelled per unit time. Velocity is speed in a given direction." },
+  ]);
+  await page.getByTestId("upload-file").setInputFiles([
+    { name: "forces.pdf", mimeType: "application/pdf", buffer: Buffer.from(pdf) },
+    {
+      name: "motion.docx",
+      mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      buffer: Buffer.from(docx),
+    },
+    {
+      name: "energy.md",
+      mimeType: "text/markdown",
+      buffer: Buffer.from(
+        "# Chapter 4: Energy\n\n## 4.1 Work\n\nWork is done when a force moves an object through a distance.\n",
+      ),
+    },
+  ]);
   await page.getByTestId("upload-board").fill("State Board");
   await page.getByTestId("upload-grade").fill("9");
   await page.getByTestId("upload-subject").fill("Physics");
   await page.getByTestId("upload-submit").click();
-  const row = page.getByTestId("library-row").filter({ hasText: "forces.md" });
-  await expect(row.getByTestId("row-status")).toHaveText("ready", { timeout: 30_000 });
+  for (const name of ["forces.pdf", "motion.docx", "energy.md"]) {
+    const row = page.getByTestId("library-row").filter({ hasText: name });
+    await expect(row.getByTestId("row-status")).toHaveText("ready", { timeout: 30_000 });
+  }
+  const pdfRow = page.getByTestId("library-row").filter({ hasText: "forces.pdf" });
+  await pdfRow.getByTestId("row-preview").click();
+  await expect(page.getByTestId("chunk-preview").first()).toContainText("p. 1");
   await page.screenshot({ path: testInfo.outputPath("library.png"), fullPage: true });
   page.once("dialog", (d) => d.accept());
-  await row.getByTestId("row-delete").click();
-  await expect(row).toHaveCount(0);
+  const mdRow = page.getByTestId("library-row").filter({ hasText: "energy.md" });
+  await mdRow.getByTestId("row-delete").click();
+  await expect(mdRow).toHaveCount(0);
+});
+
+test("a teacher can only upload private resources", async ({ page }) => {
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signIn(TEACHER.email, TEACHER.password);
+  await page.getByRole("link", { name: "Library" }).click();
+  const visibility = page.locator("#visibility");
+  await expect(visibility.locator("option")).toHaveText(["Private (only me)"]);
+  const shared = await page.request.post("/api/resources", {
+    multipart: {
+      board: "X",
+      grade: "1",
+      subject: "Y",
+      visibility: "shared",
+      file: { name: "a.md", mimeType: "text/markdown", buffer: Buffer.from("# A\n\nText body here.") },
+    },
+  });
+  expect(shared.status()).toBe(403);
 });

@@ -1,0 +1,76 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Alert, Skeleton } from "@/components/ui/misc";
+import type { TIngestion } from "@/schema/resources.schema";
+import { apiFetch } from "@/services/http";
+
+interface IChunkPreview {
+  chunkIndex: number;
+  content: string;
+  tokens: number;
+  pageStart: number | null;
+  pageEnd: number | null;
+  sectionPath: string;
+}
+
+/** Detail of one resource: who uploaded it, model, counts, and its first chunks with pages and sections. */
+export function ResourcePreview({ ingestion, onClose }: { ingestion: TIngestion; onClose: () => void }) {
+  const chunks = useQuery({
+    queryKey: ["chunks", ingestion.id],
+    queryFn: () =>
+      apiFetch<{ ok: true; items: IChunkPreview[]; total: number }>(
+        `/api/resources/${ingestion.id}/chunks?limit=20`,
+      ),
+  });
+  return (
+    <Card data-testid="resource-preview">
+      <CardHeader className="flex-row items-start justify-between">
+        <div>
+          <CardTitle>{ingestion.title}</CardTitle>
+          <p className="text-xs text-muted-foreground">
+            {ingestion.originalFilename} · {ingestion.pageCount ?? "?"} pages · {ingestion.chunkCount ?? 0}{" "}
+            chunks · embedding model {ingestion.embeddingModel ?? "–"} · uploaded by{" "}
+            {ingestion.uploadedBy ?? "?"} on {new Date(ingestion.createdAt).toLocaleString()} ·{" "}
+            <a
+              className="text-primary underline"
+              href={`/api/resources/${ingestion.id}/file`}
+              target="_blank"
+              rel="noreferrer"
+            >
+              original
+            </a>
+          </p>
+        </div>
+        <Button size="sm" variant="outline" onClick={onClose}>
+          Close
+        </Button>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-2">
+        {chunks.isLoading && <Skeleton className="h-20 w-full" />}
+        {chunks.isError && <Alert variant="destructive">{chunks.error.message}</Alert>}
+        {chunks.data?.items.map((c) => (
+          <div
+            key={c.chunkIndex}
+            className="rounded-md border border-border p-2 text-xs"
+            data-testid="chunk-preview"
+          >
+            <div className="mb-1 text-muted-foreground">
+              chunk {c.chunkIndex} · {c.tokens} tokens · p. {c.pageStart ?? "?"}
+              {c.pageEnd !== c.pageStart ? `–${c.pageEnd}` : ""} ·{" "}
+              {c.sectionPath.split(" > ").slice(-2).join(" › ")}
+            </div>
+            <p className="line-clamp-3 whitespace-pre-line">{c.content}</p>
+          </div>
+        ))}
+        {chunks.data && chunks.data.total > chunks.data.items.length && (
+          <p className="text-xs text-muted-foreground">
+            Showing the first {chunks.data.items.length} of {chunks.data.total} chunks.
+          </p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
