@@ -18,3 +18,15 @@ export interface ISessionUser {
   displayName: string | null;
   role: ERole;
 }
+
+/** A personal API token as listed to its owner (the secret is never stored or shown again). */
+export interface IApiTokenInfo {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: TApiScope[];
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+}

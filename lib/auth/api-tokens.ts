@@ -2,7 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import type { ISqlExecutor } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import type { TApiScope } from "@/types/auth.types";
+import type { IApiTokenInfo, TApiScope } from "@/types/auth.types";
 
 export const API_TOKEN_PREFIX = "pw_";
 
@@ -10,16 +10,6 @@ export function hashApiToken(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
 }
 
-export interface IApiTokenRow {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: TApiScope[];
-  expires_at: string | null;
-  revoked_at: string | null;
-  last_used_at: string | null;
-  created_at: string;
-}
 
 export interface ICreateApiTokenParams {
   userId: string;
@@ -32,12 +22,12 @@ export interface ICreateApiTokenParams {
 export async function createApiToken(
   db: ISqlExecutor,
   params: ICreateApiTokenParams,
-): Promise<{ token: string; row: IApiTokenRow }> {
+): Promise<{ token: string; row: IApiTokenInfo }> {
   const token = `${API_TOKEN_PREFIX}${randomBytes(24).toString("base64url")}`;
   const expires = params.expiresInDays
     ? new Date(Date.now() + params.expiresInDays * 86_400_000).toISOString()
     : null;
-  const [row] = await db.query<IApiTokenRow>(
+  const [row] = await db.query<IApiTokenInfo>(
     `insert into api_tokens (user_id, name, token_hash, prefix, scopes, expires_at)
      values ($1, $2, $3, $4, $5, $6)
      returning id, name, prefix, scopes, expires_at, revoked_at, last_used_at, created_at`,
@@ -46,8 +36,8 @@ export async function createApiToken(
   return { token, row: row! };
 }
 
-export function listApiTokens(db: ISqlExecutor, userId: string): Promise<IApiTokenRow[]> {
-  return db.query<IApiTokenRow>(
+export function listApiTokens(db: ISqlExecutor, userId: string): Promise<IApiTokenInfo[]> {
+  return db.query<IApiTokenInfo>(
     `select id, name, prefix, scopes, expires_at, revoked_at, last_used_at, created_at
      from api_tokens where user_id = $1 order by created_at desc`,
     [userId],

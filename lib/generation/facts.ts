@@ -1,7 +1,7 @@
 import { sentenceSpans } from "@/lib/ingestion/chunk";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import { usageCount } from "@/lib/text/wordnet";
-import type { IContextChunk } from "@/types/generation.types";
+import type { IContextChunk, IContextRef } from "@/types/generation.types";
 
 /**
  * Extractive knowledge from the selected passages: definitions ("X is a …", "… is called X"),
@@ -27,6 +27,20 @@ export interface IFact {
 }
 
 export const chunkKey = (c: { documentId: string; chunkIndex: number }) => `${c.documentId}:${c.chunkIndex}`;
+
+/** A citation of a passage with the sentence(s) that support the question. */
+export function contextRef(c: IContextChunk, quote: string): IContextRef {
+  return {
+    documentId: c.documentId,
+    chunkIndex: c.chunkIndex,
+    title: c.title,
+    bucket: c.bucket,
+    path: c.path,
+    ...(c.pageStart !== undefined ? { pageStart: c.pageStart } : {}),
+    ...(c.pageEnd !== undefined ? { pageEnd: c.pageEnd } : {}),
+    quote,
+  };
+}
 
 const PRONOUN_START =
   /^(it|this|these|those|they|there|that|which|what|such|he|she|we|you|one|each|some|many|most|all|both|here|in|on|at|for|as|if|when|because|however|also)\b/i;

@@ -1,7 +1,7 @@
 import { contentWords, stem } from "@/lib/text/tokenize";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, IContextRef, ISlot, TQuestion } from "@/types/generation.types";
-import { chunkKey, extractFacts, type IFact, keyTerms, passageSentences } from "./facts";
+import { chunkKey, contextRef, extractFacts, type IFact, keyTerms, passageSentences } from "./facts";
 import { largestRemainder } from "./plan";
 
 /**
@@ -72,19 +72,7 @@ export function createOfflineGenerator(chunks: readonly IContextChunk[], seed = 
   const used = new Set<string>();
   const random = mulberry32(seed);
 
-  const refOf = (key: string, quote: string): IContextRef => {
-    const c = byKey.get(key)!;
-    return {
-      documentId: c.documentId,
-      chunkIndex: c.chunkIndex,
-      title: c.title,
-      bucket: c.bucket,
-      path: c.path,
-      ...(c.pageStart !== undefined ? { pageStart: c.pageStart } : {}),
-      ...(c.pageEnd !== undefined ? { pageEnd: c.pageEnd } : {}),
-      quote,
-    };
-  };
+  const refOf = (key: string, quote: string): IContextRef => contextRef(byKey.get(key)!, quote);
   const topicOf = (key: string) =>
     (byKey.get(key)?.sectionPath?.split(" > ").pop() ?? byKey.get(key)?.title ?? "the passage").replace(
       /^\d+(\.\d+)*\s+/,

@@ -3,7 +3,7 @@ import { questionPrompt, questionSystemPrompt } from "@/lib/ai/prompts/generatio
 import { describeError } from "@/lib/log";
 import { LlmQuestionSchema, type TGenerationRequest, type TLlmQuestion } from "@/schema/generation.schema";
 import type { IContextChunk, IContextRef, ISlot, TQuestion } from "@/types/generation.types";
-import { chunkKey, overlap, passageSentences } from "./facts";
+import { chunkKey, contextRef, overlap, passageSentences } from "./facts";
 import { createOfflineGenerator } from "./offline-generator";
 import { planSlots } from "./plan";
 import { answerText, isAcceptable, stemKey, validateQuestion } from "./validate";
@@ -63,18 +63,7 @@ function fromLlm(slot: ISlot, out: TLlmQuestion, byKey: Map<string, IContextChun
       return [
         { documentId: id.split(":")[0] ?? id, chunkIndex: -1, title: "", bucket: "", path: "", quote: "" },
       ];
-    return [
-      {
-        documentId: c.documentId,
-        chunkIndex: c.chunkIndex,
-        title: c.title,
-        bucket: c.bucket,
-        path: c.path,
-        ...(c.pageStart !== undefined ? { pageStart: c.pageStart } : {}),
-        ...(c.pageEnd !== undefined ? { pageEnd: c.pageEnd } : {}),
-        quote: quoteFor(c, answer),
-      },
-    ];
+    return [contextRef(c, quoteFor(c, answer))];
   });
   const base = {
     id: slot.id,
