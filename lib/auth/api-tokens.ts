@@ -10,7 +10,6 @@ export function hashApiToken(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
 }
 
-
 export interface ICreateApiTokenParams {
   userId: string;
   name: string;
