@@ -1,6 +1,7 @@
 import { AppError } from "@/lib/errors";
 import type { TGenerationRequestInput } from "@/schema/generation.schema";
 import type { IQuestionPartData, TQuestion } from "@/types/generation.types";
+import { apiFetch } from "./http";
 
 /**
  * One-question generation for "Regenerate": posts a single-slot blueprint and returns the final
@@ -25,3 +26,8 @@ export async function regenerateQuestion(request: TGenerationRequestInput): Prom
   if (!final) throw new AppError("unprocessable", "No new question could be generated from this context.");
   return final;
 }
+
+export const patchQuestion = (
+  id: string,
+  body: { status?: "draft" | "approved" | "rejected"; promptText?: string },
+) => apiFetch<{ ok: true }>(`/api/questions/${id}`, { method: "PATCH", json: body });

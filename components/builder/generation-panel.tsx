@@ -9,7 +9,7 @@ import { Label } from "@/components/ui/label";
 import { Alert, Progress } from "@/components/ui/misc";
 import { useGeneration } from "@/hooks/use-generation";
 import type { TRetrievalItem } from "@/schema/retrieval.schema";
-import { regenerateQuestion } from "@/services/generation.services";
+import { patchQuestion, regenerateQuestion } from "@/services/generation.services";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import {
   type EQuestionType,
@@ -271,14 +271,21 @@ export function GenerationPanel({
             regenerating={regenerating === q.slot.id}
             onRegenerate={running ? undefined : () => void regenerate(q.slot)}
             approved={approved.has(q.slot.id)}
-            onApprove={() =>
+            onApprove={() => {
+              const next = !approved.has(q.slot.id);
               setApproved((cur) => {
                 const n = new Set(cur);
-                if (n.has(q.slot.id)) n.delete(q.slot.id);
-                else n.add(q.slot.id);
+                if (next) n.add(q.slot.id);
+                else n.delete(q.slot.id);
                 return n;
-              })
-            }
+              });
+              // The review state is kept with the saved set.
+              if (gen.set && !overrides[q.slot.id]) {
+                patchQuestion(q.slot.id, { status: next ? "approved" : "draft" }).catch((err: Error) =>
+                  toast.error(err.message),
+                );
+              }
+            }}
           />
         ))}
       </div>

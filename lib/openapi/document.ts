@@ -28,7 +28,7 @@ export const ErrorResponseSchema = z.object({
 
 /** Every public route, registered with the same zod schemas the handlers parse with. */
 export interface IRouteSpec {
-  method: "get" | "post" | "delete";
+  method: "get" | "post" | "delete" | "patch";
   path: string;
   summary: string;
   tag: string;
@@ -243,6 +243,19 @@ export const ROUTES: IRouteSpec[] = [
         bloomTargets: ["Remember", "Understand", "Apply"],
       },
     },
+  },
+  {
+    method: "patch",
+    path: "/api/questions/{id}",
+    summary:
+      "Review or edit a saved question: status draft/approved/rejected, prompt text, marks (owner only)",
+    tag: "generation",
+    request: z.object({
+      status: z.enum(["draft", "approved", "rejected"]).optional(),
+      promptText: z.string().min(8).max(1500).optional(),
+      marks: z.number().int().min(1).max(20).optional(),
+    }),
+    response: z.object({ ok: z.literal(true), question: z.record(z.string(), z.unknown()) }),
   },
   {
     method: "get",
