@@ -144,6 +144,21 @@ describe("POST /api/generation (offline generator)", () => {
       params({ id: set.data!.setId as string }),
     );
     expect(other.status).toBe(404);
+    const qid = body.set.questions[0].id as string;
+    const patch = (token: string, json: unknown) =>
+      patchQuestion(makeRequest("PATCH", "/x", { token, json }), params({ id: qid }));
+    expect((await (await patch(env.teacher.token, { status: "approved" })).json()).question.status).toBe(
+      "approved",
+    );
+    const reread = await (
+      await getSet(
+        makeRequest("GET", "/x", { token: env.teacher.token }),
+        params({ id: set.data!.setId as string }),
+      )
+    ).json();
+    expect(reread.set.questions[0].status).toBe("approved");
+    expect((await patch(env.otherTeacher.token, { status: "rejected" })).status).toBe(404);
+    expect((await patch(env.teacher.token, {})).status).toBe(400);
   });
 
   it("refuses chunks the caller may not see with 403", async () => {
