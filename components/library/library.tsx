@@ -29,6 +29,25 @@ export function Library({ role }: { role: ERole }) {
   });
   const [error, setError] = useState<string | null>(null);
   const [preview, setPreview] = useState<TIngestion | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [filter, setFilter] = useState({ text: "", type: "", status: "", sort: "newest" });
+  const rows = (list.data?.items ?? [])
+    .filter((i) => {
+      const t = filter.text.toLowerCase();
+      return (
+        (!t ||
+          `${i.title} ${i.originalFilename} ${i.board} ${i.grade} ${i.subject}`.toLowerCase().includes(t)) &&
+        (!filter.type || i.resourceType === filter.type) &&
+        (!filter.status || i.status === filter.status)
+      );
+    })
+    .sort((a, b) =>
+      filter.sort === "title"
+        ? a.title.localeCompare(b.title)
+        : filter.sort === "oldest"
+          ? a.createdAt.localeCompare(b.createdAt)
+          : b.createdAt.localeCompare(a.createdAt),
+    );
   const upload = useMutation({
     mutationFn: postResources,
     onSuccess: (res) => {
@@ -77,8 +96,23 @@ export function Library({ role }: { role: ERole }) {
         </CardHeader>
         <CardContent>
           <form className="grid gap-3 md:grid-cols-4" onSubmit={onSubmit} data-testid="upload-form">
-            <div className="flex flex-col gap-1.5 md:col-span-4">
-              <Label htmlFor="file">Files (PDF, DOCX, Markdown, text)</Label>
+            <fieldset
+              className={`flex flex-col gap-1.5 rounded-md border-2 border-dashed p-3 md:col-span-4 ${dragging ? "border-primary bg-accent" : "border-border"}`}
+              data-testid="dropzone"
+              aria-label="Drop files to upload"
+              onDragOver={(e) => {
+                e.preventDefault();
+                setDragging(true);
+              }}
+              onDragLeave={() => setDragging(false)}
+              onDrop={(e) => {
+                e.preventDefault();
+                setDragging(false);
+                const input = e.currentTarget.querySelector("input[type=file]") as HTMLInputElement | null;
+                if (input && e.dataTransfer.files.length) input.files = e.dataTransfer.files;
+              }}
+            >
+              <Label htmlFor="file">Drop files here or choose them (PDF, DOCX, Markdown, text)</Label>
               <Input
                 id="file"
                 name="file"
@@ -87,7 +121,11 @@ export function Library({ role }: { role: ERole }) {
                 accept=".pdf,.docx,.md,.markdown,.txt"
                 data-testid="upload-file"
               />
-            </div>
+              <label className="flex items-center gap-2 text-sm">
+                <input type="checkbox" name="splitChapters" value="true" data-testid="upload-split" /> A whole
+                book: detect chapters from headings and make one resource per chapter
+              </label>
+            </fieldset>
             {(["board", "grade", "subject"] as const).map((f) => (
               <div key={f} className="flex flex-col gap-1.5">
                 <Label htmlFor={f}>{f === "grade" ? "Class" : f[0]!.toUpperCase() + f.slice(1)}</Label>
@@ -142,6 +180,49 @@ export function Library({ role }: { role: ERole }) {
         <CardContent className="flex flex-col gap-2">
           {list.isLoading && <Skeleton className="h-24 w-full" />}
           {list.isError && <Alert variant="destructive">{list.error.message}</Alert>}
+          <div className="flex flex-wrap gap-2" data-testid="library-filters">
+            <Input
+              aria-label="Search by title, file, board, class or subject"
+              placeholder="Search title, file, board, class, subject…"
+              className="max-w-xs"
+              value={filter.text}
+              onChange={(e) => setFilter({ ...filter, text: e.target.value })}
+              data-testid="library-search"
+            />
+            <NativeSelect
+              aria-label="Resource type"
+              className="w-auto"
+              value={filter.type}
+              onChange={(e) => setFilter({ ...filter, type: e.target.value })}
+            >
+              <option value="">All types</option>
+              <option value="textbook">Textbook</option>
+              <option value="pyq">PYQ</option>
+              <option value="notes">Notes</option>
+              <option value="other">Other</option>
+            </NativeSelect>
+            <NativeSelect
+              aria-label="Status"
+              className="w-auto"
+              value={filter.status}
+              onChange={(e) => setFilter({ ...filter, status: e.target.value })}
+            >
+              <option value="">Any status</option>
+              <option value="ready">Ready</option>
+              <option value="failed">Failed</option>
+              <option value="embedding">In progress</option>
+            </NativeSelect>
+            <NativeSelect
+              aria-label="Sort"
+              className="w-auto"
+              value={filter.sort}
+              onChange={(e) => setFilter({ ...filter, sort: e.target.value })}
+            >
+              <option value="newest">Newest first</option>
+              <option value="oldest">Oldest first</option>
+              <option value="title">Title A–Z</option>
+            </NativeSelect>
+          </div>
           <table className="w-full text-left text-sm" data-testid="library-table">
             <thead className="text-xs text-muted-foreground">
               <tr>
@@ -154,7 +235,7 @@ export function Library({ role }: { role: ERole }) {
               </tr>
             </thead>
             <tbody>
-              {list.data?.items.map((i) => {
+              {rows.map((i) => {
                 const stage = Math.max(0, STAGES.indexOf(i.status));
                 const pct =
                   i.status === "ready"

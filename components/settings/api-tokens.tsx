@@ -42,8 +42,8 @@ export function ApiTokens() {
           <CardTitle>Create a token</CardTitle>
           <CardDescription>
             Send it as <code>Authorization: Bearer …</code>. See the{" "}
-            <a className="text-primary underline" href="/api/openapi.json">
-              OpenAPI document
+            <a className="text-primary underline" href="/api-reference">
+              API reference
             </a>{" "}
             and the README&apos;s &quot;Use the API&quot;.
           </CardDescription>

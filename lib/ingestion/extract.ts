@@ -18,6 +18,12 @@ export const MAX_PDF_PAGES = 3000;
 
 type TPdf = Awaited<ReturnType<typeof getDocumentProxy>>;
 
+/**
+ * One chapter split out of an uploaded book: its already-extracted pages as JSON, so page numbers
+ * survive the split. Only written by the server itself (never accepted from uploads).
+ */
+export const CHAPTER_PAGES_MIME = "application/vnd.paperwise.pages+json";
+
 export async function extractDocument(bytes: Uint8Array, mime: string): Promise<IExtractedDocument> {
   try {
     switch (mime) {
@@ -28,6 +34,8 @@ export async function extractDocument(bytes: Uint8Array, mime: string): Promise<
       case "text/markdown":
       case "text/plain":
         return extractPlain(bytes, mime);
+      case CHAPTER_PAGES_MIME:
+        return JSON.parse(new TextDecoder().decode(bytes)) as IExtractedDocument;
       default:
         throw new AppError("unsupported_media_type", `Cannot extract text from ${mime}`);
     }

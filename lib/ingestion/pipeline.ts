@@ -7,8 +7,9 @@ import { type IObjectStorage, RESOURCES_BUCKET } from "@/lib/storage";
 import { safeFileName } from "@/lib/storage/keys";
 import type { TResourceMetadata } from "@/schema/resources.schema";
 import type { IChunkDraft, IEmbedder } from "@/types/chunk.types";
+import { splitChapters } from "./chapters";
 import { chunkDocument } from "./chunk";
-import { extractDocument } from "./extract";
+import { CHAPTER_PAGES_MIME, extractDocument } from "./extract";
 import { sniffDocumentType } from "./sniff";
 import {
   findLiveIngestionByDedupeKey,
@@ -24,6 +25,8 @@ export interface IUploadParams {
   declaredMime?: string;
   metadata: TResourceMetadata;
   maxBytes: number;
+  /** Server-made content (split chapters) skips sniffing; never set from user input. */
+  internal?: { mime: string; ext: string };
 }
 
 export interface IRegisteredUpload {
@@ -64,7 +67,7 @@ export async function registerUpload(
   if (p.bytes.byteLength > p.maxBytes) {
     throw new AppError("payload_too_large", `File is over the ${Math.round(p.maxBytes / 1048576)} MB limit`);
   }
-  const { mime, ext } = sniffDocumentType(p.bytes, p.filename, p.declaredMime);
+  const { mime, ext } = p.internal ?? sniffDocumentType(p.bytes, p.filename, p.declaredMime);
   const contentSha = sha256(p.bytes);
   const key = dedupeKey(contentSha, p.metadata, p.userId);
   const existing = await findLiveIngestionByDedupeKey(db, key);
@@ -261,4 +264,42 @@ export async function deleteIngestion(
       .remove(row.bucket, row.path)
       .catch((err) => log.warn("storage.remove_failed", { error: describeError(err) }));
   }
+}
+
+/**
+ * "Detect chapters from headings": extracts the book once, splits it at its chapter headings and
+ * registers one resource per chapter (pages kept), each with its chapter number and name. A book
+ * without detectable chapters is registered as one resource.
+ */
+export async function registerSplitUpload(
+  db: IDatabase,
+  storage: IObjectStorage,
+  p: IUploadParams,
+): Promise<IRegisteredUpload[]> {
+  if (p.bytes.byteLength > p.maxBytes) {
+    throw new AppError("payload_too_large", `File is over the ${Math.round(p.maxBytes / 1048576)} MB limit`);
+  }
+  const { mime } = sniffDocumentType(p.bytes, p.filename, p.declaredMime);
+  const chapters = splitChapters(await extractDocument(p.bytes, mime));
+  if (chapters.length <= 1) return [await registerUpload(db, storage, p)];
+  const stem = p.filename.replace(/\.[^.]+$/, "");
+  const out: IRegisteredUpload[] = [];
+  for (const [i, ch] of chapters.entries()) {
+    const bytes = new TextEncoder().encode(JSON.stringify(ch.doc));
+    out.push(
+      await registerUpload(db, storage, {
+        ...p,
+        bytes,
+        filename: `${stem} - ${ch.chapterNumber !== undefined ? `ch${ch.chapterNumber}` : `part${i + 1}`}.json`,
+        internal: { mime: CHAPTER_PAGES_MIME, ext: "json" },
+        metadata: {
+          ...p.metadata,
+          chapterNumber: ch.chapterNumber ?? p.metadata.chapterNumber,
+          chapterName: ch.chapterName.slice(0, 200),
+          title: `${p.metadata.title ?? stem} — ${ch.chapterName}`.slice(0, 200),
+        },
+      }),
+    );
+  }
+  return out;
 }

@@ -75,3 +75,45 @@ test("a teacher can only upload private resources", async ({ page }) => {
   });
   expect(shared.status()).toBe(403);
 });
+
+test("an admin splits a book into chapters on upload, filters the library and reads the API reference", async ({
+  page,
+}, testInfo) => {
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signIn(ADMIN.email, ADMIN.password);
+  await page.getByRole("link", { name: "Library" }).click();
+  const book = [
+    "# Chapter 1: Waves",
+    "",
+    "A wave is a disturbance that transfers energy from place to place without transferring matter. Sound and light are waves.",
+    "The amplitude of a wave is its maximum displacement, and the wavelength is the distance between two crests.",
+    "",
+    "# Chapter 2: Sound",
+    "",
+    "Sound is a longitudinal wave that travels through a medium such as air, water or a solid by compressions and rarefactions.",
+    "The pitch of a sound depends on its frequency, and its loudness depends on its amplitude and the distance from the source.",
+  ].join("\n");
+  await page
+    .getByTestId("upload-file")
+    .setInputFiles({ name: "waves-book.md", mimeType: "text/markdown", buffer: Buffer.from(book) });
+  await page.getByTestId("upload-split").check();
+  await page.getByTestId("upload-board").fill("CBSE");
+  await page.getByTestId("upload-grade").fill("8");
+  await page.getByTestId("upload-subject").fill("Science");
+  await page.getByTestId("upload-submit").click();
+  await page.getByTestId("library-search").fill("waves-book");
+  const rows = page.getByTestId("library-row");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: "— Waves" }).getByTestId("row-status")).toHaveText("ready", {
+    timeout: 30_000,
+  });
+  await expect(rows.filter({ hasText: "— Sound" }).getByTestId("row-status")).toHaveText("ready", {
+    timeout: 30_000,
+  });
+  await expect(rows.filter({ hasText: "— Sound" })).toContainText("ch 2");
+  await page.screenshot({ path: testInfo.outputPath("split.png"), fullPage: true });
+  await page.goto("/api-reference");
+  await expect(page.getByTestId("api-operation").filter({ hasText: "/api/retrieval/query" })).toHaveCount(1);
+  await expect(page.getByTestId("api-operation").filter({ hasText: "/api/generation" })).toHaveCount(1);
+});

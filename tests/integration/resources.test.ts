@@ -98,6 +98,52 @@ describe("resource API", () => {
     expect(counts!.chunks).toBeGreaterThan(10);
   });
 
+  it("splits a multi-chapter PDF into one resource per detected chapter, keeping page numbers", async () => {
+    const pdf = await makePdf([
+      [
+        "Chapter 1: Cells",
+        "",
+        "Cells are the basic units of life. Every organism is made of one or more cells.",
+        "Some organisms are single cells; others are built from trillions of cells working together.",
+      ],
+      [
+        "The cell membrane controls what enters and leaves the cell through its lipid bilayer.",
+        "Proteins in the membrane act as channels, pumps and receptors for signals from outside.",
+      ],
+      [
+        "Chapter 2: Energy",
+        "",
+        "Organisms capture energy from food or light and store it as chemical energy in bonds.",
+        "Plants capture light energy in their chloroplasts and store it in sugar molecules.",
+      ],
+      [
+        "Cellular respiration releases stored energy in small steps that the cell can use.",
+        "The energy is carried by ATP, a small molecule that powers most cellular processes.",
+      ],
+    ]);
+    const res = await post(
+      env.admin.token,
+      form([{ name: "book.pdf", bytes: pdf }], { ...META, splitChapters: "true" }),
+    );
+    expect(res.status).toBe(202);
+    expect(
+      res.body.ingestions.map((i: { chapterNumber: number }) => i.chapterNumber),
+      JSON.stringify(res.body).slice(0, 400),
+    ).toEqual([1, 2]);
+    expect(res.body.ingestions.map((i: { chapterName: string }) => i.chapterName)).toEqual([
+      "Cells",
+      "Energy",
+    ]);
+    await drainIngestionQueue();
+    const second = await status(env.admin.token, res.body.ingestions[1].id);
+    expect(second.body.ingestion.status, second.body.ingestion.error ?? "").toBe("ready");
+    const [pages] = await env.db.query<{ min: number; max: number }>(
+      "select min(c.page_start) as min, max(c.page_end) as max from document_chunks c join documents d on d.id = c.document_id where d.ingestion_id = $1",
+      [res.body.ingestions[1].id],
+    );
+    expect(pages).toEqual({ min: 3, max: 4 });
+  });
+
   it("treats the same bytes with the same metadata as a duplicate, not a second copy", async () => {
     const before = await env.db.query<{ n: number }>("select count(*)::int as n from document_chunks");
     const md = new Uint8Array(await readFile(CHAPTER));

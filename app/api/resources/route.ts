@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { handle, parseQuery, zodDetails } from "@/lib/http/handler";
 import { assertMayUpload } from "@/lib/ingestion/access";
-import { registerUpload } from "@/lib/ingestion/pipeline";
+import { registerSplitUpload, registerUpload } from "@/lib/ingestion/pipeline";
 import { enqueueIngestion } from "@/lib/ingestion/queue";
 import { listIngestions, toIngestion } from "@/lib/ingestion/store";
 import { getStorage } from "@/lib/storage";
@@ -65,16 +65,21 @@ export const POST = handle("resources.upload", async (request) => {
     }
     const bytes = new Uint8Array(await file.arrayBuffer());
     const metadata = files.length > 1 ? { ...parsed.data, title: undefined } : parsed.data;
-    const { ingestion, duplicate } = await registerUpload(db, storage, {
+    const params = {
       userId: principal.userId,
       filename: file.name || "upload",
       bytes,
       declaredMime: file.type,
       metadata,
       maxBytes: maxUploadBytes,
-    });
-    if (!duplicate) enqueueIngestion(ingestion.id);
-    results.push({ ...toIngestion(ingestion), duplicate });
+    };
+    const registered = metadata.splitChapters
+      ? await registerSplitUpload(db, storage, params)
+      : [await registerUpload(db, storage, params)];
+    for (const { ingestion, duplicate } of registered) {
+      if (!duplicate) enqueueIngestion(ingestion.id);
+      results.push({ ...toIngestion(ingestion), duplicate });
+    }
   }
   return Response.json(
     { ok: true, ingestions: results },
