@@ -30,6 +30,11 @@ export function Library({ role }: { role: ERole }) {
   const [error, setError] = useState<string | null>(null);
   const [preview, setPreview] = useState<TIngestion | null>(null);
   const [dragging, setDragging] = useState(false);
+  const known = {
+    board: [...new Set((list.data?.items ?? []).map((i) => i.board))].sort(),
+    grade: [...new Set((list.data?.items ?? []).map((i) => i.grade))].sort(),
+    subject: [...new Set((list.data?.items ?? []).map((i) => i.subject))].sort(),
+  };
   const [filter, setFilter] = useState({ text: "", type: "", status: "", sort: "newest" });
   const rows = (list.data?.items ?? [])
     .filter((i) => {
@@ -129,7 +134,13 @@ export function Library({ role }: { role: ERole }) {
             {(["board", "grade", "subject"] as const).map((f) => (
               <div key={f} className="flex flex-col gap-1.5">
                 <Label htmlFor={f}>{f === "grade" ? "Class" : f[0]!.toUpperCase() + f.slice(1)}</Label>
-                <Input id={f} name={f} required data-testid={`upload-${f}`} />
+                <Input id={f} name={f} required list={`known-${f}`} data-testid={`upload-${f}`} />
+                {/* Existing values as suggestions; new ones are accepted as typed. */}
+                <datalist id={`known-${f}`}>
+                  {known[f].map((v) => (
+                    <option key={v} value={v} />
+                  ))}
+                </datalist>
               </div>
             ))}
             <div className="flex flex-col gap-1.5">
