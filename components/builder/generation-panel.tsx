@@ -45,6 +45,9 @@ export function GenerationPanel({
   const [perLevel, setPerLevel] = useState<Partial<Record<EBloomLevel, number>> | null>(null);
   const [overrides, setOverrides] = useState<Record<string, TQuestion>>({});
   const [regenerating, setRegenerating] = useState<string | null>(null);
+  const [rejected, setRejected] = useState<Set<string>>(new Set());
+  // Regenerated questions replace cards locally only; the saved set keeps the originals.
+  const [unsaved, setUnsaved] = useState<Set<string>>(new Set());
   const gen = useGeneration();
   const total = QUESTION_TYPES.reduce((n, t) => n + counts[t], 0);
   const form = { counts, marks, levels, perLevel };
@@ -75,6 +78,7 @@ export function GenerationPanel({
         seed: Math.floor(Math.random() * 1_000_000),
       });
       setOverrides((cur) => ({ ...cur, [slot.id]: { ...q, id: slot.id } }));
+      setUnsaved((cur) => new Set([...cur, slot.id]));
       setApproved((cur) => {
         const n = new Set(cur);
         n.delete(slot.id);
@@ -198,17 +202,24 @@ export function GenerationPanel({
               disabled={!!invalid || running}
               onClick={() => {
                 setApproved(new Set());
+                setRejected(new Set());
+                setOverrides({});
+                setUnsaved(new Set());
+                const items = QUESTION_TYPES.filter((t) => counts[t] > 0).map((t) => ({
+                  type: t,
+                  count: counts[t],
+                  marks: marks[t],
+                }));
+                // Exact per-level counts go as a distribution (counts that add up to the total).
+                const distribution = perLevel
+                  ? Object.fromEntries(Object.entries(perLevel).filter(([, n]) => (n ?? 0) > 0))
+                  : null;
                 void gen.generate({
                   filters,
-                  context: context.map((c) => ({ documentId: c.documentId, chunkIndex: c.chunkIndex })),
-                  blueprint: {
-                    items: QUESTION_TYPES.filter((t) => counts[t] > 0).map((t) => ({
-                      type: t,
-                      count: counts[t],
-                      marks: marks[t],
-                    })),
-                    bloomTargets: levels,
-                  },
+                  context: contextRefs,
+                  blueprint: distribution
+                    ? { items, bloomDistribution: distribution }
+                    : { items, bloomTargets: levels },
                   strategy,
                 });
               }}
@@ -269,6 +280,29 @@ export function GenerationPanel({
             part={q}
             index={i}
             regenerating={regenerating === q.slot.id}
+            rejected={rejected.has(q.slot.id)}
+            onReject={() => {
+              const next = !rejected.has(q.slot.id);
+              setRejected((cur) => {
+                const n = new Set(cur);
+                if (next) n.add(q.slot.id);
+                else n.delete(q.slot.id);
+                return n;
+              });
+              if (next) setApproved((cur) => new Set([...cur].filter((id) => id !== q.slot.id)));
+              if (gen.set && !unsaved.has(q.slot.id)) {
+                patchQuestion(q.slot.id, { status: next ? "rejected" : "draft" }).catch((err: Error) =>
+                  toast.error(err.message),
+                );
+              }
+            }}
+            onEdit={(promptText) => {
+              const current = (overrides[q.slot.id] ?? q.question) as TQuestion | undefined;
+              if (current) setOverrides((cur) => ({ ...cur, [q.slot.id]: { ...current, promptText } }));
+              if (gen.set && !unsaved.has(q.slot.id)) {
+                patchQuestion(q.slot.id, { promptText }).catch((err: Error) => toast.error(err.message));
+              }
+            }}
             onRegenerate={running ? undefined : () => void regenerate(q.slot)}
             approved={approved.has(q.slot.id)}
             onApprove={() => {
@@ -280,7 +314,7 @@ export function GenerationPanel({
                 return n;
               });
               // The review state is kept with the saved set.
-              if (gen.set && !overrides[q.slot.id]) {
+              if (gen.set && !unsaved.has(q.slot.id)) {
                 patchQuestion(q.slot.id, { status: next ? "approved" : "draft" }).catch((err: Error) =>
                   toast.error(err.message),
                 );

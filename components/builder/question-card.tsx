@@ -14,6 +14,9 @@ export function QuestionCard({
   onApprove,
   onRegenerate,
   regenerating = false,
+  rejected = false,
+  onReject,
+  onEdit,
 }: {
   part: IQuestionPartData;
   index: number;
@@ -21,13 +24,21 @@ export function QuestionCard({
   onApprove: () => void;
   onRegenerate?: () => void;
   regenerating?: boolean;
+  rejected?: boolean;
+  onReject?: () => void;
+  onEdit?: (promptText: string) => void;
 }) {
+  const [editing, setEditing] = useState<string | null>(null);
   const [reveal, setReveal] = useState(false);
   const [why, setWhy] = useState(false);
   const q = part.question as TQuestion | undefined;
   const final = part.status === "final" && q;
   return (
-    <Card data-testid="question-card" data-status={part.status} className="min-h-28">
+    <Card
+      data-testid="question-card"
+      data-status={part.status}
+      className={rejected ? "min-h-28 opacity-60" : "min-h-28"}
+    >
       <CardContent className="flex flex-col gap-2 pt-4">
         <div className="flex flex-wrap items-center gap-2 text-xs">
           <span className="font-semibold">Q{index + 1}</span>
@@ -44,6 +55,7 @@ export function QuestionCard({
           {final && q.source === "offline" && (
             <span className="text-muted-foreground">offline generator</span>
           )}
+          {rejected && <Badge variant="destructive">rejected</Badge>}
           {approved && (
             <Badge variant="success" data-testid="approved-badge">
               approved
@@ -58,7 +70,35 @@ export function QuestionCard({
         )}
         {final && (
           <>
-            <p className="text-sm font-medium" data-testid="question-prompt">
+            {editing !== null ? (
+              <div className="flex flex-col gap-2">
+                <textarea
+                  aria-label="Question text"
+                  className="min-h-20 rounded-md border border-border p-2 text-sm"
+                  value={editing}
+                  onChange={(e) => setEditing(e.target.value)}
+                  data-testid="edit-prompt"
+                />
+                <div className="flex gap-2">
+                  <Button
+                    size="sm"
+                    onClick={() => {
+                      if (editing.trim().length >= 8) {
+                        onEdit?.(editing.trim());
+                        setEditing(null);
+                      }
+                    }}
+                    data-testid="save-edit"
+                  >
+                    Save
+                  </Button>
+                  <Button size="sm" variant="outline" onClick={() => setEditing(null)}>
+                    Cancel
+                  </Button>
+                </div>
+              </div>
+            ) : null}
+            <p className={editing !== null ? "hidden" : "text-sm font-medium"} data-testid="question-prompt">
               {q.promptText}
             </p>
             {q.type === "mcq" && (
@@ -101,16 +141,34 @@ export function QuestionCard({
               </div>
             )}
             {why && (
-              <div className="rounded-md border border-border p-3 text-xs" data-testid="citations">
+              <div
+                className="flex flex-col gap-1 rounded-md border border-border p-3 text-xs"
+                data-testid="citations"
+              >
+                {q.type === "mcq" && (
+                  <>
+                    <p>{q.explanation}</p>
+                    <ul className="list-disc pl-4 text-muted-foreground">
+                      {q.options
+                        .filter((_, i) => i !== q.correctIndex)
+                        .map((o, i) => (
+                          <li key={o}>
+                            {o}: {q.distractorRationales[i]}
+                          </li>
+                        ))}
+                    </ul>
+                  </>
+                )}
                 {q.contextRefs.map((r) => (
                   <p key={`${r.documentId}:${r.chunkIndex}`}>
                     <span className="font-medium">
                       {r.title}, chunk {r.chunkIndex}
+                      {r.pageStart !== undefined ? `, p. ${r.pageStart}` : ""}
                     </span>
                     : “{r.quote.slice(0, 300)}”{" "}
                     <a
                       className="text-primary underline"
-                      href={`/api/sources/${r.documentId}`}
+                      href={`/api/sources/${r.documentId}${r.pageStart ? `#page=${r.pageStart}` : ""}`}
                       target="_blank"
                       rel="noreferrer"
                     >
@@ -144,6 +202,16 @@ export function QuestionCard({
               >
                 {approved ? "Approved" : "Approve"}
               </Button>
+              {onEdit && (
+                <Button size="sm" variant="ghost" onClick={() => setEditing(q.promptText)} data-testid="edit">
+                  Edit
+                </Button>
+              )}
+              {onReject && (
+                <Button size="sm" variant="ghost" onClick={onReject} data-testid="reject">
+                  {rejected ? "Undo reject" : "Reject"}
+                </Button>
+              )}
               {onRegenerate && (
                 <Button
                   size="sm"

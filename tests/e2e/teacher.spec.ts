@@ -44,6 +44,9 @@ test("retrieve, enhance, select context, generate a mixed blueprint and review q
   await page.getByTestId("count-mcq").fill("3");
   await page.getByTestId("count-short").fill("2");
   await page.getByTestId("count-long").fill("1");
+  await page.getByTestId("per-level-toggle").check();
+  await page.locator("#level-Remember").fill("2");
+  await page.locator("#level-Create").fill("0");
   await page.getByTestId("generate").click();
   await expect(builder.questionCards()).toHaveCount(6);
   await expect(page.getByTestId("set-saved")).toBeVisible({ timeout: 30_000 });
@@ -60,6 +63,16 @@ test("retrieve, enhance, select context, generate a mixed blueprint and review q
   await builder.questionCards().nth(1).getByTestId("approve").click();
   await expect(page.getByTestId("approved-badge")).toHaveCount(2);
   await expect(page.getByTestId("mix-chart")).toBeVisible();
+  await expect(page.getByTestId("mix-chart")).toContainText("2/2");
+  const fourth = builder.questionCards().nth(3);
+  await fourth.getByTestId("edit").click();
+  await fourth.getByTestId("edit-prompt").fill("Explain, in your own words, how light energy is captured.");
+  await fourth.getByTestId("save-edit").click();
+  await expect(fourth.getByTestId("question-prompt")).toHaveText(
+    "Explain, in your own words, how light energy is captured.",
+  );
+  await builder.questionCards().nth(4).getByTestId("reject").click();
+  await expect(builder.questionCards().nth(4)).toContainText("rejected");
   const third = builder.questionCards().nth(2);
   const previousPrompt = await third.getByTestId("question-prompt").textContent();
   await third.getByTestId("regenerate").click();
