@@ -54,7 +54,7 @@ export function GenerationPanel({
   const invalid = blueprintError(form);
   const contextRefs = context.map((c) => ({ documentId: c.documentId, chunkIndex: c.chunkIndex }));
   const parts = gen.questions.map((q) =>
-    overrides[q.slot.id] ? { ...q, question: overrides[q.slot.id] } : q,
+    overrides[q.slot.id] ? { ...q, status: "final" as const, question: overrides[q.slot.id] } : q,
   );
   const finals = parts.filter((q) => q.status === "final" && q.question).map((q) => q.question as TQuestion);
   const byLevel = Object.fromEntries(

@@ -65,8 +65,18 @@ export function QuestionCard({
         {!final && part.status !== "failed" && (
           <Skeleton className="h-12 w-full" data-testid="question-skeleton" />
         )}
-        {part.status === "failed" && (
-          <p className="text-sm text-destructive">Not enough evidence for this question; it was skipped.</p>
+        {part.status === "failed" && !q && (
+          <div
+            className="flex flex-wrap items-center gap-2 text-sm text-destructive"
+            data-testid="question-failed"
+          >
+            Not enough evidence for this question; it was skipped rather than invented.
+            {onRegenerate && (
+              <Button size="sm" variant="outline" onClick={onRegenerate} disabled={regenerating}>
+                {regenerating ? "Trying…" : "Try again"}
+              </Button>
+            )}
+          </div>
         )}
         {final && (
           <>

@@ -219,3 +219,37 @@ describe("process killed in the middle of ingesting a book", () => {
     }
   }, 120_000);
 });
+
+describe("database unavailable", () => {
+  it("answers 503 with a clear message and Retry-After, then recovers when the database is back", async () => {
+    const { openPglite } = await import("@/lib/db/pglite");
+    const { setDbForProcess } = await import("@/lib/db");
+    const dead = await openPglite();
+    await dead.close();
+    setDbForProcess(dead);
+    try {
+      const res = await query(
+        makeRequest("POST", "/api/retrieval/query", {
+          token: env.teacher.token,
+          json: { filters: FILTERS, query: "light" },
+        }),
+        {},
+      );
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("2");
+      const body = await res.json();
+      expect(body.error.message).toMatch(/database is busy or unavailable/);
+      expect(JSON.stringify(body)).not.toMatch(/PGlite|stack|at /);
+    } finally {
+      setDbForProcess(env.db);
+    }
+    const ok = await query(
+      makeRequest("POST", "/api/retrieval/query", {
+        token: env.teacher.token,
+        json: { filters: FILTERS, query: "light" },
+      }),
+      {},
+    );
+    expect(ok.status).toBe(200);
+  });
+});
