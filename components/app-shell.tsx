@@ -13,12 +13,13 @@ export function AppShell({ user, children }: { user: ISessionUser; children: Rea
   const router = useRouter();
   const nav = [
     { href: "/", label: "Questions" },
+    { href: "/papers", label: "Papers" },
     { href: "/library", label: "Library" },
     { href: "/settings/api", label: "API" },
   ];
   return (
     <div className="min-h-screen">
-      <header className="sticky top-0 z-20 border-b border-border bg-card/95 backdrop-blur">
+      <header className="sticky top-0 z-20 border-b border-border bg-card/95 backdrop-blur print:hidden">
         <div className="mx-auto flex h-14 max-w-7xl items-center gap-6 px-4">
           <Link href="/" className="text-lg font-semibold tracking-tight text-primary">
             Paperwise
@@ -28,10 +29,10 @@ export function AppShell({ user, children }: { user: ISessionUser; children: Rea
               <Link
                 key={n.href}
                 href={n.href}
-                aria-current={pathname === n.href ? "page" : undefined}
+                aria-current={isCurrent(pathname, n.href) ? "page" : undefined}
                 className={cn(
                   "rounded-md px-3 py-1.5 text-sm hover:bg-muted",
-                  pathname === n.href && "bg-accent font-medium text-primary",
+                  isCurrent(pathname, n.href) && "bg-accent font-medium text-primary",
                 )}
               >
                 {n.label}
@@ -61,4 +62,9 @@ export function AppShell({ user, children }: { user: ISessionUser; children: Rea
       <main className="mx-auto max-w-7xl px-4 py-6">{children}</main>
     </div>
   );
+}
+
+/** The nav item for a page and its sub-pages (/papers and /papers/:id). */
+function isCurrent(pathname: string, href: string): boolean {
+  return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
 }

@@ -123,3 +123,18 @@ export type TGenerationDataParts = {
   set: IGenerationSetData;
   notice: { message: string };
 };
+
+/** A saved question as listed for reuse (the paper builder's "add from previous sets"). */
+export interface IQuestionSummary {
+  id: string;
+  setId: string;
+  setTitle: string;
+  type: EQuestionType;
+  bloomLevel: EBloomLevel;
+  difficulty: EDifficulty;
+  marks: number;
+  promptText: string;
+  status: "draft" | "approved" | "rejected";
+  chapter?: string;
+  createdAt: string;
+}

@@ -19,6 +19,7 @@ import {
   STRATEGIES,
   type TQuestion,
 } from "@/types/generation.types";
+import { AddToPaper } from "./add-to-paper";
 import { blueprintError, levelTargets } from "./blueprint";
 import { MixChart } from "./mix-chart";
 import { QuestionCard } from "./question-card";
@@ -46,8 +47,10 @@ export function GenerationPanel({
   const [overrides, setOverrides] = useState<Record<string, TQuestion>>({});
   const [regenerating, setRegenerating] = useState<string | null>(null);
   const [rejected, setRejected] = useState<Set<string>>(new Set());
-  // Regenerated questions replace cards locally only; the saved set keeps the originals.
-  const [unsaved, setUnsaved] = useState<Set<string>>(new Set());
+  // A regenerated question is saved in its own one-question set: reviews and "add to paper"
+  // then address it by that id, not the slot's.
+  const [sourceIds, setSourceIds] = useState<Record<string, string>>({});
+  const persistedId = (slotId: string): string | null => sourceIds[slotId] ?? (gen.set ? slotId : null);
   const gen = useGeneration();
   const total = QUESTION_TYPES.reduce((n, t) => n + counts[t], 0);
   const form = { counts, marks, levels, perLevel };
@@ -78,7 +81,7 @@ export function GenerationPanel({
         seed: Math.floor(Math.random() * 1_000_000),
       });
       setOverrides((cur) => ({ ...cur, [slot.id]: { ...q, id: slot.id } }));
-      setUnsaved((cur) => new Set([...cur, slot.id]));
+      setSourceIds((cur) => ({ ...cur, [slot.id]: q.id }));
       setApproved((cur) => {
         const n = new Set(cur);
         n.delete(slot.id);
@@ -204,7 +207,7 @@ export function GenerationPanel({
                 setApproved(new Set());
                 setRejected(new Set());
                 setOverrides({});
-                setUnsaved(new Set());
+                setSourceIds({});
                 const items = QUESTION_TYPES.filter((t) => counts[t] > 0).map((t) => ({
                   type: t,
                   count: counts[t],
@@ -273,6 +276,16 @@ export function GenerationPanel({
       {finals.length > 0 && !running && (
         <MixChart byLevel={byLevel} targets={levelTargets(form)} byType={byType} />
       )}
+      {gen.set && !running && (
+        <AddToPaper
+          filters={filters}
+          setTitle={`${filters.subject} test`}
+          questionIds={parts
+            .filter((p) => p.status === "final" && approved.has(p.slot.id) && !rejected.has(p.slot.id))
+            .map((p) => persistedId(p.slot.id))
+            .filter((x): x is string => x !== null)}
+        />
+      )}
       <div className="grid gap-3 lg:grid-cols-2" data-testid="questions">
         {parts.map((q, i) => (
           <QuestionCard
@@ -290,8 +303,9 @@ export function GenerationPanel({
                 return n;
               });
               if (next) setApproved((cur) => new Set([...cur].filter((id) => id !== q.slot.id)));
-              if (gen.set && !unsaved.has(q.slot.id)) {
-                patchQuestion(q.slot.id, { status: next ? "rejected" : "draft" }).catch((err: Error) =>
+              const pid = persistedId(q.slot.id);
+              if (pid) {
+                patchQuestion(pid, { status: next ? "rejected" : "draft" }).catch((err: Error) =>
                   toast.error(err.message),
                 );
               }
@@ -299,8 +313,9 @@ export function GenerationPanel({
             onEdit={(promptText) => {
               const current = (overrides[q.slot.id] ?? q.question) as TQuestion | undefined;
               if (current) setOverrides((cur) => ({ ...cur, [q.slot.id]: { ...current, promptText } }));
-              if (gen.set && !unsaved.has(q.slot.id)) {
-                patchQuestion(q.slot.id, { promptText }).catch((err: Error) => toast.error(err.message));
+              const pid = persistedId(q.slot.id);
+              if (pid) {
+                patchQuestion(pid, { promptText }).catch((err: Error) => toast.error(err.message));
               }
             }}
             onRegenerate={running ? undefined : () => void regenerate(q.slot)}
@@ -314,8 +329,9 @@ export function GenerationPanel({
                 return n;
               });
               // The review state is kept with the saved set.
-              if (gen.set && !unsaved.has(q.slot.id)) {
-                patchQuestion(q.slot.id, { status: next ? "approved" : "draft" }).catch((err: Error) =>
+              const pid = persistedId(q.slot.id);
+              if (pid) {
+                patchQuestion(pid, { status: next ? "approved" : "draft" }).catch((err: Error) =>
                   toast.error(err.message),
                 );
               }

@@ -13,6 +13,7 @@ const buttonVariants = cva(
         ghost: "hover:bg-muted",
         destructive: "bg-destructive text-white hover:bg-destructive/90",
         secondary: "bg-accent text-primary hover:bg-accent/80",
+        link: "text-primary underline-offset-4 hover:underline",
       },
       size: { default: "h-9 px-4 py-2", sm: "h-8 px-3 text-xs", lg: "h-10 px-6", icon: "h-9 w-9" },
     },

@@ -2,7 +2,7 @@ import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { TGenerationRequest } from "@/schema/generation.schema";
-import type { IContextChunk, TQuestion } from "@/types/generation.types";
+import type { IContextChunk, IQuestionSummary, TQuestion } from "@/types/generation.types";
 
 /**
  * Loads the selected chunks with the caller's visibility applied in SQL. Any chunk that does not
@@ -199,3 +199,58 @@ export async function loadExemplars(
     );
   return [...new Set(questions)].slice(0, max);
 }
+
+/**
+ * The caller's saved questions for reuse, newest first, filtered by type, Bloom level, chapter
+ * (number or name of the first cited document) and words of the stem. Rejected ones are left out.
+ */
+export async function searchQuestions(
+  db: ISqlExecutor,
+  userId: string,
+  f: { type?: string; bloomLevel?: string; chapter?: string; q?: string; limit: number },
+): Promise<IQuestionSummary[]> {
+  const rows = await db.query<{
+    id: string;
+    set_id: string;
+    set_title: string;
+    type: IQuestionSummary["type"];
+    bloom_level: IQuestionSummary["bloomLevel"];
+    difficulty: IQuestionSummary["difficulty"];
+    marks: number;
+    prompt_text: string;
+    status: IQuestionSummary["status"];
+    chapter_number: number | null;
+    chapter_name: string | null;
+    created_at: string | Date;
+  }>(
+    `select q.id, q.set_id, s.title as set_title, q.type, q.bloom_level, q.difficulty, q.marks, q.prompt_text,
+       q.status, d.chapter_number, d.chapter_name, q.created_at
+     from questions q join question_sets s on s.id = q.set_id
+     left join documents d on d.id = (case when jsonb_typeof(q.context_refs) = 'array'
+       and q.context_refs->0->>'documentId' ~ '^[0-9a-fA-F-]{36}$'
+       then (q.context_refs->0->>'documentId')::uuid end)
+     where s.user_id = $1 and q.status <> 'rejected'
+       and ($2::text is null or q.type = $2) and ($3::text is null or q.bloom_level = $3)
+       and ($4::text is null or d.chapter_number::text = $4 or d.chapter_name ilike '%' || $4 || '%')
+       and ($5::text is null or q.prompt_text ilike '%' || $5 || '%')
+     order by q.created_at desc, q.position limit $6`,
+    [userId, f.type ?? null, f.bloomLevel ?? null, f.chapter ?? null, f.q ? escapeLike(f.q) : null, f.limit],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    setId: r.set_id,
+    setTitle: r.set_title,
+    type: r.type,
+    bloomLevel: r.bloom_level,
+    difficulty: r.difficulty,
+    marks: r.marks,
+    promptText: r.prompt_text,
+    status: r.status,
+    ...(r.chapter_number !== null || r.chapter_name
+      ? { chapter: [r.chapter_number, r.chapter_name].filter((x) => x !== null && x !== "").join(" · ") }
+      : {}),
+    createdAt: new Date(r.created_at).toISOString(),
+  }));
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -7,6 +7,12 @@ import {
   MeResponseSchema,
 } from "@/schema/auth.schema";
 import { GenerationRequestSchema } from "@/schema/generation.schema";
+import {
+  AddItemsSchema,
+  ExportQuerySchema,
+  PaperCreateSchema,
+  PaperUpdateSchema,
+} from "@/schema/paper.schema";
 import { IngestionSchema, ListResourcesQuerySchema, UploadResponseSchema } from "@/schema/resources.schema";
 import {
   EnhanceQueryRequestSchema,
@@ -28,7 +34,7 @@ export const ErrorResponseSchema = z.object({
 
 /** Every public route, registered with the same zod schemas the handlers parse with. */
 export interface IRouteSpec {
-  method: "get" | "post" | "delete" | "patch";
+  method: "get" | "post" | "put" | "delete" | "patch";
   path: string;
   summary: string;
   tag: string;
@@ -41,7 +47,21 @@ export interface IRouteSpec {
   example?: unknown;
 }
 
-const IdParam = z.object({ id: z.uuid() });
+/** Path parameters from the `{name}` placeholders of a path (all ids are UUIDs). */
+function pathParams(path: string) {
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  return names.length ? z.object(Object.fromEntries(names.map((n) => [n, z.uuid()]))) : null;
+}
+
+const PaperResponse = z.object({
+  ok: z.literal(true),
+  paper: z
+    .record(z.string(), z.unknown())
+    .meta({ description: "The paper: sections → items → copied questions" }),
+  check: z
+    .record(z.string(), z.unknown())
+    .meta({ description: "Blueprint check: totals vs targets, problems" }),
+});
 
 export const ROUTES: IRouteSpec[] = [
   {
@@ -271,6 +291,111 @@ export const ROUTES: IRouteSpec[] = [
       }),
     }),
   },
+  {
+    method: "get",
+    path: "/api/questions",
+    summary:
+      "Your saved questions for reuse, filtered by type, Bloom level, chapter and words (rejected ones left out)",
+    tag: "generation",
+    query: z.object({
+      type: z.enum(["mcq", "short", "long"]).optional(),
+      bloomLevel: z.string().optional(),
+      chapter: z.string().optional(),
+      q: z.string().optional(),
+      limit: z.number().int().min(1).max(200).optional(),
+    }),
+    response: z.object({ ok: z.literal(true), questions: z.array(z.record(z.string(), z.unknown())) }),
+  },
+  {
+    method: "get",
+    path: "/api/papers",
+    summary: "Your question papers, most recently edited first",
+    tag: "papers",
+    response: z.object({ ok: z.literal(true), papers: z.array(z.record(z.string(), z.unknown())) }),
+  },
+  {
+    method: "post",
+    path: "/api/papers",
+    summary: "Create a paper from a template: board-80 (five sections, 80 marks), unit-test-20, or blank",
+    tag: "papers",
+    request: PaperCreateSchema,
+    response: PaperResponse,
+    status: 201,
+    example: {
+      template: "unit-test-20",
+      title: "Photosynthesis unit test",
+      board: "OpenStax",
+      grade: "11",
+      subject: "Biology",
+    },
+  },
+  {
+    method: "get",
+    path: "/api/papers/{id}",
+    summary: "A paper with its live blueprint check (owner only)",
+    tag: "papers",
+    response: PaperResponse,
+  },
+  {
+    method: "put",
+    path: "/api/papers/{id}",
+    summary: "Replace the whole paper atomically; send the version you loaded (409 when it changed since)",
+    tag: "papers",
+    request: PaperUpdateSchema,
+    response: PaperResponse,
+  },
+  {
+    method: "delete",
+    path: "/api/papers/{id}",
+    summary: "Delete a paper (owner only)",
+    tag: "papers",
+    response: z.object({ ok: z.literal(true) }),
+  },
+  {
+    method: "post",
+    path: "/api/papers/{id}/items",
+    summary: "Copy your generated questions into the paper (into a section, or the one that fits each)",
+    tag: "papers",
+    request: AddItemsSchema,
+    response: PaperResponse.extend({ added: z.number().int(), skipped: z.number().int() }),
+  },
+  {
+    method: "post",
+    path: "/api/papers/{id}/items/{itemId}/swap",
+    summary: "Swap a question for a similar one (same chapter, type and Bloom level) from your sets",
+    tag: "papers",
+    request: z.object({ version: z.number().int().optional() }),
+    response: PaperResponse,
+  },
+  {
+    method: "post",
+    path: "/api/papers/{id}/items/{itemId}/regenerate",
+    summary: "Regenerate one question in place from the passages it cites",
+    tag: "papers",
+    request: z.object({ version: z.number().int().optional() }),
+    response: PaperResponse,
+  },
+  {
+    method: "get",
+    path: "/api/papers/{id}/pyq-check",
+    summary: "Items that are near-duplicates of questions in your visible past papers (PYQ) of the subject",
+    tag: "papers",
+    response: z.object({
+      ok: z.literal(true),
+      pyqChunks: z.number().int(),
+      threshold: z.number(),
+      matches: z.record(z.string(), z.record(z.string(), z.unknown())),
+    }),
+  },
+  {
+    method: "get",
+    path: "/api/papers/{id}/export",
+    summary:
+      "Export the paper or its answer key: format pdf | docx | md | gift | qti, part paper | answer-key (400 while marks do not add up)",
+    tag: "papers",
+    query: ExportQuerySchema,
+    response: "binary",
+  },
 ];
 
 /** Extra routes registered by other modules (generation, papers) before the document is built. */
@@ -285,7 +410,8 @@ export function buildOpenApiDocument(routes: IRouteSpec[] = [...ROUTES, ...EXTRA
       "A personal API token (pw_…), a session JWT from /api/auth/login, or a Supabase Auth access token",
   });
   for (const r of routes) {
-    const hasId = r.path.includes("{id}");
+    const params = pathParams(r.path);
+    const hasId = params !== null;
     const responses: Record<string, ResponseConfig> = {
       [String(r.status ?? 200)]: {
         description: "Success",
@@ -320,7 +446,11 @@ export function buildOpenApiDocument(routes: IRouteSpec[] = [...ROUTES, ...EXTRA
         description: "Not found (or not visible to you)",
         content: { "application/json": { schema: ErrorResponseSchema } },
       };
-    if (r.path.startsWith("/api/retrieval") || r.path.startsWith("/api/generation")) {
+    if (
+      r.path.startsWith("/api/retrieval") ||
+      r.path.startsWith("/api/generation") ||
+      r.path.endsWith("/regenerate")
+    ) {
       responses["429"] = {
         description: "Rate limited; see Retry-After",
         content: { "application/json": { schema: ErrorResponseSchema } },
@@ -333,7 +463,7 @@ export function buildOpenApiDocument(routes: IRouteSpec[] = [...ROUTES, ...EXTRA
       tags: [r.tag],
       ...(r.auth !== false ? { security: [{ [bearer.name]: [] }] } : {}),
       request: {
-        ...(hasId ? { params: IdParam } : {}),
+        ...(params ? { params } : {}),
         ...(r.query ? { query: r.query } : {}),
         ...(r.request
           ? {

@@ -220,6 +220,88 @@ describe("process killed in the middle of ingesting a book", () => {
   }, 120_000);
 });
 
+describe("process killed in the middle of saving a paper", () => {
+  let child: ChildProcess | null = null;
+  afterAll(() => child?.kill("SIGKILL"));
+
+  it("leaves the paper fully at one revision: never half old, half new", async () => {
+    const { mkdtemp, rm } = await import("node:fs/promises");
+    const os = await import("node:os");
+    const { openPglite } = await import("@/lib/db/pglite");
+    const { migrate } = await import("@/lib/db/migrate");
+    const { createAccount } = await import("@/lib/auth/accounts");
+    const { createPaper, getPaper } = await import("@/lib/papers/store");
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "paperwise-paper-kill-"));
+    const dbDir = path.join(dataDir, "pglite");
+    let db = await openPglite(dbDir);
+    await migrate(db);
+    const user = await createAccount(db, {
+      email: "kill@paperwise.local",
+      password: "kill-paper-123",
+      role: "teacher",
+    });
+    const paper = await createPaper(db, user.id, {
+      template: "board-80",
+      title: "Paper rev 0",
+      board: "CBSE",
+      grade: "10",
+      subject: "Science",
+    });
+    await db.close();
+
+    child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--conditions=react-server",
+        "tests/support/paper-saver.ts",
+        dbDir,
+        user.id,
+        paper.id,
+      ],
+      { cwd: path.resolve(import.meta.dirname, "../.."), stdio: ["ignore", "pipe", "pipe"] },
+    );
+    // Kill -9 a few milliseconds after the third save, i.e. inside the fourth one.
+    const lastReported = await new Promise<number>((resolve) => {
+      let out = "";
+      let last = 0;
+      const onData = (d: Buffer) => {
+        out += d.toString();
+        last = Math.max(0, ...[...out.matchAll(/saved (\d+)/g)].map((m) => Number(m[1])));
+        if (last >= 3) {
+          setTimeout(() => {
+            child!.kill("SIGKILL");
+            resolve(last);
+          }, 5);
+        }
+      };
+      child!.stdout!.on("data", onData);
+      child!.stderr!.on("data", (d: Buffer) => {
+        out += d.toString();
+      });
+      child!.on("exit", () => resolve(last));
+    });
+    expect(lastReported).toBeGreaterThanOrEqual(3);
+    await new Promise((r) => setTimeout(r, 300));
+
+    db = await openPglite(dbDir);
+    try {
+      const saved = await getPaper(db, user.id, paper.id);
+      const rev = Number(/rev (\d+)/.exec(saved.title)?.[1]);
+      expect(rev).toBeGreaterThanOrEqual(lastReported);
+      expect(saved.version).toBe(rev + 1);
+      expect(saved.instructions).toEqual([`Instructions rev ${rev}`]);
+      const texts = saved.sections.flatMap((s) => s.items.map((i) => i.question.promptText));
+      expect(texts).toHaveLength(40 * saved.sections.length);
+      for (const t of texts) expect(t).toContain(`rev ${rev}:`);
+    } finally {
+      await db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 describe("database unavailable", () => {
   it("answers 503 with a clear message and Retry-After, then recovers when the database is back", async () => {
     const { openPglite } = await import("@/lib/db/pglite");

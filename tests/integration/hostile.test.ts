@@ -3,6 +3,12 @@ import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as login } from "@/app/api/auth/login/route";
 import { GET as me } from "@/app/api/auth/me/route";
+import { GET as exportPaper } from "@/app/api/papers/[id]/export/route";
+import { POST as addItems } from "@/app/api/papers/[id]/items/route";
+import { GET as pyqCheck } from "@/app/api/papers/[id]/pyq-check/route";
+import { DELETE as deletePaper, GET as getPaper, PUT as putPaper } from "@/app/api/papers/[id]/route";
+import { POST as createPaperRoute, GET as listPapers } from "@/app/api/papers/route";
+import { GET as searchQuestions } from "@/app/api/questions/route";
 import { GET as chunks } from "@/app/api/resources/[id]/chunks/route";
 import { GET as file } from "@/app/api/resources/[id]/file/route";
 import { POST as retry } from "@/app/api/resources/[id]/retry/route";
@@ -15,6 +21,7 @@ import { DELETE as revokeToken } from "@/app/api/tokens/[id]/route";
 import { POST as createToken, GET as listTokens } from "@/app/api/tokens/route";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
+import { createPaper } from "@/lib/papers/store";
 import { getStorage } from "@/lib/storage";
 import { makeDocx, makeImageOnlyPdf, makeZip, PNG_BYTES, randomBytes } from "../support/make-fixtures";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
@@ -38,6 +45,8 @@ const DEMO = path.join(import.meta.dirname, "../../supabase/seed/demo/biology-2e
 
 let env: ITestEnv;
 let privateId = "";
+let paperId = "";
+let paperBody: Record<string, unknown> = {};
 beforeAll(async () => {
   env = await createTestEnv({ PAPERWISE_MAX_UPLOAD_MB: "1" });
   await ingestFiles(env.db, getStorage(), getEmbedder(), {
@@ -59,6 +68,14 @@ beforeAll(async () => {
     maxBytes: 10 * 1024 * 1024,
   });
   privateId = priv!.ingestion!.id;
+  const paper = await createPaper(env.db, env.teacher.id, {
+    template: "unit-test-20",
+    title: "Hostile paper",
+    ...FILTERS,
+  });
+  paperId = paper.id;
+  const { id: _i, createdAt: _c, updatedAt: _u, ...rest } = paper;
+  paperBody = { ...rest, blueprint: rest.blueprint ?? null };
 });
 afterAll(async () => env.close());
 
@@ -246,6 +263,10 @@ function buildCases(): ICase[] {
     ["DELETE", "/api/resources/ID", del as THandler, "ID"],
     ["GET", "/api/resources/ID/chunks", chunks as THandler, "ID"],
     ["GET", "/api/resources/ID/file", file as THandler, "ID"],
+    ["GET", "/api/papers", listPapers as THandler],
+    ["GET", "/api/papers/ID", getPaper as THandler, "ID"],
+    ["GET", "/api/papers/ID/export?format=pdf", exportPaper as THandler, "ID"],
+    ["GET", "/api/questions", searchQuestions as THandler],
   ];
   for (const [label, headers] of authVariants) {
     for (const [method, url, handler, id] of authed) {
@@ -418,6 +439,106 @@ function buildCases(): ICase[] {
       expect: [400],
     });
   }
+  // Papers: someone else's paper, bad ids, hostile bodies, unknown export formats.
+  for (const id of ["PAPER", "00000000-0000-0000-0000-000000000000", "not-a-uuid", "../../etc/passwd"]) {
+    for (const [method, handler, body] of [
+      ["GET", getPaper, undefined],
+      ["PUT", putPaper, "PAPER_BODY"],
+      ["DELETE", deletePaper, undefined],
+      ["GET", pyqCheck, undefined],
+      ["GET", exportPaper, undefined],
+      ["POST", addItems, { questionIds: ["00000000-0000-0000-0000-000000000000"] }],
+    ] as const) {
+      cases.push({
+        name: `other teacher ${method} paper ${id.slice(0, 20)} via ${handler.name || method}`,
+        handler: handler as THandler,
+        id,
+        request: () =>
+          makeRequest(method, "/api/papers/x?format=pdf", {
+            token: env.otherTeacher.token,
+            ...(body ? { json: body === "PAPER_BODY" ? paperBody : body } : {}),
+          }),
+        expect: [400, 404],
+      });
+    }
+  }
+  for (const field of [
+    "title",
+    "board",
+    "totalMarks",
+    "durationMinutes",
+    "sections",
+    "instructions",
+    "version",
+    "blueprint",
+  ]) {
+    for (const v of [...HOSTILE_VALUES, "\u0000", "x".repeat(5000)]) {
+      // Skip the values that are valid for the field (a title of "8", no instructions, no blueprint).
+      const valid =
+        (field === "blueprint" &&
+          (v === null ||
+            (typeof v === "object" && !Array.isArray(v) && Object.keys(v as object).length === 0))) ||
+        (["title", "board"].includes(field) && v === "8") ||
+        (["sections", "instructions"].includes(field) && Array.isArray(v) && v.length === 0);
+      if (valid) continue;
+      cases.push({
+        name: `PUT paper ${field}=${JSON.stringify(v).slice(0, 20)}`,
+        handler: putPaper as THandler,
+        id: "PAPER",
+        request: () =>
+          makeRequest("PUT", "/api/papers/x", {
+            token: env.teacher.token,
+            json: { ...paperBody, [field]: v },
+          }),
+        expect: [400],
+      });
+    }
+  }
+  for (const format of ["exe", "", "PDF", "../pdf", "pdf;rm -rf", "%00"]) {
+    cases.push({
+      name: `export format ${format}`,
+      handler: exportPaper as THandler,
+      id: "PAPER",
+      request: () =>
+        makeRequest("GET", `/api/papers/x?format=${encodeURIComponent(format)}`, {
+          token: env.teacher.token,
+        }),
+      expect: [400],
+    });
+  }
+  for (const v of [
+    ...HOSTILE_VALUES,
+    { template: "board-80" },
+    { template: "nope", title: "t", ...FILTERS },
+  ]) {
+    cases.push({
+      name: `create paper ${JSON.stringify(v).slice(0, 30)}`,
+      handler: createPaperRoute as THandler,
+      request: json("/api/papers", v),
+      expect: [400],
+    });
+  }
+  cases.push({
+    name: "create paper with NUL and RTL in the title is cleaned, not a 500",
+    handler: createPaperRoute as THandler,
+    request: json("/api/papers", { title: "\u202eTest\u0000 paper", ...FILTERS }),
+    expect: [201],
+  });
+  for (const qs of [
+    "type=essay",
+    "bloomLevel=Memorise",
+    "limit=0",
+    "limit=1000",
+    "unknown=1",
+    `q=${"x".repeat(500)}`,
+  ]) {
+    cases.push({
+      name: `questions ?${qs}`,
+      handler: searchQuestions as THandler,
+      request: () => makeRequest("GET", `/api/questions?${qs}`, { token: env.teacher.token }),
+      expect: [400],
+    });
+  }
   return cases;
 }
 
@@ -425,7 +546,8 @@ async function snapshot() {
   const [row] = await env.db.query<Record<string, number>>(
     `select (select count(*)::int from profiles) as profiles, (select count(*)::int from documents) as documents,
        (select count(*)::int from document_chunks) as chunks, (select count(*)::int from api_tokens) as tokens,
-       (select count(*)::int from ingestions where status <> 'failed') as live_ingestions`,
+       (select count(*)::int from ingestions) as ingestions,
+       (select coalesce(sum(version), 0)::int from papers) as paper_versions`,
   );
   return row!;
 }
@@ -438,7 +560,7 @@ describe("hostile input", () => {
     let fiveHundreds = 0;
     for (const c of cases) {
       const before = await snapshot();
-      const id = c.id === "PRIVATE" || c.id === "RESOURCE" ? privateId : c.id;
+      const id = c.id === "PRIVATE" || c.id === "RESOURCE" ? privateId : c.id === "PAPER" ? paperId : c.id;
       const res = await c.handler(await c.request(), params({ id: id ?? "" }));
       const text = await res.text();
       if (res.status >= 500) fiveHundreds++;

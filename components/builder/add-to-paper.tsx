@@ -1,0 +1,102 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { NativeSelect } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { useAddToPaper, useCreatePaper, usePapers } from "@/hooks/use-papers";
+import type { EPaperTemplate } from "@/types/paper.types";
+
+const NEW: { value: `new:${EPaperTemplate}`; label: string }[] = [
+  { value: "new:unit-test-20", label: "New paper: unit test (20 marks)" },
+  { value: "new:board-80", label: "New paper: board paper (80 marks)" },
+  { value: "new:blank", label: "New blank paper" },
+];
+
+/**
+ * "Add to paper" for the generation view: the picked questions (the approved ones) go into an
+ * existing paper of the same class and subject, or a new one from a template.
+ */
+export function AddToPaper({
+  filters,
+  questionIds,
+  setTitle,
+}: {
+  filters: { board: string; grade: string; subject: string };
+  questionIds: string[];
+  setTitle: string;
+}) {
+  const papers = usePapers();
+  const create = useCreatePaper();
+  const add = useAddToPaper();
+  const [target, setTarget] = useState<string>("");
+  const [opened, setOpened] = useState<{ id: string; title: string } | null>(null);
+  const matching = (papers.data?.papers ?? []).filter(
+    (p) => p.board === filters.board && p.grade === filters.grade && p.subject === filters.subject,
+  );
+  const choice = target || (matching[0]?.id ?? NEW[0]!.value);
+  const busy = create.isPending || add.isPending;
+
+  async function run() {
+    try {
+      let paperId = choice;
+      if (choice.startsWith("new:")) {
+        const template = choice.slice(4) as EPaperTemplate;
+        const created = await create.mutateAsync({ template, title: setTitle, ...filters });
+        paperId = created.paper.id;
+      }
+      const res = await add.mutateAsync({ paperId, questionIds });
+      setOpened({ id: res.paper.id, title: res.paper.title });
+      setTarget(res.paper.id);
+      toast.success(
+        `${res.added} question(s) added to “${res.paper.title}”${res.skipped ? `, ${res.skipped} already there` : ""}`,
+      );
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : "Could not add to the paper");
+    }
+  }
+
+  return (
+    <div
+      className="flex flex-wrap items-end gap-2 rounded-md border border-border bg-card p-3"
+      data-testid="add-to-paper"
+    >
+      <div className="flex flex-col gap-1">
+        <Label htmlFor="paper-target">Add approved questions to</Label>
+        <NativeSelect id="paper-target" value={choice} onChange={(e) => setTarget(e.target.value)}>
+          {matching.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.title} ({p.countedMarks}/{p.totalMarks} marks)
+            </option>
+          ))}
+          {NEW.map((n) => (
+            <option key={n.value} value={n.value}>
+              {n.label}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      <Button
+        disabled={questionIds.length === 0 || busy}
+        onClick={() => void run()}
+        data-testid="add-to-paper-submit"
+      >
+        {busy ? "Adding…" : `Add ${questionIds.length} to paper`}
+      </Button>
+      {questionIds.length === 0 && (
+        <span className="text-xs text-muted-foreground">Approve the questions you want first.</span>
+      )}
+      {opened && (
+        <Link
+          href={`/papers/${opened.id}`}
+          className="text-sm text-primary hover:underline"
+          data-testid="open-paper"
+        >
+          Open “{opened.title}” →
+        </Link>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,216 @@
+import { z } from "zod";
+import { BLOOM_LEVELS } from "@/types/bloom.types";
+import { DIFFICULTIES, QUESTION_TYPES } from "@/types/generation.types";
+import { BLOOM_BANDS, EXPORT_FORMATS, EXPORT_PARTS, PAPER_TEMPLATES } from "@/types/paper.types";
+
+/** Control characters (except tab and newline) cannot be stored in Postgres text/jsonb (NUL) or printed. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const hasControl = (s: string) => /[\u0000-\u001f\u007f]/.test(s);
+const text = (max: number, min = 0, message?: string) =>
+  z
+    .string()
+    .transform((s) => s.replace(CONTROLS, "").trim())
+    .pipe(z.string().min(min, message).max(max));
+const marks = z.number().int("Marks must be whole numbers").min(1, "Marks must be at least 1").max(100);
+const targetMarks = z.number().int().min(0).max(1000);
+
+export const PaperCitationSchema = z.strictObject({
+  documentId: z.uuid(),
+  chunkIndex: z.number().int().min(0).max(1_000_000),
+  title: text(300),
+  pageStart: z.number().int().min(1).max(100_000).optional(),
+  pageEnd: z.number().int().min(1).max(100_000).optional(),
+  quote: text(2000),
+});
+
+export const PaperQuestionSchema = z
+  .strictObject({
+    type: z.enum(QUESTION_TYPES),
+    bloomLevel: z.enum(BLOOM_LEVELS),
+    difficulty: z.enum(DIFFICULTIES),
+    promptText: text(3000, 3, "Question text is empty"),
+    options: z
+      .array(text(500, 1, "An option is empty"))
+      .min(2)
+      .max(6)
+      .optional(),
+    correctIndex: z.number().int().min(0).max(5).optional(),
+    explanation: text(3000).optional(),
+    distractorRationales: z.array(text(800)).max(6).optional(),
+    suggestedAnswer: text(6000).optional(),
+    evaluatorKeywords: z.array(text(80)).max(30).optional(),
+    markingScheme: z
+      .array(z.strictObject({ point: text(800), marks }))
+      .max(20)
+      .optional(),
+    citations: z.array(PaperCitationSchema).max(10),
+    chapter: text(200).optional(),
+    sourceQuestionId: z.uuid().optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.type !== "mcq") return;
+    if (!q.options) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["options"],
+        message: "A multiple-choice question needs options",
+      });
+    } else if (q.correctIndex === undefined || q.correctIndex >= q.options.length) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["correctIndex"],
+        message: `The correct option must be one of the ${q.options.length} options`,
+      });
+    }
+  });
+
+export const PaperItemSchema = z
+  .strictObject({
+    id: z.uuid(),
+    marks,
+    question: PaperQuestionSchema,
+    alternative: PaperQuestionSchema.optional(),
+    keepDespitePyq: z.boolean().optional(),
+  })
+  .superRefine((item, ctx) => {
+    if (item.alternative && item.alternative.type !== item.question.type) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["alternative", "type"],
+        message: "An OR alternative must be the same type of question",
+      });
+    }
+  });
+
+export const PaperSectionSchema = z
+  .strictObject({
+    id: z.uuid(),
+    name: text(120, 1, "Give the section a name"),
+    instructions: text(1000).optional(),
+    questionType: z.enum([...QUESTION_TYPES, "mixed"]),
+    marksPerQuestion: marks.optional(),
+    attemptAny: z.number().int().min(1).max(100).optional(),
+    items: z.array(PaperItemSchema).max(100),
+  })
+  .superRefine((s, ctx) => {
+    if (s.attemptAny !== undefined && s.items.length > 0 && s.attemptAny > s.items.length) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["attemptAny"],
+        message: `"Attempt any ${s.attemptAny}" but the section has only ${s.items.length} question(s)`,
+      });
+    }
+    for (const [i, item] of s.items.entries()) {
+      if (s.questionType !== "mixed" && item.question.type !== s.questionType) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["items", i, "question", "type"],
+          message: `Section "${s.name}" holds ${s.questionType} questions, not ${item.question.type}`,
+        });
+      }
+    }
+  });
+
+const share = z.number().min(0).max(100);
+export const PaperBlueprintSchema = z
+  .strictObject({
+    chapters: z
+      .record(
+        z
+          .string()
+          .min(1)
+          .max(200)
+          .refine((k) => !hasControl(k), "Chapter names may not contain control characters"),
+        targetMarks,
+      )
+      .optional(),
+    bloom: z.partialRecord(z.enum(BLOOM_LEVELS), targetMarks).optional(),
+    bloomBands: z.partialRecord(z.enum(BLOOM_BANDS), targetMarks).optional(),
+    types: z.partialRecord(z.enum(QUESTION_TYPES), targetMarks).optional(),
+    difficulty: z.partialRecord(z.enum(DIFFICULTIES), share).optional(),
+    tolerance: z.number().min(0).max(50).default(0),
+  })
+  .superRefine((b, ctx) => {
+    if (b.bloom && b.bloomBands) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["bloomBands"],
+        message: "Give Bloom targets per level or per band, not both",
+      });
+    }
+    if (b.difficulty) {
+      const sum = Object.values(b.difficulty).reduce((a, v) => a + (v ?? 0), 0);
+      if (Math.abs(sum - 100) > 0.5) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["difficulty"],
+          message: `Difficulty shares must add up to 100 % (got ${Math.round(sum * 10) / 10} %)`,
+        });
+      }
+    }
+  });
+
+const paperFields = {
+  title: text(200, 1, "Give the paper a title"),
+  schoolName: text(200).optional(),
+  board: text(80, 1),
+  grade: text(40, 1),
+  subject: text(120, 1),
+  durationMinutes: z.number().int().min(5).max(600),
+  totalMarks: z.number().int().min(1).max(1000),
+  instructions: z.array(text(1000, 1)).max(30),
+};
+
+/** PUT /api/papers/[id]: the whole paper, replaced atomically; `version` guards lost updates. */
+export const PaperUpdateSchema = z
+  .strictObject({
+    ...paperFields,
+    sections: z.array(PaperSectionSchema).max(20),
+    blueprint: PaperBlueprintSchema.nullable().optional(),
+    version: z.number().int().min(1),
+  })
+  .superRefine((p, ctx) => {
+    const ids = new Set<string>();
+    for (const [si, s] of p.sections.entries()) {
+      for (const [ii, item] of s.items.entries()) {
+        if (ids.has(item.id)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["sections", si, "items", ii, "id"],
+            message: "The same item appears twice",
+          });
+        }
+        ids.add(item.id);
+      }
+    }
+  });
+export type TPaperUpdate = z.infer<typeof PaperUpdateSchema>;
+
+/** POST /api/papers: a new paper from a template. */
+export const PaperCreateSchema = z.strictObject({
+  template: z.enum(PAPER_TEMPLATES).default("blank"),
+  title: paperFields.title,
+  schoolName: paperFields.schoolName,
+  board: paperFields.board,
+  grade: paperFields.grade,
+  subject: paperFields.subject,
+  durationMinutes: paperFields.durationMinutes.optional(),
+  totalMarks: paperFields.totalMarks.optional(),
+});
+export type TPaperCreate = z.infer<typeof PaperCreateSchema>;
+export type TPaperCreateInput = z.input<typeof PaperCreateSchema>;
+
+/** POST /api/papers/[id]/items: copy generated questions into the paper. */
+export const AddItemsSchema = z.strictObject({
+  questionIds: z.array(z.uuid()).min(1, "Pick at least one question").max(100),
+  sectionId: z.uuid().optional(),
+  version: z.number().int().min(1).optional(),
+});
+export type TAddItems = z.infer<typeof AddItemsSchema>;
+
+export const ExportQuerySchema = z.strictObject({
+  format: z.enum(EXPORT_FORMATS, `Unknown export format: use one of ${EXPORT_FORMATS.join(", ")}`),
+  part: z.enum(EXPORT_PARTS).default("paper"),
+});
