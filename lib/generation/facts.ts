@@ -72,10 +72,22 @@ function cleanSentence(s: string): string {
     .trim();
 }
 
+/** Sentences that send the reader elsewhere (links, videos, websites) are not content to test. */
+const NAVIGATION =
+  /\b(?:click|visit|watch|download|website|web site|this (?:site|link|video|animation|simulation|interactive)|the link|url|https?:|www\.|openstax)\b/i;
+
+/** Leftovers of image credits that wrapped onto the next line ("… Department of Biology, Texas A&M University."). */
+const ATTRIBUTION = /\b(?:department of \w+, [^.]*university|modification of work by|courtesy of|credit:)/i;
+
+/** Textbook feature boxes whose titles are labels, not concepts. */
+export const FEATURE_BOX =
+  /^(?:link to learning|visual connection|career connection|everyday connection|evolution connection|scientific method connection|interactive|glossary|key terms|chapter summary|review questions|critical thinking questions|art connection|mini lab)\b/i;
+
 function isUsable(sentence: string): boolean {
   const words = sentence.split(" ").length;
   return (
     words >= 6 &&
+    !NAVIGATION.test(sentence) &&
     words <= 60 &&
     !sentence.endsWith("?") &&
     !/^(figure|table|link to learning|visual connection|career connection|everyday connection)\b/i.test(
@@ -134,8 +146,12 @@ export function passageSentences(content: string): string[] {
   const text = content
     .split("\n")
     .filter((line) => !/^\s*(#|\||Figure:)/.test(line))
+    // Image credits are attributions, not content: "(credit: …)" and "Credit: …" to the line end.
+    .map((line) => line.replace(/\(credit[^)]*\)/gi, "").replace(/\bCredit:.*$/i, ""))
     .join("\n");
-  return sentenceSpans(text, 0, text.length).map(([s, e]) => cleanSentence(text.slice(s, e)));
+  return sentenceSpans(text, 0, text.length)
+    .map(([s, e]) => cleanSentence(text.slice(s, e)))
+    .filter((sentence) => !ATTRIBUTION.test(sentence));
 }
 
 export function extractFacts(chunks: readonly IContextChunk[]): IFact[] {
@@ -216,7 +232,12 @@ export function keyTerms(chunks: readonly IContextChunk[], facts: readonly IFact
   for (const c of chunks) {
     const last = c.sectionPath?.split(" > ").pop() ?? "";
     const title = last.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, "").trim();
-    if (title && title.split(" ").length <= 6 && !/introduction|summary|review|references/i.test(title))
+    if (
+      title &&
+      title.split(" ").length <= 6 &&
+      !/introduction|summary|review|references/i.test(title) &&
+      !FEATURE_BOX.test(title)
+    )
       add(title);
   }
   // Salient phrases: content-word bigrams, and rare single words, that recur in the passages.
