@@ -83,7 +83,8 @@ const ATTRIBUTION = /\b(?:department of \w+, [^.]*university|modification of wor
 export const FEATURE_BOX =
   /^(?:link to learning|visual connection|career connection|everyday connection|evolution connection|scientific method connection|interactive|glossary|key terms|chapter summary|review questions|critical thinking questions|art connection|mini lab)\b/i;
 
-function isUsable(sentence: string): boolean {
+/** A sentence that can stand alone as testable content (length, no links, captions or questions). */
+export function isUsable(sentence: string): boolean {
   const words = sentence.split(" ").length;
   return (
     words >= 6 &&
@@ -139,6 +140,24 @@ function matchDefinition(s: string): { term: string; body: string } | null {
   const plural = DEF_PLURAL.exec(s);
   const pluralTerm = plural && plural[1]!.split(" ").length <= 3 && cleanTerm(plural[1]!);
   return pluralTerm ? { term: pluralTerm, body: plural[2]! } : null;
+}
+
+/**
+ * The sentences of the heading-delimited block of a passage that holds `sentence` (so the points
+ * of a long answer do not run on into a feature box or the next subsection).
+ */
+export function blockSentences(content: string, sentence: string): string[] {
+  const blocks: { heading: string; text: string[] }[] = [{ heading: "", text: [] }];
+  for (const line of content.split("\n")) {
+    const h = /^\s*#+\s*(.*)$/.exec(line);
+    if (h) blocks.push({ heading: h[1] ?? "", text: [] });
+    else blocks.at(-1)!.text.push(line);
+  }
+  for (const b of blocks) {
+    const sentences = passageSentences(b.text.join("\n"));
+    if (sentences.includes(sentence)) return FEATURE_BOX.test(b.heading) ? [sentence] : sentences;
+  }
+  return passageSentences(content);
 }
 
 /** Sentences of a passage, in order, without Markdown headings, tables or captions. */

@@ -1,7 +1,15 @@
 import { contentWords, stem } from "@/lib/text/tokenize";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, IContextRef, ISlot, TQuestion } from "@/types/generation.types";
-import { chunkKey, contextRef, extractFacts, type IFact, keyTerms, passageSentences } from "./facts";
+import {
+  blockSentences,
+  chunkKey,
+  contextRef,
+  extractFacts,
+  type IFact,
+  isUsable,
+  keyTerms,
+} from "./facts";
 import { largestRemainder } from "./plan";
 
 /**
@@ -396,8 +404,8 @@ export function createOfflineGenerator(chunks: readonly IContextChunk[], seed = 
       };
     }
     // Long answers: the fact plus the sentences around it in its passage, one point each.
-    const sentences = passageSentences(byKey.get(f.chunkKey)!.content).filter(
-      (s) => s.split(" ").length >= 6 && !/^figure/i.test(s),
+    const sentences = blockSentences(byKey.get(f.chunkKey)!.content, f.sentence).filter(
+      (s) => s === f.sentence || isUsable(s),
     );
     const at = Math.max(0, sentences.indexOf(f.sentence));
     const points = [

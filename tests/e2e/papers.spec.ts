@@ -66,9 +66,11 @@ test("a teacher builds a paper from generated questions, meets the blueprint, ex
     .first()
     .getByRole("button", { name: /Drag to reorder question 1/ })
     .focus();
-  await page.keyboard.press("Space");
-  await page.keyboard.press("ArrowDown");
-  await page.keyboard.press("Space");
+  // dnd-kit's keyboard sensor: Space picks up, arrows move, Space drops (each step animates).
+  for (const key of ["Space", "ArrowDown", "Space"]) {
+    await page.keyboard.press(key);
+    await page.waitForTimeout(250);
+  }
   await expect.poll(async () => (await paper.texts())[0]).toBe(before[1]);
   const edited = paper.items().nth(6);
   await edited.getByTestId("edit-item").click();
