@@ -1,15 +1,7 @@
 import { contentWords, stem } from "@/lib/text/tokenize";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, IContextRef, ISlot, TQuestion } from "@/types/generation.types";
-import {
-  blockSentences,
-  chunkKey,
-  contextRef,
-  extractFacts,
-  type IFact,
-  isUsable,
-  keyTerms,
-} from "./facts";
+import { blockSentences, chunkKey, contextRef, extractFacts, type IFact, isUsable, keyTerms } from "./facts";
 import { largestRemainder } from "./plan";
 
 /**
