@@ -1,12 +1,13 @@
 /**
  * npm run eval -- [--queries ../shared/eval/queries-open.jsonl] [--corpus ../shared/eval/corpus/biology-2e]
- *                 [--ablation full|fts|vector|fused|classifier|expansion|all] [--limit N] [--json]
+ *                 [--ablation full|fts|vector|fused|classifier|expansion|rerank|all] [--limit N] [--json]
+ *                 [--split even|odd] [--dump file.jsonl]
  *
  * Ingests the corpus (once; cached under .bench/eval/) with the offline providers, runs every query
  * through the same `retrieve()` the API uses, maps chunks to section ids and prints Recall@8,
  * MRR@10 and nDCG@10 per query type, plus the correlation of confidence with correctness.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Command } from "commander";
 import { dedupeSections, mrrAt, ndcgAt, pearson, recallAt, spearman, type TGrades } from "@/lib/eval/metrics";
@@ -16,7 +17,7 @@ import { openOfflineWorkspace } from "./support/workspace";
 const opts = new Command()
   .option("--queries <file>", "queries (JSONL)", "../shared/eval/queries-open.jsonl")
   .option("--corpus <dir>", "corpus folder with manifest.json", "../shared/eval/corpus/biology-2e")
-  .option("--ablation <name>", "full | fts | vector | fused | classifier | expansion | all", "full")
+  .option("--ablation <name>", "full | fts | vector | fused | classifier | expansion | rerank | all", "full")
   .option("--limit <n>", "first N queries only")
   .option("--type <type>", "only this query type")
   .option("--data-dir <dir>", "embedded database cache", ".bench/eval")
@@ -25,6 +26,13 @@ const opts = new Command()
   .option("--bm25 <k1,b,heading>", "BM25 parameters (tuning)")
   .option("--alpha-shift <x>", "added to the classifier's alpha (tuning)")
   .option("--rerank-fused <w>", "fused-score weight inside the offline reranker (tuning)")
+  .option(
+    "--split <half>",
+    "even | odd: only the even- or odd-numbered query lines (0-based; tune on one, confirm on the other)",
+  )
+  .option("--dump <file>", "write per-query results (JSONL: query, relevant, retrieved sections, metrics)")
+  .option("--diversify <lambda>", "λ of the section spread for every query (tuning; 1 = off)")
+  .option("--pool <factor>", "SQL candidate pool as a multiple of the rerank fanout (tuning; 1 = off)")
   .option("--json", "print JSON")
   .parse()
   .opts<{
@@ -35,6 +43,10 @@ const opts = new Command()
     type?: string;
     dataDir: string;
     json?: boolean;
+    split?: string;
+    dump?: string;
+    diversify?: string;
+    pool?: string;
     coherence?: string;
     protect?: string;
     bm25?: string;
@@ -44,6 +56,8 @@ const opts = new Command()
 
 const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
   fts: {
+    poolFactor: 1,
+    sectionSpreadLambda: 1,
     legs: "keyword",
     classifier: false,
     expansion: false,
@@ -53,6 +67,8 @@ const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
     chapterNarrowing: false,
   },
   vector: {
+    poolFactor: 1,
+    sectionSpreadLambda: 1,
     legs: "vector",
     classifier: false,
     expansion: false,
@@ -62,6 +78,8 @@ const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
     chapterNarrowing: false,
   },
   fused: {
+    poolFactor: 1,
+    sectionSpreadLambda: 1,
     legs: "both",
     classifier: false,
     expansion: false,
@@ -70,8 +88,17 @@ const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
     retry: false,
     chapterNarrowing: false,
   },
-  classifier: { legs: "both", expansion: false, rerank: false, retry: false },
-  expansion: { legs: "both", rerank: false, retry: false },
+  classifier: {
+    legs: "both",
+    expansion: false,
+    rerank: false,
+    retry: false,
+    poolFactor: 1,
+    sectionSpreadLambda: 1,
+  },
+  expansion: { legs: "both", rerank: false, retry: false, poolFactor: 1, sectionSpreadLambda: 1 },
+  /** The previous production default: reranked pool = fanout, no section spread. */
+  rerank: { poolFactor: 1, sectionSpreadLambda: 1 },
   full: {},
 };
 
@@ -102,6 +129,7 @@ const queries = (await readFile(opts.queries, "utf8"))
   .split("\n")
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l) as IQuery)
+  .filter((_, i) => !opts.split || (opts.split === "even" ? i % 2 === 0 : i % 2 === 1))
   .filter((q) => !opts.type || q.type === opts.type)
   .slice(0, opts.limit ? Number(opts.limit) : undefined);
 
@@ -147,6 +175,8 @@ async function runAblation(name: string) {
     ...(opts.coherence !== undefined ? { coherenceWeight: Number(opts.coherence) } : {}),
     ...(opts.protect !== undefined ? { coherenceProtect: Number(opts.protect) } : {}),
     ...(opts.alphaShift !== undefined ? { alphaShift: Number(opts.alphaShift) } : {}),
+    ...(opts.diversify !== undefined ? { sectionSpreadLambda: Number(opts.diversify) } : {}),
+    ...(opts.pool !== undefined ? { poolFactor: Number(opts.pool) } : {}),
     ...(opts.rerankFused !== undefined ? { rerankFusedWeight: Number(opts.rerankFused) } : {}),
     ...(opts.bm25
       ? {
@@ -159,6 +189,7 @@ async function runAblation(name: string) {
   const rows: { type: string; recall: number; mrr: number; ndcg: number; confidence: number; ms: number }[] =
     [];
   const { embedder } = workspace;
+  const dump: string[] = [];
   for (const q of queries) {
     const started = performance.now();
     const res = await retrieve(
@@ -177,6 +208,19 @@ async function runAblation(name: string) {
       sectionOf(it.documentId, it.sectionPath, mids.get(`${it.documentId}:${it.chunkIndex}`) ?? null),
     );
     const sections = dedupeSections(chunkSections);
+    if (opts.dump)
+      dump.push(
+        JSON.stringify({
+          id: q.id,
+          type: q.type,
+          query: q.query,
+          relevant: q.relevant,
+          sections: sections.slice(0, 10),
+          ndcg: ndcgAt(sections, q.relevant, 10),
+          mrr: mrrAt(sections, q.relevant, 10),
+          recall: recallAt(chunkSections, q.relevant, 8),
+        }),
+      );
     rows.push({
       type: q.type,
       recall: recallAt(chunkSections, q.relevant, 8),
@@ -186,6 +230,8 @@ async function runAblation(name: string) {
       ms: performance.now() - started,
     });
   }
+  if (opts.dump)
+    await writeFile(`${opts.dump.replace(/\.jsonl$/, "")}.${name}.jsonl`, `${dump.join("\n")}\n`);
   const types = [...new Set(rows.map((r) => r.type))];
   const summarise = (rs: typeof rows) => ({
     n: rs.length,
@@ -225,7 +271,9 @@ function quantile(xs: number[], q: number): number {
 }
 
 const names =
-  opts.ablation === "all" ? ["fts", "vector", "fused", "classifier", "expansion", "full"] : [opts.ablation];
+  opts.ablation === "all"
+    ? ["fts", "vector", "fused", "classifier", "expansion", "rerank", "full"]
+    : [opts.ablation];
 const results = [];
 for (const name of names) {
   const r = await runAblation(name);
