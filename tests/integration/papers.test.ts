@@ -109,6 +109,17 @@ async function newPaper(template = "unit-test-20", token = env.teacher.token): P
   return (await res.json()).paper;
 }
 
+/** A new unit-test paper with every question of the first generated set added. */
+async function filledPaper(): Promise<IPaper> {
+  const res = await call(
+    addItems,
+    "POST",
+    { id: (await newPaper()).id },
+    { json: { questionIds: questionIds.map((q) => q.id) } },
+  );
+  return (res.body as TPaperBody).paper;
+}
+
 const update = (p: IPaper) => {
   const { id: _i, createdAt: _c, updatedAt: _u, ...rest } = p;
   return { ...rest, blueprint: p.blueprint ?? null };
@@ -211,16 +222,7 @@ describe("papers API", () => {
   });
 
   it("saves whole papers atomically with optimistic concurrency and clear validation errors", async () => {
-    const paper = (
-      (
-        await call(
-          addItems,
-          "POST",
-          { id: (await newPaper()).id },
-          { json: { questionIds: questionIds.map((q) => q.id) } },
-        )
-      ).body as TPaperBody
-    ).paper;
+    const paper = await filledPaper();
     const body = update(structuredClone(paper));
     body.sections[0]!.items.reverse();
     body.title = "Reordered";
@@ -251,17 +253,7 @@ describe("papers API", () => {
   });
 
   it("exports only papers whose marks add up; every format reads back", async () => {
-    const created = await newPaper();
-    const filled = (
-      (
-        await call(
-          addItems,
-          "POST",
-          { id: created.id },
-          { json: { questionIds: questionIds.map((q) => q.id) } },
-        )
-      ).body as TPaperBody
-    ).paper;
+    const filled = await filledPaper();
     // 20-mark template: 6 MCQ × 1 + 4 short × 2 + 2 long × 3 = 20 → ready; out of 25 → not.
     const check = (await call(getPaperRoute, "GET", { id: filled.id })).body as TPaperBody;
     expect(check.check.countedMarks).toBe(20);
@@ -359,16 +351,7 @@ describe("papers API", () => {
   });
 
   it("swaps a question for a similar one and regenerates one in place", async () => {
-    const paper = (
-      (
-        await call(
-          addItems,
-          "POST",
-          { id: (await newPaper()).id },
-          { json: { questionIds: questionIds.map((q) => q.id) } },
-        )
-      ).body as TPaperBody
-    ).paper;
+    const paper = await filledPaper();
     const target = paper.sections[0]!.items.find((i) =>
       secondSet.some((q) => q.type === "mcq" && q.bloomLevel === i.question.bloomLevel),
     );
@@ -408,16 +391,7 @@ describe("papers API", () => {
   });
 
   it("flags items that are near-duplicates of the teacher's past-paper questions", async () => {
-    const paper = (
-      (
-        await call(
-          addItems,
-          "POST",
-          { id: (await newPaper()).id },
-          { json: { questionIds: questionIds.map((q) => q.id) } },
-        )
-      ).body as TPaperBody
-    ).paper;
+    const paper = await filledPaper();
     const before = await call(pyqCheck, "GET", { id: paper.id });
     expect(before.status).toBe(200);
     expect(before.body.matches).toEqual({});
