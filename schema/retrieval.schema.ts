@@ -62,6 +62,7 @@ export const RetrievalItemSchema = z.object({
   fusedScore: z.number(),
   vectorScore: z.number().nullable(),
   keywordScore: z.number().nullable(),
+  /** Present for passages in the reranked head (`rerankFanout`); `score` is this, else `fusedScore`. */
   rerankScore: z.number().optional(),
   title: z.string(),
   bucket: z.string(),

@@ -355,7 +355,7 @@ describe("PDF export", () => {
     writeFileSync(path.join(OUT, "paper.pdf"), await paperToPdf(paper));
     writeFileSync(path.join(OUT, "answer-key.pdf"), await answerKeyToPdf(paper));
     writeFileSync(path.join(OUT, "long-paper.pdf"), await paperToPdf(longPaper()));
-    execFileSync("/usr/bin/pdftoppm", [
+    execFileSync("pdftoppm", [
       "-png",
       "-r",
       "60",
