@@ -7,6 +7,9 @@ import type { IDatabase } from "./types";
 
 export type { IDatabase, ISqlExecutor } from "./types";
 
+/** An unfinished ingestion untouched this long on a shared Postgres was left by a dead instance. */
+export const STALE_INGESTION_MS = 15 * 60_000;
+
 const globalForDb = globalThis as unknown as { __paperwiseDb?: Promise<IDatabase> };
 
 async function open(): Promise<IDatabase> {
@@ -20,6 +23,14 @@ async function open(): Promise<IDatabase> {
     await migrate(db);
     const { bootstrapEmbedded } = await import("@/lib/bootstrap");
     await bootstrapEmbedded(db);
+  } else {
+    // Another instance may be mid-way through an ingestion: only long-idle ones are dead.
+    const { failInterruptedIngestions } = await import("@/lib/ingestion/store");
+    const { log } = await import("@/lib/log");
+    const interrupted = await failInterruptedIngestions(db, { staleAfterMs: STALE_INGESTION_MS }).catch(
+      () => 0,
+    );
+    if (interrupted > 0) log.warn("ingestion.interrupted", { count: interrupted });
   }
   return db;
 }

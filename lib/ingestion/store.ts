@@ -148,12 +148,23 @@ export async function setIngestionStatus(
   );
 }
 
-/** Ingestions a dead process left mid-way: mark failed so they can be retried. */
-export async function failInterruptedIngestions(db: ISqlExecutor): Promise<number> {
+/**
+ * Ingestions a dead process left mid-way: mark failed so they can be retried. The embedded
+ * database has one process, so at its start every unfinished ingestion is dead. A shared
+ * Postgres serves several instances, so there only ingestions idle for `staleAfterMs` count
+ * (a working ingestion touches `updated_at` at every stage and embedding batch).
+ */
+export async function failInterruptedIngestions(
+  db: ISqlExecutor,
+  opts: { staleAfterMs?: number } = {},
+): Promise<number> {
   const rows = await db.query(
     `update ingestions set status = 'failed', error = 'Interrupted before it finished (server stopped); retry it',
        updated_at = now()
-     where status in ('queued', 'extracting', 'chunking', 'embedding', 'storing') returning id`,
+     where status in ('queued', 'extracting', 'chunking', 'embedding', 'storing')
+       and ($1::float8 is null or updated_at < now() - make_interval(secs => $1::float8 / 1000))
+     returning id`,
+    [opts.staleAfterMs ?? null],
   );
   return rows.length;
 }
