@@ -6,8 +6,9 @@
  * (6 MCQ + 3 short + 1 long over all six Bloom levels) with the offline generator, and score it
  * with the deterministic scorers. Also reports the Bloom classifier's agreement with the labels
  * of the human-written end-of-section MCQs (../shared/eval/questions/biology-2e.jsonl).
+ * --samples <file> writes every generated question as JSONL, to read them.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Command } from "commander";
 import { openOfflineWorkspace } from "./support/workspace";
@@ -18,9 +19,11 @@ const opts = new Command()
   .option("--questions <file>", "human MCQs with Bloom labels", "../shared/eval/questions/biology-2e.jsonl")
   .option("--limit <n>", "first N topics")
   .option("--data-dir <dir>", "embedded database cache", ".bench/eval-generation")
+  .option("--samples <file>", "write every generated question (JSONL) for reading")
   .option("--json", "print JSON")
   .parse()
   .opts<{
+    samples?: string;
     corpus: string;
     topics?: string;
     questions: string;
@@ -73,6 +76,7 @@ const totals = {
   sane: 0,
 };
 const firstMs: number[] = [];
+const samples: string[] = [];
 const setMs: number[] = [];
 for (const topic of topics) {
   const found = await retrieve({ db, embedder, model: null, llmTimeoutMs: 0 }, userId, {
@@ -115,6 +119,8 @@ for (const topic of topics) {
   const keys = new Set(chunks.map((c) => `${c.documentId}:${c.chunkIndex}`));
   const text = new Map(chunks.map((c) => [`${c.documentId}:${c.chunkIndex}`, c.content]));
   const s = scoreSet(result.questions, result.slots, keys, text);
+  if (opts.samples)
+    samples.push(...result.questions.map((q) => JSON.stringify({ topic: `${topic.id} ${topic.title}`, ...q })));
   totals.sets++;
   totals.questions += s.questions;
   totals.requested += s.requested;
@@ -125,6 +131,8 @@ for (const topic of topics) {
   totals.bloom += s.bloomAgreement * s.questions;
   totals.sane += s.distractorSanity * s.questions;
 }
+
+if (opts.samples) await writeFile(opts.samples, `${samples.join("\n")}\n`);
 
 // The classifier on human-written items (a sanity check, not a target: the labels there are
 // themselves heuristic, per the eval README).

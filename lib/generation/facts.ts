@@ -1,6 +1,6 @@
 import { sentenceSpans } from "@/lib/ingestion/chunk";
+import { isNounPhrase, nounPhrases } from "@/lib/text/phrases";
 import { contentWords, stem } from "@/lib/text/tokenize";
-import { usageCount } from "@/lib/text/wordnet";
 import type { IContextChunk, IContextRef } from "@/types/generation.types";
 
 /**
@@ -81,7 +81,7 @@ const ATTRIBUTION = /\b(?:department of \w+, [^.]*university|modification of wor
 
 /** Textbook feature boxes whose titles are labels, not concepts. */
 export const FEATURE_BOX =
-  /^(?:link to learning|visual connection|career connection|everyday connection|evolution connection|scientific method connection|interactive|glossary|key terms|chapter summary|review questions|critical thinking questions|art connection|mini lab)\b/i;
+  /^(?:link to learning|visual connection|career connection|everyday connection|evolution connection|scientific method connection|interactive|glossary|key terms|chapter summary|review questions|critical thinking questions|art connection|mini lab|watch physics|tips? for success|fun in physics|snap lab|work in physics|links to physics)\b/i;
 
 /** A sentence that can stand alone as testable content (length, no links, captions or questions). */
 export function isUsable(sentence: string): boolean {
@@ -95,22 +95,35 @@ export function isUsable(sentence: string): boolean {
       sentence,
     ) &&
     !sentence.startsWith("#") &&
-    !sentence.startsWith("|") &&
+    !sentence.includes("|") &&
+    // Worked-example scaffolding and equation lines read badly as stand-alone statements.
+    !/^(?:problem|solution|strategy|discussion|answer|check your understanding|known|unknown|given)\s*:/i.test(
+      sentence,
+    ) &&
+    (sentence.match(/[=^_]/g) ?? []).length < 2 &&
     contentWords(sentence).length >= 4
   );
 }
 
 function cleanTerm(term: string): string | null {
-  const t = term.trim().replace(/\s+/g, " ");
+  const t = term
+    .trim()
+    .replace(/\s+/g, " ")
+    .replace(/^(?:the|an?)\s+/i, "");
   const words = t.split(" ");
   if (words.length > 5 || t.length < 3 || PRONOUN_START.test(t)) return null;
   if (contentWords(t).length === 0) return null;
-  return t;
+  // A concept is a noun phrase: "Particle physics it", "But every wave" are not.
+  return isNounPhrase(t) ? t : null;
 }
 
 /** A cause or effect clause worth asking about: some substance, not ending mid-phrase. */
 function isClause(s: string): boolean {
+  const opens = (s.match(/\(/g) ?? []).length;
+  const closes = (s.match(/\)/g) ?? []).length;
   return (
+    opens === closes &&
+    !/\b(?:e\.g|i\.e|etc)\.?,?$/i.test(s.trim()) &&
     contentWords(s).length >= 2 &&
     !/\b(that|which|who|whom|also|and|or|the|a|an|of|to|be|been)$/i.test(s.trim())
   );
@@ -254,29 +267,30 @@ export function keyTerms(chunks: readonly IContextChunk[], facts: readonly IFact
     if (
       title &&
       title.split(" ").length <= 6 &&
-      !/introduction|summary|review|references/i.test(title) &&
+      !/introduction|summary|review|references|^(?:strategy|solution|discussion|problem|example|answer|check your understanding)\b/i.test(
+        title,
+      ) &&
       !FEATURE_BOX.test(title)
     )
       add(title);
   }
-  // Salient phrases: content-word bigrams, and rare single words, that recur in the passages.
-  const counts = new Map<string, number>();
+  // Salient noun phrases (part-of-speech tagged, so "net force" but never "force acting"): the
+  // ones that recur, then multi-word ones seen once; rare single words need to recur.
+  const counts = new Map<string, { surface: string; n: number; words: number }>();
   for (const c of chunks) {
-    for (const sentence of passageSentences(c.content)) {
-      const ws = contentWords(sentence).filter((w) => !/^\d/.test(w));
-      for (let i = 0; i < ws.length; i++) {
-        if (ws[i]!.length >= 7 && usageCount(ws[i]!) < 3) counts.set(ws[i]!, (counts.get(ws[i]!) ?? 0) + 1);
-        if (i + 1 < ws.length) {
-          const bigram = `${ws[i]} ${ws[i + 1]}`;
-          counts.set(bigram, (counts.get(bigram) ?? 0) + 1);
-        }
-      }
+    for (const phrase of nounPhrases(passageSentences(c.content).join(" "))) {
+      const key = contentWords(phrase).map(stem).join(" ");
+      if (!key) continue;
+      const seen = counts.get(key);
+      if (seen) seen.n++;
+      else counts.set(key, { surface: phrase, n: 1, words: phrase.split(" ").length });
     }
   }
-  const salient = [...counts.entries()]
-    .filter(([, n]) => n >= 2)
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, 30);
+  const salient = [...counts.values()]
+    .filter((p) => p.n >= 2 || p.words >= 2)
+    .sort((a, b) => b.n - a.n || b.words - a.words || a.surface.localeCompare(b.surface))
+    .slice(0, 80)
+    .map((p) => [p.surface] as const);
   for (const [t] of salient) add(t);
   return terms;
 }

@@ -1,3 +1,4 @@
+import { isPluralNoun, nounPhrases } from "@/lib/text/phrases";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, IContextRef, ISlot, TQuestion } from "@/types/generation.types";
@@ -80,6 +81,17 @@ export function createOfflineGenerator(chunks: readonly IContextChunk[], seed = 
     );
 
   /** Up to n items closest in length to `like`, excluding anything sharing stems with `avoid`. */
+  const patterns = new Map<string, RegExp>();
+  function wordPattern(term: string): RegExp {
+    let re = patterns.get(term);
+    if (!re) {
+      const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      re = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "iu");
+      patterns.set(term, re);
+    }
+    return re;
+  }
+
   function pickSimilar(pool: readonly string[], like: string, avoid: readonly string[], n: number): string[] {
     const candidates = [...new Set(pool)].filter((p) =>
       avoid.every((a) => p.toLowerCase() !== a.toLowerCase() && !sharesStem(p, a)),
@@ -154,7 +166,7 @@ export function createOfflineGenerator(chunks: readonly IContextChunk[], seed = 
           return mcq(
             slot,
             f,
-            `Which statement best explains what ${term} is?`,
+            `Which statement best explains what ${term} ${isPluralNoun(term) ? "are" : "is"}?`,
             f.body,
             pickSimilar(otherDefs, f.body, [], 3),
             why,
@@ -282,13 +294,17 @@ export function createOfflineGenerator(chunks: readonly IContextChunk[], seed = 
       }
     }
     // Statements, comparisons, quantities: a cloze on a key term, or a claim with a swapped term.
-    const present = terms.filter((t) => f.sentence.toLowerCase().includes(t.toLowerCase()));
+    // Whole words only: "heat transfer" must not blank out half of "heat transferred".
+    const lowered = f.sentence.toLowerCase();
+    let present = terms.filter((t) => lowered.includes(t.toLowerCase()) && wordPattern(t).test(f.sentence));
+    // No key term in it: a multi-word noun phrase of the sentence itself can carry the cloze.
+    if (present.length === 0)
+      present = nounPhrases(f.sentence).filter((p) => p.includes(" ") && wordPattern(p).test(f.sentence));
     const term = present.sort((a, b) => b.length - a.length)[0];
     if (!term) return null;
     const others = pickSimilar(terms, term, [term], 3);
     if (slot.bloomLevel === "Evaluate") {
-      const swap = (t: string) =>
-        f.sentence.replace(new RegExp(term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i"), t);
+      const swap = (t: string) => f.sentence.replace(wordPattern(term), t);
       return mcq(
         slot,
         f,
@@ -299,7 +315,7 @@ export function createOfflineGenerator(chunks: readonly IContextChunk[], seed = 
         () => "This swaps in the wrong concept, so the passage does not support it.",
       );
     }
-    const blank = f.sentence.replace(new RegExp(term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i"), "_____");
+    const blank = f.sentence.replace(wordPattern(term), "_____");
     switch (slot.bloomLevel) {
       case "Understand":
         return mcq(
@@ -332,9 +348,7 @@ export function createOfflineGenerator(chunks: readonly IContextChunk[], seed = 
           termRationale,
         );
       case "Create": {
-        const swapped = others.map((o) =>
-          f.sentence.replace(new RegExp(term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i"), o),
-        );
+        const swapped = others.map((o) => f.sentence.replace(wordPattern(term), o));
         return mcq(
           slot,
           f,
@@ -351,7 +365,11 @@ export function createOfflineGenerator(chunks: readonly IContextChunk[], seed = 
   }
 
   function buildWritten(slot: ISlot, f: IFact): TQuestion | null {
-    const term = f.term ?? terms.find((t) => f.sentence.toLowerCase().includes(t.toLowerCase()));
+    const term =
+      f.term ??
+      terms.find(
+        (t) => f.sentence.toLowerCase().includes(t.toLowerCase()) && wordPattern(t).test(f.sentence),
+      );
     const subject = term ?? topicOf(f.chunkKey);
     let prompt: string;
     switch (slot.bloomLevel) {

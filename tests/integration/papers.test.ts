@@ -56,11 +56,11 @@ beforeAll(async () => {
   };
   questionIds = await setQuestions(
     env.teacher.token,
-    await generateSet(env.teacher.token, { filters: BIOLOGY, context: context(10), blueprint, seed: 3 }),
+    await generateSet(env.teacher.token, { filters: BIOLOGY, context: context(14), blueprint, seed: 3 }),
   );
   secondSet = await setQuestions(
     env.teacher.token,
-    await generateSet(env.teacher.token, { filters: BIOLOGY, context: context(10, 12), blueprint, seed: 11 }),
+    await generateSet(env.teacher.token, { filters: BIOLOGY, context: context(10, 16), blueprint, seed: 11 }),
   );
   const other = await setQuestions(
     env.otherTeacher.token,
