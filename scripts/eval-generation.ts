@@ -120,7 +120,9 @@ for (const topic of topics) {
   const text = new Map(chunks.map((c) => [`${c.documentId}:${c.chunkIndex}`, c.content]));
   const s = scoreSet(result.questions, result.slots, keys, text);
   if (opts.samples)
-    samples.push(...result.questions.map((q) => JSON.stringify({ topic: `${topic.id} ${topic.title}`, ...q })));
+    samples.push(
+      ...result.questions.map((q) => JSON.stringify({ topic: `${topic.id} ${topic.title}`, ...q })),
+    );
   totals.sets++;
   totals.questions += s.questions;
   totals.requested += s.requested;
