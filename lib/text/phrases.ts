@@ -67,7 +67,9 @@ export function nounPhrases(text: string): string[] {
   if (!text.trim()) return [];
   const hit = cache.get(text);
   if (hit) return hit;
-  const matches = nlp(text).match("#Adjective? #Adjective? #Noun+").json() as { terms: ITaggedTerm[] }[];
+  // "… cacti (Figure)": cross-references are not part of any name.
+  const prose = text.replace(/\(?\b(?:Figures?|Tables?)\b(?:\s+\d+(?:\.\d+)*)?\)?/g, " , ");
+  const matches = nlp(prose).match("#Adjective? #Adjective? #Noun+").json() as { terms: ITaggedTerm[] }[];
   const out: string[] = [];
   for (const m of matches) {
     const phrase = clean(m.terms);

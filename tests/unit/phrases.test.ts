@@ -33,6 +33,14 @@ describe("nounPhrases", () => {
     expect(found).toContain("sugar molecules");
   });
 
+  it("leaves figure and table cross-references out of names", () => {
+    const found = nounPhrases(
+      "Some plants live in deserts, like cacti (Figure). Leaves of succulents (Table 2) hold water.",
+    );
+    expect(found.some((p) => /figure|table/i.test(p))).toBe(false);
+    expect(found).toContain("cacti");
+  });
+
   it("cuts a phrase the tagger ran across a comma", () => {
     expect(nounPhrases("Newton related force, mass and acceleration.")).not.toContain("force mass");
   });
