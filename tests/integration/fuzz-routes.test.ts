@@ -2,7 +2,14 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
+import {
+  createTestEnv,
+  dbSnapshot,
+  type ITestEnv,
+  makeRequest,
+  params,
+  STACK_TRACE,
+} from "../support/test-env";
 
 /**
  * Every route handler in app/api, found on disk (so a new route is fuzzed without editing this
@@ -76,16 +83,6 @@ beforeAll(async () => {
 });
 afterAll(async () => env.close());
 
-async function snapshot(): Promise<string> {
-  const [row] = await env.db.query(
-    `select (select count(*)::int from profiles) as profiles, (select count(*)::int from ingestions) as ingestions,
-       (select count(*)::int from documents) as documents, (select count(*)::int from api_tokens) as tokens,
-       (select count(*)::int from question_sets) as sets, (select count(*)::int from questions) as questions,
-       (select count(*)::int from papers) as papers, (select coalesce(sum(version), 0)::int from papers) as paper_versions`,
-  );
-  return JSON.stringify(row);
-}
-
 describe("generic fuzzing of every route handler", () => {
   it("finds the route handlers on disk", () => {
     expect(routes.length).toBeGreaterThanOrEqual(25);
@@ -97,7 +94,7 @@ describe("generic fuzzing of every route handler", () => {
     let sent = 0;
     const statuses = new Map<number, number>();
     const send = async (label: string, route: IRoute, handler: THandler, req: Request, id: string) => {
-      const before = await snapshot();
+      const before = await dbSnapshot(env.db);
       const ctx = params(Object.fromEntries(route.paramNames.map((p) => [p, id])));
       let res: Response;
       try {
@@ -110,8 +107,7 @@ describe("generic fuzzing of every route handler", () => {
       const text = await res.text();
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       if (res.status >= 500) failures.push(`${label}: ${res.status} ${text.slice(0, 160)}`);
-      if (/\bat [\w.<>]+ \(|node_modules|\.tsx?:\d+/.test(text))
-        failures.push(`${label}: stack trace leaked`);
+      if (STACK_TRACE.test(text)) failures.push(`${label}: stack trace leaked`);
       if (res.status >= 400) {
         let body: { ok?: unknown; error?: { message?: unknown } } = {};
         try {
@@ -121,7 +117,8 @@ describe("generic fuzzing of every route handler", () => {
         }
         if (body.ok !== false || typeof body.error?.message !== "string" || !body.error.message)
           failures.push(`${label}: unreadable error ${text.slice(0, 100)}`);
-        if ((await snapshot()) !== before) failures.push(`${label}: database changed on a refused request`);
+        if ((await dbSnapshot(env.db)) !== before)
+          failures.push(`${label}: database changed on a refused request`);
       }
     };
 

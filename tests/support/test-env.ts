@@ -110,3 +110,21 @@ export function makeRequest(method: string, url: string, opts: IRequestOptions =
 export function params<T extends Record<string, string>>(p: T): { params: Promise<T> } {
   return { params: Promise.resolve(p) };
 }
+
+/** Text that shows server internals: a stack frame or a source path. */
+export const STACK_TRACE = /\bat [\w.<>]+ \(|node_modules|\.tsx?:\d+/;
+
+/**
+ * Row counts (and paper revisions) of everything a request can write, as one comparable string:
+ * a refused request must leave it unchanged.
+ */
+export async function dbSnapshot(db: IDatabase): Promise<string> {
+  const [row] = await db.query(
+    `select (select count(*)::int from profiles) as profiles, (select count(*)::int from ingestions) as ingestions,
+       (select count(*)::int from documents) as documents, (select count(*)::int from document_chunks) as chunks,
+       (select count(*)::int from api_tokens) as tokens, (select count(*)::int from question_sets) as sets,
+       (select count(*)::int from questions) as questions, (select count(*)::int from papers) as papers,
+       (select coalesce(sum(version), 0)::int from papers) as paper_versions`,
+  );
+  return JSON.stringify(row);
+}
