@@ -26,9 +26,13 @@ async function open(): Promise<IDatabase> {
   } else {
     // Another instance may be mid-way through an ingestion: only long-idle ones are dead.
     const { failInterruptedIngestions } = await import("@/lib/ingestion/store");
-    const { log } = await import("@/lib/log");
+    const { describeError, log } = await import("@/lib/log");
+    // A failed sweep must not stop the app from serving; it is logged and tried at the next start.
     const interrupted = await failInterruptedIngestions(db, { staleAfterMs: STALE_INGESTION_MS }).catch(
-      () => 0,
+      (err: unknown) => {
+        log.warn("ingestion.sweep_failed", { error: describeError(err) });
+        return 0;
+      },
     );
     if (interrupted > 0) log.warn("ingestion.interrupted", { count: interrupted });
   }

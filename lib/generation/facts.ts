@@ -275,7 +275,7 @@ export function keyTerms(chunks: readonly IContextChunk[], facts: readonly IFact
       add(title);
   }
   // Salient noun phrases (part-of-speech tagged, so "net force" but never "force acting"): the
-  // ones that recur, then multi-word ones seen once; rare single words need to recur.
+  // ones that recur, then multi-word ones seen once; a single word must recur.
   const counts = new Map<string, { surface: string; n: number; words: number }>();
   for (const c of chunks) {
     for (const phrase of nounPhrases(passageSentences(c.content).join(" "))) {
@@ -289,9 +289,8 @@ export function keyTerms(chunks: readonly IContextChunk[], facts: readonly IFact
   const salient = [...counts.values()]
     .filter((p) => p.n >= 2 || p.words >= 2)
     .sort((a, b) => b.n - a.n || b.words - a.words || a.surface.localeCompare(b.surface))
-    .slice(0, 80)
-    .map((p) => [p.surface] as const);
-  for (const [t] of salient) add(t);
+    .slice(0, 80);
+  for (const p of salient) add(p.surface);
   return terms;
 }
 

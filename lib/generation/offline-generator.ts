@@ -80,7 +80,7 @@ export function createOfflineGenerator(chunks: readonly IContextChunk[], seed = 
       "",
     );
 
-  /** Up to n items closest in length to `like`, excluding anything sharing stems with `avoid`. */
+  /** `term` as whole words, case-insensitive ("heat transfer" does not match "heat transferred"). */
   const patterns = new Map<string, RegExp>();
   function wordPattern(term: string): RegExp {
     let re = patterns.get(term);
@@ -92,6 +92,11 @@ export function createOfflineGenerator(chunks: readonly IContextChunk[], seed = 
     return re;
   }
 
+  /** Whether `sentence` mentions `term` as whole words (a cheap substring test first). */
+  const mentions = (sentence: string, term: string) =>
+    sentence.toLowerCase().includes(term.toLowerCase()) && wordPattern(term).test(sentence);
+
+  /** Up to n items closest in length to `like`, excluding anything sharing stems with `avoid`. */
   function pickSimilar(pool: readonly string[], like: string, avoid: readonly string[], n: number): string[] {
     const candidates = [...new Set(pool)].filter((p) =>
       avoid.every((a) => p.toLowerCase() !== a.toLowerCase() && !sharesStem(p, a)),
@@ -295,11 +300,10 @@ export function createOfflineGenerator(chunks: readonly IContextChunk[], seed = 
     }
     // Statements, comparisons, quantities: a cloze on a key term, or a claim with a swapped term.
     // Whole words only: "heat transfer" must not blank out half of "heat transferred".
-    const lowered = f.sentence.toLowerCase();
-    let present = terms.filter((t) => lowered.includes(t.toLowerCase()) && wordPattern(t).test(f.sentence));
+    let present = terms.filter((t) => mentions(f.sentence, t));
     // No key term in it: a multi-word noun phrase of the sentence itself can carry the cloze.
     if (present.length === 0)
-      present = nounPhrases(f.sentence).filter((p) => p.includes(" ") && wordPattern(p).test(f.sentence));
+      present = nounPhrases(f.sentence).filter((p) => p.includes(" ") && mentions(f.sentence, p));
     const term = present.sort((a, b) => b.length - a.length)[0];
     if (!term) return null;
     const others = pickSimilar(terms, term, [term], 3);
@@ -365,11 +369,7 @@ export function createOfflineGenerator(chunks: readonly IContextChunk[], seed = 
   }
 
   function buildWritten(slot: ISlot, f: IFact): TQuestion | null {
-    const term =
-      f.term ??
-      terms.find(
-        (t) => f.sentence.toLowerCase().includes(t.toLowerCase()) && wordPattern(t).test(f.sentence),
-      );
+    const term = f.term ?? terms.find((t) => mentions(f.sentence, t));
     const subject = term ?? topicOf(f.chunkKey);
     let prompt: string;
     switch (slot.bloomLevel) {

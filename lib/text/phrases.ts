@@ -97,9 +97,10 @@ const FUNCTION_WORDS = new Set(
 
 /**
  * Whether a short text can name a concept: no leading determiner or quantifier ("another …",
- * "only …"), no vague head ("examples", "enormous amount") and no function word inside ("Particle physics it", "But every wave", "Behind
- * familiar terms"). A closed word list rather than the tagger: out of context the tagger reads
- * "active transport" or "Calvin cycle" as ending in a verb.
+ * "only …"), no vague head ("examples", "enormous amount") and no function word inside
+ * ("Particle physics it", "But every wave", "Behind familiar terms"). A closed word list rather
+ * than the tagger: out of context the tagger reads "active transport" or "Calvin cycle" as
+ * ending in a verb.
  */
 export function isNounPhrase(text: string): boolean {
   if (LEADING.test(`${text} `)) return false;
