@@ -19,6 +19,11 @@ export const BlueprintSchema = z
     /** Per-level share: fractions summing to 1, or counts summing to the question total. */
     bloomDistribution: z.partialRecord(z.enum(BLOOM_LEVELS), z.number().min(0).max(MAX_QUESTIONS)).optional(),
     difficulty: z.enum([...DIFFICULTIES, "mixed"]).default("mixed"),
+    /**
+     * Leave a slot empty (with its reason) rather than fill it at the nearest level the passages
+     * support. Off by default: a substituted question says so and carries its true level.
+     */
+    strictLevels: z.boolean().default(false),
   })
   .superRefine((b, ctx) => {
     const total = b.items.reduce((n, i) => n + i.count, 0);

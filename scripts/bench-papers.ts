@@ -5,13 +5,14 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { createOfflineGenerator } from "@/lib/generation/offline-generator";
+import { runGeneration } from "@/lib/generation/run";
 import { checkPaper } from "@/lib/papers/check";
 import { exportPaper } from "@/lib/papers/export";
 import { toPaperQuestion } from "@/lib/papers/store";
 import { paperFromTemplate } from "@/lib/papers/templates";
+import { GenerationRequestSchema } from "@/schema/generation.schema";
 import { BLOOM_LEVELS } from "@/types/bloom.types";
-import type { IContextChunk, ISlot } from "@/types/generation.types";
+import type { IContextChunk, TQuestion } from "@/types/generation.types";
 import type { EExportFormat, EExportPart, IPaper } from "@/types/paper.types";
 
 const RUNS = 10;
@@ -34,9 +35,23 @@ async function demoChunks(): Promise<IContextChunk[]> {
     }));
 }
 
+/** Questions of one type and marks from the gated offline pipeline, over all six levels. */
+async function generate(chunks: IContextChunk[], type: TQuestion["type"], count: number, marks: number) {
+  const request = GenerationRequestSchema.parse({
+    filters: { board: "CBSE", grade: "11", subject: "Biology" },
+    context: chunks.slice(0, 60).map((c) => ({ documentId: c.documentId, chunkIndex: c.chunkIndex })),
+    blueprint: { items: [{ type, count, marks }], bloomTargets: [...BLOOM_LEVELS] },
+    seed: 7,
+  });
+  const none = { question: () => undefined, progress: () => undefined, error: () => undefined };
+  const result = await runGeneration({ model: null, timeoutMs: 0 }, chunks.slice(0, 60), request, none, () =>
+    randomUUID(),
+  );
+  return result.questions;
+}
+
 async function boardPaper(): Promise<IPaper> {
   const chunks = await demoChunks();
-  const generator = createOfflineGenerator(chunks, 7);
   const paper: IPaper = {
     id: randomUUID(),
     ...paperFromTemplate({
@@ -49,25 +64,17 @@ async function boardPaper(): Promise<IPaper> {
     schoolName: "Green Valley School",
   };
   const counts = [20, 6, 7, 3, 3];
-  let n = 0;
   for (const [si, section] of paper.sections.entries()) {
-    for (let i = 0; i < counts[si]!; i++, n++) {
-      const type = section.questionType === "mixed" ? "short" : section.questionType;
-      const slot: ISlot = {
-        id: randomUUID(),
-        index: n,
-        type,
-        bloomLevel: BLOOM_LEVELS[n % BLOOM_LEVELS.length]!,
-        marks: section.marksPerQuestion ?? 1,
-        difficulty: "medium",
-        sourceKeys: chunks.map((c) => `${c.documentId}:${c.chunkIndex}`).slice(n % chunks.length),
-      };
-      const q = generator.generate(slot) ?? generator.generate({ ...slot, bloomLevel: "Remember" });
-      if (!q) throw new Error(`no question for slot ${n}`);
+    const type = section.questionType === "mixed" ? "short" : section.questionType;
+    const marks = section.marksPerQuestion ?? 1;
+    const questions = await generate(chunks, type, counts[si]!, marks);
+    if (questions.length === 0) throw new Error(`no ${type} questions for ${section.name}`);
+    // The export cost depends on the paper's size: slots the gate left empty reuse a question.
+    for (let i = 0; i < counts[si]!; i++) {
       section.items.push({
         id: randomUUID(),
-        marks: slot.marks,
-        question: toPaperQuestion(q, "8 · Photosynthesis", slot.marks),
+        marks,
+        question: toPaperQuestion(questions[i % questions.length]!, "8 · Photosynthesis", marks),
       });
     }
   }

@@ -37,9 +37,15 @@ export interface IContextRef {
 export interface IValidation {
   citationsOk: boolean;
   supported: boolean;
+  /** The quality gate's reading of the demand equals the label. */
   bloomAgreed: boolean;
   regenerated: boolean;
+  /** Warnings of the quality gate (rejections never reach a saved question). */
   flags: string[];
+  /** The Bloom level the question's demand supports, as the quality gate reads it. */
+  demand?: EBloomLevel;
+  /** The level the blueprint asked for when nothing acceptable could be written at it. */
+  substitutedFor?: EBloomLevel;
 }
 
 interface IQuestionBase {
@@ -66,6 +72,8 @@ export interface IShortQuestion extends IQuestionBase {
   type: "short";
   suggestedAnswer: string;
   evaluatorKeywords: string[];
+  /** Separate, checkable ideas that add up to the marks (absent on sets saved before schemes). */
+  markingScheme?: { point: string; marks: number }[];
 }
 
 export interface ILongQuestion extends IQuestionBase {
@@ -94,6 +102,8 @@ export interface IQuestionPartData {
   slot: ISlot;
   status: "generating" | "final" | "failed";
   question?: Partial<TQuestion>;
+  /** Why a failed slot is empty (what the gate refused, or what the passages lack). */
+  reason?: string;
 }
 
 export interface IProgressPartData {

@@ -1,31 +1,31 @@
 import type { IContextChunk } from "@/types/generation.types";
-import { extractFacts, keyTerms } from "./facts";
+import { extractConcepts, extractTerms } from "./knowledge/lexicon";
+import { collectSentences } from "./knowledge/sentences";
 
 export interface IAnswerability {
   requested: number;
-  /** Distinct facts a question can be built on. */
+  /** Standalone, testable sentences a question can be built on. */
   capacity: number;
   terms: number;
   enough: boolean;
   reasons: string[];
 }
 
-/** Offline coverage check: one distinct fact per question, and enough concepts for MCQ options. */
+/** Offline coverage check: one testable sentence per question, and enough concepts for MCQ options. */
 export function assessAnswerability(
   chunks: readonly IContextChunk[],
   requested: number,
   mcqCount: number,
 ): IAnswerability {
-  const facts = extractFacts(chunks);
-  const terms = keyTerms(chunks, facts).length;
+  const sentences = collectSentences(chunks);
+  const capacity = sentences.filter((s) => s.standalone && !s.sideBox).length;
+  const terms = extractConcepts(sentences, extractTerms(sentences)).length;
   const reasons: string[] = [];
-  if (facts.length < requested) {
-    reasons.push(
-      `The selected passages hold ${facts.length} distinct usable facts for ${requested} questions.`,
-    );
+  if (capacity < requested) {
+    reasons.push(`The selected passages hold ${capacity} testable sentences for ${requested} questions.`);
   }
   if (mcqCount > 0 && terms < 4) {
-    reasons.push(`Only ${terms} distinct concepts for MCQ options (4 needed for term-based options).`);
+    reasons.push(`Only ${terms} distinct concepts for MCQ options (4 needed).`);
   }
-  return { requested, capacity: facts.length, terms, enough: facts.length >= requested, reasons };
+  return { requested, capacity, terms, enough: capacity >= requested, reasons };
 }

@@ -7,7 +7,8 @@ import { retrieve } from "@/lib/retrieval/retrieve";
 import type { TGenerationRequest } from "@/schema/generation.schema";
 import type { IContextChunk } from "@/types/generation.types";
 import { assessAnswerability } from "./answerability";
-import { chunkKey, extractFacts, keyTerms } from "./facts";
+import { extractConcepts, extractTerms } from "./knowledge/lexicon";
+import { chunkKey, collectSentences } from "./knowledge/sentences";
 
 export interface IEvidence {
   chunks: IContextChunk[];
@@ -114,7 +115,10 @@ export async function ensureEvidence(
   check = assessAnswerability(chunks, requested, mcqs);
 
   if (!check.enough) {
-    const terms = keyTerms(selected, extractFacts(selected)).slice(0, 4);
+    const sentences = collectSentences(selected);
+    const terms = extractConcepts(sentences, extractTerms(sentences))
+      .map((c) => c.name)
+      .slice(0, 4);
     let n2 = 0;
     for (const term of terms) {
       const sub = await retrieve(deps, userId, {

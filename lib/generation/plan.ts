@@ -6,9 +6,9 @@ export const DEFAULT_MARKS: Record<EQuestionType, number> = { mcq: 1, short: 3, 
 
 /** Levels each question type suits when the blueprint names none. */
 const DEFAULT_LEVELS: Record<EQuestionType, EBloomLevel[]> = {
-  mcq: ["Remember", "Understand", "Apply"],
-  short: ["Understand", "Apply", "Analyze"],
-  long: ["Analyze", "Evaluate", "Create"],
+  mcq: ["Remember", "Understand", "Apply", "Analyze"],
+  short: ["Understand", "Apply", "Analyze", "Remember"],
+  long: ["Analyze", "Evaluate", "Create", "Understand"],
 };
 
 /** Largest-remainder (Hamilton) apportionment of `total` seats by `weights`; ties go to the earlier key. */
@@ -34,6 +34,63 @@ export function largestRemainder<K extends string>(
   return out;
 }
 
+/**
+ * How well a question type carries a Bloom level: an MCQ tests recall, prediction and
+ * assertion–reason well; a written answer is where explaining, judging and designing show.
+ */
+const SUITS: Record<EQuestionType, Record<EBloomLevel, number>> = {
+  mcq: { Remember: 3, Understand: 1, Apply: 2, Analyze: 2, Evaluate: 1, Create: 0 },
+  short: { Remember: 1, Understand: 3, Apply: 2, Analyze: 3, Evaluate: 3, Create: 2 },
+  long: { Remember: 0, Understand: 2, Apply: 1, Analyze: 2, Evaluate: 3, Create: 3 },
+};
+
+/**
+ * Gives each free question one level from the pool so that every question lands on a type that
+ * suits its level and for which the passages hold material (`feasible` > 0). Exhaustive over the
+ * distinct arrangements for small sets (a set of 10 has at most a few thousand), greedy beyond.
+ */
+export function arrangeLevels(
+  types: readonly EQuestionType[],
+  pool: readonly EBloomLevel[],
+  feasible?: (type: EQuestionType, level: EBloomLevel) => number,
+): EBloomLevel[] {
+  const value = (t: EQuestionType, l: EBloomLevel) =>
+    SUITS[t][l] + (feasible ? (feasible(t, l) > 0 ? 10 : 0) : 0);
+  const sorted = [...pool].sort((a, b) => BLOOM_LEVELS.indexOf(a) - BLOOM_LEVELS.indexOf(b));
+  if (types.length > 9) {
+    const left = [...sorted];
+    return types.map((t) => {
+      let best = 0;
+      for (let i = 1; i < left.length; i++) if (value(t, left[i]!) > value(t, left[best]!)) best = i;
+      return left.splice(best, 1)[0]!;
+    });
+  }
+  let bestScore = -1;
+  let best: EBloomLevel[] = sorted;
+  const current: EBloomLevel[] = [];
+  const counts = new Map<EBloomLevel, number>();
+  for (const l of sorted) counts.set(l, (counts.get(l) ?? 0) + 1);
+  const walk = (i: number, score: number) => {
+    if (i === types.length) {
+      if (score > bestScore) {
+        bestScore = score;
+        best = [...current];
+      }
+      return;
+    }
+    for (const [l, n] of counts) {
+      if (n === 0) continue;
+      counts.set(l, n - 1);
+      current.push(l);
+      walk(i + 1, score + value(types[i]!, l));
+      current.pop();
+      counts.set(l, n);
+    }
+  };
+  walk(0, 0);
+  return best;
+}
+
 function difficultyFor(level: EBloomLevel, requested: TBlueprint["difficulty"]): EDifficulty {
   if (requested !== "mixed") return requested;
   const i = BLOOM_LEVELS.indexOf(level);
@@ -50,6 +107,7 @@ export function planSlots(
   blueprint: TBlueprint,
   sourceKeys: readonly string[],
   makeId: (index: number) => string,
+  feasible?: (type: EQuestionType, level: EBloomLevel) => number,
 ): ISlot[] {
   const items = blueprint.items.flatMap((item) =>
     Array.from({ length: item.count }, () => ({
@@ -69,16 +127,21 @@ export function planSlots(
     pool.sort((a, b) => BLOOM_LEVELS.indexOf(a) - BLOOM_LEVELS.indexOf(b));
   }
   if (pool.length > 0) {
-    // Lowest levels to MCQs, highest to long answers.
-    const rank: Record<EQuestionType, number> = { mcq: 0, short: 1, long: 2 };
-    const order = free.map((f, i) => ({ f, i })).sort((a, b) => rank[a.f.type] - rank[b.f.type] || a.i - b.i);
-    order.forEach(({ f }, j) => {
-      f.level = pool[j];
+    const levels = arrangeLevels(
+      free.map((f) => f.type),
+      pool,
+      feasible,
+    );
+    free.forEach((f, j) => {
+      f.level = levels[j];
     });
   } else {
+    // No levels asked: rotate over the type's usual levels that the passages can carry.
     const used: Record<EQuestionType, number> = { mcq: 0, short: 0, long: 0 };
     for (const f of free) {
-      const levels = DEFAULT_LEVELS[f.type];
+      const usual = DEFAULT_LEVELS[f.type];
+      const carried = feasible ? usual.filter((l) => feasible(f.type, l) > 0) : usual;
+      const levels = carried.length > 0 ? carried : usual;
       f.level = levels[used[f.type]++ % levels.length];
     }
   }

@@ -65,6 +65,46 @@ export async function loadContext(
     }));
 }
 
+/**
+ * The chapter(s) behind the selected passages: every chunk of their documents the caller may see,
+ * in reading order, up to `max`. The offline generator draws wrong options and investigation
+ * controls from it; questions never cite it.
+ */
+export async function loadScope(
+  db: ISqlExecutor,
+  userId: string,
+  documentIds: readonly string[],
+  max = 400,
+): Promise<IContextChunk[]> {
+  if (documentIds.length === 0) return [];
+  const rows = await db.query<{
+    document_id: string;
+    chunk_index: number;
+    content: string;
+    title: string;
+    bucket: string;
+    path: string;
+    section_path: string;
+  }>(
+    `select c.document_id, c.chunk_index, c.content, d.title, d.bucket, d.path, c.section_path
+     from document_chunks c
+     join documents d on d.id = c.document_id and (d.visibility = 'shared' or d.owner_id = $2)
+     where c.document_id = any($1::uuid[])
+     order by c.document_id, c.chunk_index
+     limit $3`,
+    [[...new Set(documentIds)], userId, max],
+  );
+  return rows.map((r) => ({
+    documentId: r.document_id,
+    chunkIndex: r.chunk_index,
+    content: r.content,
+    title: r.title,
+    bucket: r.bucket,
+    path: r.path,
+    sectionPath: r.section_path,
+  }));
+}
+
 /** Persists a finished set and its questions in one transaction: all or nothing. */
 export async function saveQuestionSet(
   db: { transaction<T>(fn: (tx: ISqlExecutor) => Promise<T>): Promise<T> },

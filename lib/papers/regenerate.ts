@@ -4,7 +4,7 @@ import type { LanguageModel } from "ai";
 import type { IDatabase } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { runGeneration } from "@/lib/generation/run";
-import { loadContext, saveQuestionSet } from "@/lib/generation/store";
+import { loadContext, loadScope, saveQuestionSet } from "@/lib/generation/store";
 import { GenerationRequestSchema } from "@/schema/generation.schema";
 import type { IPaper } from "@/types/paper.types";
 import { findItem, getPaper, paperToUpdate, savePaper, toPaperQuestion } from "./store";
@@ -51,8 +51,15 @@ export async function regenerateItem(
       .map((p) => p.slice(0, 1500)),
     seed: Math.floor(Math.random() * 2 ** 31),
   });
+  // The chapter of the cited passages: options for the offline generator and the rest of the
+  // section when the cited passages alone cannot carry a different question.
+  const scope = await loadScope(
+    db,
+    userId,
+    chunks.map((c) => c.documentId),
+  );
   const result = await runGeneration(
-    { model: deps.model, timeoutMs: deps.timeoutMs },
+    { model: deps.model, timeoutMs: deps.timeoutMs, scope },
     chunks,
     request,
     NO_EVENTS,

@@ -6,7 +6,7 @@ import { authorize } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db";
 import { ensureEvidence } from "@/lib/generation/evidence";
 import { runGeneration } from "@/lib/generation/run";
-import { loadContext, loadExemplars, saveQuestionSet } from "@/lib/generation/store";
+import { loadContext, loadExemplars, loadScope, saveQuestionSet } from "@/lib/generation/store";
 import { handle, parseJson } from "@/lib/http/handler";
 import { enforceRateLimit } from "@/lib/http/rate-limit";
 import { describeError, log } from "@/lib/log";
@@ -39,6 +39,12 @@ export const POST = handle("generation", async (request) => {
 
   const exemplars =
     body.strategy === "few-shot" ? await loadExemplars(db, principal.userId, body.filters) : [];
+  const pastQuestions = await loadExemplars(db, principal.userId, body.filters, 40);
+  const scope = await loadScope(
+    db,
+    principal.userId,
+    evidence.chunks.map((c) => c.documentId),
+  );
 
   const stream = createUIMessageStream<TGenerationMessage>({
     execute: async ({ writer }) => {
@@ -50,15 +56,15 @@ export const POST = handle("generation", async (request) => {
         data: { stage: "generating", done: 0, total: 0, message: "Planning questions" },
       });
       const result = await runGeneration(
-        { model, timeoutMs, exemplars },
+        { model, timeoutMs, exemplars, scope, pastQuestions },
         evidence.chunks,
         body,
         {
-          question: (slot, status, question) =>
+          question: (slot, status, question, reason) =>
             writer.write({
               type: "data-question",
               id: slot.id,
-              data: { slot, status, ...(question ? { question } : {}) },
+              data: { slot, status, ...(question ? { question } : {}), ...(reason ? { reason } : {}) },
             }),
           progress: (done, total, message) =>
             writer.write({

@@ -27,6 +27,7 @@ export function questionPrompt(
   slot: ISlot,
   chunks: readonly IContextChunk[],
   exemplars: readonly string[] = [],
+  feedback: readonly string[] = [],
 ): string {
   const level = BLOOM_DESCRIPTIONS[slot.bloomLevel];
   const shape =
@@ -47,6 +48,9 @@ export function questionPrompt(
     `Marks: ${slot.marks}. Difficulty: ${slot.difficulty}.`,
     exemplars.length
       ? `Past-paper questions in this subject, for style only:\n${exemplars.map((e) => `- ${e}`).join("\n")}`
+      : "",
+    feedback.length
+      ? `Your previous draft was refused by the reviewer for these reasons; write a different question that avoids them:\n${feedback.map((f) => `- ${f}`).join("\n")}`
       : "",
     "Passages:",
     passages,

@@ -1,0 +1,359 @@
+import type { IConcept, IKnowledge } from "@/lib/generation/knowledge";
+import { sameConcept, termKey } from "@/lib/generation/knowledge/lexicon";
+import { contextRef } from "@/lib/generation/knowledge/sentences";
+import { largestRemainder } from "@/lib/generation/plan";
+import { contentWords, stem } from "@/lib/text/tokenize";
+import { nounCategory } from "@/lib/text/wordnet";
+import type { EBloomLevel } from "@/types/bloom.types";
+import type { EQuestionType, IContextRef, ISlot, TQuestion } from "@/types/generation.types";
+
+/** What a question form gets to build candidates for one slot. */
+export interface IFormEnv {
+  kb: IKnowledge;
+  slot: ISlot;
+  random: () => number;
+  /** Position (0–3) the key should take in an MCQ, so keys spread over A–D across a set. */
+  keyAt: number;
+  /** Source sentences already used by accepted questions of the set. */
+  used: ReadonlySet<string>;
+}
+
+/**
+ * A question form: one way of asking that an algorithm can do well, at the Bloom level its demand
+ * really has. `build` yields complete candidates, best first; the quality gate decides which (if
+ * any) is good enough. `available` is a cheap count of what the form could build from, for the
+ * planner.
+ */
+export interface IForm {
+  id: string;
+  fits(type: EQuestionType, level: EBloomLevel): boolean;
+  available(kb: IKnowledge): number;
+  build(env: IFormEnv): Iterable<TQuestion>;
+}
+
+export const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** Lower-cases the first letter unless it starts an acronym or a name-like word ("ATP", "DNA", "Mendel"). */
+export const lower = (s: string) =>
+  /^\p{Lu}(?:\p{Ll}|\s)/u.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;
+
+/** A heading as a phrase inside a sentence: "Water’s Heat of Vaporization" → "water’s heat of vaporization". */
+export function topicName(heading: string): string {
+  return heading
+    .replace(/^(?:\d+(?:\.\d+)*\s+)/, "")
+    .replace(/:\s+/, " — ")
+    .split(/\s+/)
+    .map((w) => (/^\p{Lu}\p{Ll}+(?:[’'-]\p{Ll}+)*$/u.test(w) ? w.toLowerCase() : w))
+    .join(" ");
+}
+export const clip = (s: string, n = 200) =>
+  s.length <= n ? s : `${s.slice(0, s.lastIndexOf(" ", n)).trim()}…`;
+export const stripEnd = (s: string) => s.replace(/[.;:!?]+$/, "").trim();
+export const sentence = (s: string) => `${capital(stripEnd(s))}.`;
+const stemsOf = (s: string) => new Set(contentWords(s).map(stem));
+
+export function shuffle<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const VALIDATION = { citationsOk: true, supported: true, bloomAgreed: true, regenerated: false, flags: [] };
+
+export function refs(env: IFormEnv, sources: readonly { chunkKey: string; quote: string }[]): IContextRef[] {
+  const seen = new Set<string>();
+  const out: IContextRef[] = [];
+  for (const s of sources) {
+    const chunk = env.kb.byKey.get(s.chunkKey);
+    if (!chunk) continue;
+    const key = `${s.chunkKey}|${s.quote}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(contextRef(chunk, s.quote));
+  }
+  return out;
+}
+
+export interface IOption {
+  text: string;
+  /** Why a student would pick it, and why it is wrong (distractors only). */
+  rationale?: string;
+}
+
+/** An MCQ with the key at `env.keyAt` (or at `keyAt` when the form fixes the option order). */
+export function mcq(
+  env: IFormEnv,
+  p: {
+    prompt: string;
+    key: IOption;
+    distractors: readonly IOption[];
+    explanation: string;
+    sources: readonly { chunkKey: string; quote: string }[];
+    /** Options in a fixed order (assertion–reason): the key's index in `fixed`. */
+    fixed?: { options: string[]; keyIndex: number; rationales: string[] };
+  },
+): TQuestion | null {
+  let options: string[];
+  let correctIndex: number;
+  let rationales: string[];
+  if (p.fixed) {
+    options = p.fixed.options;
+    correctIndex = p.fixed.keyIndex;
+    rationales = p.fixed.rationales;
+  } else {
+    if (p.distractors.length < 3) return null;
+    const wrong = p.distractors.slice(0, 3);
+    correctIndex = env.keyAt % 4;
+    options = wrong.map((d) => d.text);
+    options.splice(correctIndex, 0, p.key.text);
+    rationales = wrong.map((d) => d.rationale ?? "");
+  }
+  return {
+    id: env.slot.id,
+    type: "mcq",
+    bloomLevel: env.slot.bloomLevel,
+    promptText: p.prompt,
+    marks: env.slot.marks,
+    difficulty: env.slot.difficulty,
+    options,
+    correctIndex,
+    explanation: p.explanation,
+    distractorRationales: rationales,
+    contextRefs: refs(env, p.sources),
+    validation: VALIDATION,
+    source: "offline",
+  };
+}
+
+/** Splits `marks` over the points in order (largest remainder on weights), dropping zero-mark points. */
+export function allot(points: readonly { point: string; weight?: number }[], marks: number) {
+  const ids = points.map((_, i) => String(i));
+  const split = largestRemainder(
+    Object.fromEntries(points.map((p, i) => [String(i), p.weight ?? 1])),
+    marks,
+    ids,
+  );
+  return points.map((p, i) => ({ point: p.point, marks: split[String(i)] ?? 0 })).filter((p) => p.marks > 0);
+}
+
+export function keywords(texts: readonly string[], max = 6): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const t of texts) {
+    for (const w of contentWords(t)) {
+      const s = stem(w);
+      if (seen.has(s) || /^\d+$/.test(w) || w.length < 4) continue;
+      seen.add(s);
+      out.push(w);
+      if (out.length >= max) return out;
+    }
+  }
+  return out;
+}
+
+/** A short or long answer with its model answer and a marking scheme that adds up to the marks. */
+export function written(
+  env: IFormEnv,
+  p: {
+    prompt: string;
+    answer: string;
+    /** Separate, checkable ideas, most important first; weights share out the marks. */
+    points: readonly { point: string; weight?: number }[];
+    keywords: readonly string[];
+    sources: readonly { chunkKey: string; quote: string }[];
+  },
+): TQuestion | null {
+  const { slot } = env;
+  const scheme = allot(p.points.slice(0, Math.max(1, slot.marks)), slot.marks);
+  if (scheme.length === 0) return null;
+  const base = {
+    id: slot.id,
+    bloomLevel: slot.bloomLevel,
+    promptText: p.prompt,
+    marks: slot.marks,
+    difficulty: slot.difficulty,
+    suggestedAnswer: p.answer,
+    evaluatorKeywords: [...p.keywords],
+    contextRefs: refs(env, p.sources),
+    validation: VALIDATION,
+    source: "offline" as const,
+  };
+  if (slot.type === "long") return { ...base, type: "long", markingScheme: scheme };
+  if (slot.type === "short") return { ...base, type: "short", markingScheme: scheme };
+  return null;
+}
+
+/** "a"/"an" for a word, by sound where the spelling misleads (an hour, a unit, an MRI). */
+export function article(word: string): string {
+  return /^(?:[aeio]|u(?!ni|se|su|ro|ra|te|ti)|hour|honest|heir|[fhlmnrsx](?:\b|-|\d)|mri|rna|fsh|lh|hiv|nadh|nadph)/i.test(
+    word,
+  )
+    ? "an"
+    : "a";
+}
+
+/**
+ * Wrong options for a concept: other concepts of the chapter of the same kind — the same genus
+ * ("a pigment"), else the same head noun ("… proteins"), else a named concept of the same
+ * section — never the concept itself, a name containing it, one of its aliases, one visible in
+ * the stem, or one whose own definition also fits the stem.
+ */
+/** WordNet categories too broad to make two things the same kind ("tops", "cognition", …). */
+const BROAD = new Set([
+  "tops",
+  "cognition",
+  "communication",
+  "act",
+  "attribute",
+  "relation",
+  "state",
+  "group",
+]);
+
+const has = (m: ReadonlyMap<string, ReadonlySet<string>>, a: string, b: string) => m.get(a)?.has(b) ?? false;
+/** Two names of one thing, or one a kind of the other: either would make a second right answer. */
+function overlapping(kb: IFormEnv["kb"], a: string, b: string): boolean {
+  const ka = termKey(a);
+  const kb2 = termKey(b);
+  if (sameConcept(a, b)) return true;
+  if (has(kb.links.aliases, ka, kb2) || has(kb.links.broader, ka, kb2) || has(kb.links.broader, kb2, ka))
+    return true;
+  // "protozoa" / "protozoan": the same word in two forms.
+  const la = a.toLowerCase();
+  const lb = b.toLowerCase();
+  return (
+    la.length >= 6 &&
+    lb.length >= 6 &&
+    la.slice(0, 6) === lb.slice(0, 6) &&
+    Math.abs(la.length - lb.length) <= 3
+  );
+}
+
+/** A title-case heading used as a concept ("Movement at Synovial Joints"), not a term of the subject. */
+const headingLike = (c: IConcept) => c.source === "heading" && /\s/.test(c.name) && /^\p{Lu}/u.test(c.name);
+
+/**
+ * Wrong options for a concept: things of the same kind, best first — members of a list the key
+ * belongs to ("ectoderm, mesoderm and endoderm"), then terms the chapter defines with the same
+ * genus ("a pigment …"), then names with the same head noun ("saddle / hinge joints"), then named
+ * concepts of the same WordNet category and section. Never the key again, another name for it,
+ * a broader or narrower term, a name visible in the stem, a section heading, or a term whose own
+ * definition also fits the stem. Fewer than `n` such options means no question.
+ */
+export function conceptDistractors(
+  env: IFormEnv,
+  key: { name: string; genus: string; head: string; plural: boolean; aliases?: readonly string[] },
+  stemText: string,
+  n = 3,
+  opts: { samePlurality?: boolean } = {},
+): IConcept[] {
+  const { kb } = env;
+  const stemStems = stemsOf(stemText);
+  const keyKey = termKey(key.name);
+  const aliases = (key.aliases ?? []).map((a) => a.toLowerCase());
+  const self = kb.concepts.find((c) => termKey(c.name) === keyKey);
+  const keySection = self?.section;
+  const keyCategory = self?.category ?? nounCategory(key.head);
+  const scored = kb.concepts
+    .filter((c) => {
+      if (headingLike(c) || overlapping(kb, c.name, key.name)) return false;
+      if (aliases.some((a) => a === c.name.toLowerCase() || sameConcept(a, c.name))) return false;
+      const cs = stemsOf(c.name);
+      if (cs.size === 0 || [...cs].every((s) => stemStems.has(s))) return false;
+      if (opts.samePlurality && c.plural !== key.plural) return false;
+      const def = kb.scopeTerms.find((t) => termKey(t.term) === termKey(c.name))?.definition;
+      if (def && overlapShare(def, stemText) >= 0.7) return false;
+      return true;
+    })
+    .map((c) => {
+      const ck = termKey(c.name);
+      const kin = has(kb.links.siblings, keyKey, ck)
+        ? 4
+        : key.genus && c.genus === key.genus
+          ? 3
+          : c.head === key.head && c.head.length > 2 && (c.name.includes(" ") || key.name.includes(" "))
+            ? 2.5
+            : keyCategory &&
+                !BROAD.has(keyCategory) &&
+                c.category === keyCategory &&
+                c.source !== "phrase" &&
+                (c.section === keySection || c.genus === key.genus)
+              ? 1.5
+              : 0;
+      const named = c.source === "definition" || c.source === "called" || c.source === "appositive" ? 0.5 : 0;
+      const ratio = Math.min(c.name.length, key.name.length) / Math.max(c.name.length, key.name.length);
+      return { c, kin, score: kin * 2 + named + ratio * 0.5 + env.random() * 0.3 };
+    })
+    .filter(({ kin }) => kin > 0)
+    .sort((a, b) => b.score - a.score);
+  const out: IConcept[] = [];
+  for (const { c } of scored) {
+    if (out.some((o) => overlapping(kb, o.name, c.name))) continue;
+    out.push(c);
+    if (out.length >= n) break;
+  }
+  return out.length >= n ? out : [];
+}
+
+function overlapShare(a: string, b: string): number {
+  const sa = stemsOf(a);
+  const sb = stemsOf(b);
+  if (sa.size === 0) return 0;
+  let hit = 0;
+  for (const s of sa) if (sb.has(s)) hit++;
+  return hit / sa.size;
+}
+
+export const definitionOf = (kb: IKnowledge, name: string) =>
+  kb.scopeTerms.find((t) => termKey(t.term) === termKey(name));
+
+/** The definition without its genus: what sets the term apart ("… that span the membrane"). */
+function differentia(definition: string, genus: string): string {
+  const d = stripEnd(definition);
+  const at = genus ? d.toLowerCase().indexOf(genus.toLowerCase()) : -1;
+  return at >= 0
+    ? d
+        .slice(at + genus.length)
+        .replace(/^[a-z]*\s*/i, "")
+        .trim()
+    : "";
+}
+
+/**
+ * A rationale that names the confusion: the distractor is the same kind of thing as the key, and
+ * what tells them apart; without a definition, the sentence that says what the distractor is.
+ */
+export function confusionRationale(
+  kb: IKnowledge,
+  distractor: IConcept,
+  keyName: string,
+  genus: string,
+): string {
+  const def = definitionOf(kb, distractor.name);
+  const keyDef = definitionOf(kb, keyName);
+  const kind = genus && distractor.genus === genus ? genus : "";
+  if (def && kind && keyDef) {
+    const theirs = differentia(def.definition, kind);
+    const ours = differentia(keyDef.definition, kind);
+    if (theirs && ours)
+      return `Both are ${kind}s, but ${distractor.name} ${def.plural ? "are" : "is"} the one ${clip(theirs, 90)}; the question describes the one ${clip(ours, 90)}.`;
+  }
+  if (def)
+    return `Confuses ${keyName} with ${distractor.name}, which ${def.plural ? "are" : "is"} ${clip(stripEnd(def.definition), 120)}.`;
+  if (distractor.gloss)
+    return `Confuses ${keyName} with ${distractor.name}: “${clip(stripEnd(distractor.gloss), 140)}.”`;
+  return `Confuses ${keyName} with ${distractor.name}, a related ${distractor.head || "term"} that does not fit this description.`;
+}

@@ -1,0 +1,410 @@
+import type { ISentence, ITerm } from "@/lib/generation/knowledge";
+import { headOf, sameConcept, termKey } from "@/lib/generation/knowledge/lexicon";
+import { contentWords } from "@/lib/text/tokenize";
+import {
+  capital,
+  clip,
+  type IForm,
+  type IFormEnv,
+  keywords,
+  lower,
+  mcq,
+  sentence,
+  stripEnd,
+  written,
+} from "./common";
+import { LEANS_ON_CONTEXT } from "./recall";
+import { ABOUT_NAMES, falsify } from "./relations";
+
+/**
+ * Questions that ask for more than recall: describe a topic in several ideas (Understand),
+ * distinguish two related terms (Analyze), judge a student's plausible misconception and correct
+ * it with evidence (Evaluate), design an investigation of a stated relationship (Create).
+ */
+
+const be = (plural: boolean) => (plural ? "are" : "is");
+const byRank = <T extends { chunkKey: string }>(env: IFormEnv, items: readonly T[]) =>
+  [...items].sort((a, b) => (env.kb.rank.get(a.chunkKey) ?? 99) - (env.kb.rank.get(b.chunkKey) ?? 99));
+
+/** A passage sentence cut to its main idea, for a marking point (no asides, no trailing clauses). */
+export function compress(s: string): string {
+  let t = stripEnd(s)
+    .replace(/\s*\([^)]*\)/g, "")
+    .replace(
+      /^(?:in addition|additionally|furthermore|moreover|also|however|therefore|thus|finally|first|second|third|next|then),?\s+/i,
+      "",
+    );
+  if (t.split(/\s+/).length > 22)
+    t = t.split(/,\s+(?:which|where|while|whereas|although|as well as)\b|;\s+/)[0]!;
+  return t.trim();
+}
+
+/** Pairs of terms defined in the passages that are the same kind of thing (the same genus or head). */
+function siblingPairs(env: IFormEnv): [ITerm, ITerm][] {
+  const terms = byRank(env, env.kb.terms);
+  const out: [ITerm, ITerm][] = [];
+  for (let i = 0; i < terms.length; i++)
+    for (let j = i + 1; j < terms.length; j++) {
+      const a = terms[i]!;
+      const b = terms[j]!;
+      if (sameConcept(a.term, b.term)) continue;
+      if ((a.genus && a.genus === b.genus) || a.head === b.head) out.push([a, b]);
+    }
+  return out;
+}
+
+export const compareTerms: IForm = {
+  id: "compare-terms",
+  fits: (type, level) => type !== "mcq" && level === "Analyze",
+  available: (kb) => kb.terms.length,
+  *build(env) {
+    for (const [a, b] of siblingPairs(env)) {
+      if (env.used.has(a.sentence) && env.used.has(b.sentence)) continue;
+      const kind = a.genus && a.genus === b.genus ? a.genus : a.head;
+      const long = env.slot.type === "long";
+      const more = (t: ITerm) =>
+        env.kb.sentences.find(
+          (s) => s.standalone && s.text !== t.sentence && s.text.toLowerCase().includes(t.term.toLowerCase()),
+        );
+      const extraA = long ? more(a) : undefined;
+      const extraB = long ? more(b) : undefined;
+      if (long && !(extraA || extraB)) continue;
+      const answer = [
+        `${capital(a.term)} ${be(a.plural)} ${stripEnd(a.definition)}, whereas ${b.term} ${be(b.plural)} ${stripEnd(b.definition)}.`,
+        `Both are ${kind}s, but they differ in what each one is or does.`,
+        ...(extraA ? [sentence(compress(extraA.text))] : []),
+        ...(extraB ? [sentence(compress(extraB.text))] : []),
+      ].join(" ");
+      const points = [
+        { point: `${capital(a.term)}: ${clip(stripEnd(a.definition), 140)}` },
+        { point: `${capital(b.term)}: ${clip(stripEnd(b.definition), 140)}` },
+        {
+          point: `States the difference as a contrast (${a.term} … whereas ${b.term} …), not two separate definitions`,
+        },
+        ...(long ? [{ point: `A similarity: both are ${kind}s` }] : []),
+        ...(extraA ? [{ point: `A further feature of ${a.term}: ${clip(compress(extraA.text), 120)}` }] : []),
+        ...(extraB ? [{ point: `A further feature of ${b.term}: ${clip(compress(extraB.text), 120)}` }] : []),
+      ];
+      const q = written(env, {
+        prompt: long
+          ? `Compare and contrast ${a.term} and ${b.term}. Give one similarity and the main differences.`
+          : `Distinguish between ${a.term} and ${b.term}.`,
+        answer,
+        points,
+        keywords: keywords([a.term, b.term, a.definition, b.definition]),
+        sources: [
+          { chunkKey: a.chunkKey, quote: a.sentence },
+          { chunkKey: b.chunkKey, quote: b.sentence },
+          ...(extraA ? [{ chunkKey: extraA.chunkKey, quote: extraA.text }] : []),
+          ...(extraB ? [{ chunkKey: extraB.chunkKey, quote: extraB.text }] : []),
+        ],
+      });
+      if (q) yield q;
+    }
+  },
+};
+
+interface IMisconception {
+  claim: string;
+  /** Why it is wrong, as the correction a good answer gives. */
+  correction: string;
+  /** What the student confused. */
+  error: string;
+  truth: string;
+  sources: { chunkKey: string; quote: string }[];
+}
+
+/** Plausible misconceptions: a definition pinned on a sibling term, a reversed relationship, a denied fact. */
+function misconceptions(env: IFormEnv): IMisconception[] {
+  const out: IMisconception[] = [];
+  for (const r of env.kb.monotonic) {
+    if (env.used.has(r.sentence)) continue;
+    const wrong = r.sign > 0 ? "decreases" : "increases";
+    out.push({
+      claim: `As ${r.x} increases, ${r.y} ${wrong}.`,
+      error: "The student has reversed the direction of the relationship.",
+      correction: `As ${r.x} increases, ${r.y} ${r.sign > 0 ? "increases" : "decreases"}.`,
+      truth: sentence(r.sentence),
+      sources: [{ chunkKey: r.chunkKey, quote: r.sentence }],
+    });
+  }
+  for (const c of env.kb.causal) {
+    if (env.used.has(c.sentence) || ABOUT_NAMES.test(c.effect)) continue;
+    const denied = falsify(c.effect);
+    if (!denied) continue;
+    out.push({
+      claim: `${capital(denied)}.`,
+      error: `The student has overlooked that ${lower(stripEnd(c.cause))}.`,
+      correction: `${capital(stripEnd(c.effect))}, because ${lower(stripEnd(c.cause))}.`,
+      truth: "",
+      sources: [{ chunkKey: c.chunkKey, quote: c.sentence }],
+    });
+  }
+  return out;
+}
+
+export const judgeClaim: IForm = {
+  id: "judge-claim",
+  fits: (_type, level) => level === "Evaluate",
+  available: (kb) => kb.terms.length + kb.monotonic.length + kb.causal.length,
+  *build(env) {
+    for (const m of misconceptions(env)) {
+      if (env.slot.type === "mcq") {
+        const others = misconceptions(env).filter((o) => o.claim !== m.claim);
+        const q = mcq(env, {
+          prompt: `A student claims: “${stripEnd(m.claim)}.” Which response best evaluates the claim?`,
+          key: { text: `The claim is incorrect: ${lower(stripEnd(m.correction))}.` },
+          distractors: [
+            {
+              text: `The claim is correct: ${lower(stripEnd(m.claim))}.`,
+              rationale: `Accepts the claim without checking it against the text. ${m.error}`,
+            },
+            {
+              text: "The claim cannot be judged without further experiments.",
+              rationale: "Overlooks that the text already gives the evidence that settles the claim.",
+            },
+            ...(others[0]
+              ? [
+                  {
+                    text: `The claim is incorrect: ${lower(stripEnd(others[0].correction))}.`,
+                    rationale:
+                      "Rejects the claim for a reason that is about something else, not this claim's error.",
+                  },
+                ]
+              : []),
+          ],
+          explanation: `${m.error} ${m.correction}${m.truth ? ` Evidence: ${m.truth}` : ""}`,
+          sources: m.sources,
+        });
+        if (q) yield q;
+        continue;
+      }
+      const long = env.slot.type === "long";
+      const q = written(env, {
+        prompt: `A student claims: “${stripEnd(m.claim)}.” Evaluate this claim. ${long ? "Identify the error, correct it, and support your answer with evidence." : "Is the student right? Justify your answer."}`,
+        answer: `The claim is incorrect. ${m.error} ${m.correction}${m.truth ? ` ${m.truth}` : ""}`,
+        points: [
+          { point: "Judges the claim incorrect" },
+          { point: `Identifies the error: ${lower(stripEnd(m.error))}` },
+          { point: `Corrects it: ${lower(stripEnd(m.correction))}` },
+          ...(long
+            ? [
+                {
+                  point: `Supports the correction with evidence: ${clip(stripEnd(m.truth || m.sources[0]!.quote), 150)}`,
+                  weight: 2,
+                },
+              ]
+            : []),
+        ],
+        keywords: keywords([m.correction, m.truth]),
+        sources: m.sources,
+      });
+      if (q) yield q;
+    }
+  },
+};
+
+export const designInvestigation: IForm = {
+  id: "design-investigation",
+  fits: (type, level) => type !== "mcq" && level === "Create",
+  available: (kb) => kb.monotonic.length,
+  *build(env) {
+    for (const r of env.kb.monotonic) {
+      if (env.used.has(r.sentence)) continue;
+      const controls = env.kb.scopeMonotonic
+        .filter((o) => o.y === r.y && o.x !== r.x)
+        .map((o) => o.x)
+        .slice(0, 2);
+      const keep = controls.length
+        ? controls.join(" and ")
+        : `every other condition that could change ${r.y}`;
+      const expected = r.sign > 0 ? "increase" : "decrease";
+      const long = env.slot.type === "long";
+      const q = written(env, {
+        prompt: `Design an investigation to test how ${r.x} affects ${r.y}. Say what you would change, what you would measure, what you would keep the same, and what result you would expect.`,
+        answer: `Change ${r.x} over at least five values (the independent variable). Measure ${r.y} at each value (the dependent variable). Keep ${keep} the same so the test is fair, and repeat each value three times to average the results. I expect ${r.y} to ${expected} as ${r.x} increases, because ${lower(stripEnd(r.sentence))}.`,
+        points: [
+          { point: `Varies ${r.x} over a range of values (independent variable)` },
+          { point: `Measures ${r.y} each time (dependent variable)` },
+          { point: `Keeps ${keep} constant (controlled variables)` },
+          ...(long ? [{ point: "Repeats each value and averages, to make the results reliable" }] : []),
+          {
+            point: `Predicts that ${r.y} will ${expected} as ${r.x} increases, with the reason from the text`,
+          },
+        ],
+        keywords: keywords([r.x, r.y, "independent", "dependent", "control"]),
+        sources: [{ chunkKey: r.chunkKey, quote: r.sentence }],
+      });
+      if (q) yield q;
+    }
+  },
+};
+
+/**
+ * What the passages say about a concept as its subject: the rest of the first standalone
+ * sentence that opens with it ("connective tissue" → "binds the cells and organs of the body
+ * together"), with the sentence to cite.
+ */
+function featureOf(env: IFormEnv, name: string): { predicate: string; sentence: ISentence } | null {
+  const n = name.toLowerCase();
+  const usable = env.kb.sentences.filter(
+    (s) => s.standalone && !s.sideBox && !env.used.has(s.text) && !LEANS_ON_CONTEXT.test(s.text),
+  );
+  for (const s of usable) {
+    const t = s.text.toLowerCase();
+    const lead = t.startsWith(`the ${n} `) ? 4 : t.startsWith(`${n} `) ? 0 : -1;
+    if (lead < 0) continue;
+    const predicate = compress(s.text.slice(lead + n.length).trim());
+    if (predicate.split(/\s+/).length < 4 || PRONOUN_ANYWHERE.test(predicate)) continue;
+    return { predicate, sentence: s };
+  }
+  return null;
+}
+
+const PRONOUN_ANYWHERE = /\b(?:it|they|them|this|these|those)\b/i;
+
+const pluralOf = (w: string) =>
+  /(?:s|x|ch|sh)$/.test(w) ? `${w}es` : /[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`;
+
+/** The kind a group of siblings shares, plural: the head noun most of them share ("… tissue"). */
+function kindOf(names: readonly string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const h of names.map((n) => headOf(n))) counts.set(h, (counts.get(h) ?? 0) + 1);
+  const [top, n] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ["", 0];
+  return top.length > 2 && n >= Math.ceil(names.length / 2) && n >= 2 && !GENERIC_KIND.test(top)
+    ? pluralOf(top)
+    : null;
+}
+
+const GENERIC_KIND = /^(?:cell|thing|part|type|kind|form|way|process|structure|molecule|factor|group)$/;
+
+/** Sibling groups of the passages: lists the text states, members that the passages describe. */
+function siblingGroups(
+  env: IFormEnv,
+): { kind: string; members: { name: string; predicate: string; sentence: ISentence }[] }[] {
+  const out: { kind: string; members: { name: string; predicate: string; sentence: ISentence }[] }[] = [];
+  const seen = new Set<string>();
+  // Lower-case names from the text before title-case headings ("connective tissues", not "Connective Tissues").
+  const ordered = [...env.kb.concepts].sort(
+    (a, b) => Number(a.source === "heading") - Number(b.source === "heading"),
+  );
+  const names = new Map<string, string>();
+  for (const c of ordered) if (!names.has(termKey(c.name))) names.set(termKey(c.name), c.name);
+  for (const [key, sibs] of env.kb.links.siblings) {
+    const group = [key, ...sibs].filter((k) => names.has(k)).sort();
+    const id = group.join("|");
+    if (group.length < 3 || seen.has(id)) continue;
+    seen.add(id);
+    const described = group
+      .map((k) => ({ name: names.get(k)!, feature: featureOf(env, names.get(k)!) }))
+      .filter(
+        (m): m is { name: string; feature: NonNullable<ReturnType<typeof featureOf>> } => m.feature !== null,
+      )
+      .map((m) => ({ name: m.name, predicate: m.feature.predicate, sentence: m.feature.sentence }));
+    const kind = kindOf(group.map((k) => names.get(k)!));
+    const ofKind = described.filter((m) => kind && pluralOf(headOf(m.name)) === kind);
+    if (ofKind.length >= 2 && kind) out.push({ kind, members: ofKind });
+  }
+  return out;
+}
+
+/** Remember, written: name the members of a group the text lists and say what each is or does. */
+export const nameAndDescribe: IForm = {
+  id: "name-and-describe",
+  fits: (type, level) => type !== "mcq" && level === "Remember",
+  available: (kb) => kb.links.siblings.size,
+  *build(env) {
+    const want = env.slot.type === "long" ? 3 : 2;
+    for (const g of siblingGroups(env)) {
+      const members = g.members.slice(0, want);
+      if (members.length < want) continue;
+      const q = written(env, {
+        prompt: `Name ${members.length === 2 ? "two" : "three"} ${g.kind} and state one feature of each.`,
+        answer: members.map((m) => `${capital(m.name)} ${stripEnd(m.predicate)}.`).join(" "),
+        points: members.flatMap((m) => [
+          { point: `Names ${m.name}`, weight: 1 },
+          ...(env.slot.marks > members.length
+            ? [{ point: `States that ${m.name} ${clip(stripEnd(m.predicate), 110)}`, weight: 1 }]
+            : []),
+        ]),
+        keywords: members.map((m) => m.name),
+        sources: members.map((m) => ({ chunkKey: m.sentence.chunkKey, quote: m.sentence.text })),
+      });
+      if (q) yield q;
+    }
+  },
+};
+
+/** Analyze, written: two members of one group, told apart by what the passages say of each. */
+export const contrastSiblings: IForm = {
+  id: "contrast-siblings",
+  fits: (type, level) => type !== "mcq" && level === "Analyze",
+  available: (kb) => kb.links.siblings.size,
+  *build(env) {
+    for (const g of siblingGroups(env)) {
+      const [a, b] = g.members;
+      if (!a || !b) continue;
+      const long = env.slot.type === "long";
+      const q = written(env, {
+        prompt: long
+          ? `Compare and contrast ${a.name} and ${b.name}: what do they have in common, and how do they differ?`
+          : `Distinguish between ${a.name} and ${b.name}.`,
+        answer: `Both are ${g.kind}. ${capital(a.name)} ${stripEnd(a.predicate)}, whereas ${b.name} ${stripEnd(b.predicate)}.`,
+        points: [
+          { point: `${capital(a.name)}: ${clip(stripEnd(a.predicate), 120)}` },
+          { point: `${capital(b.name)}: ${clip(stripEnd(b.predicate), 120)}` },
+          { point: `States the difference as a contrast (${a.name} … whereas ${b.name} …)` },
+          ...(long ? [{ point: `A similarity: both are ${g.kind}`, weight: 2 }] : []),
+        ],
+        keywords: [a.name, b.name, ...keywords([a.predicate, b.predicate], 4)],
+        sources: [
+          { chunkKey: a.sentence.chunkKey, quote: a.sentence.text },
+          { chunkKey: b.sentence.chunkKey, quote: b.sentence.text },
+        ],
+      });
+      if (q) yield q;
+    }
+  },
+};
+
+/**
+ * Understand, written: explain an outcome the passages give a reason for, in the student's own
+ * chain of ideas — the cause, the outcome it leads to, and the further detail the text adds.
+ */
+export const explainCause: IForm = {
+  id: "explain-cause",
+  fits: (type, level) => type !== "mcq" && level === "Understand",
+  available: (kb) => kb.causal.length,
+  *build(env) {
+    for (const c of env.kb.causal) {
+      if (env.used.has(c.sentence) || ABOUT_NAMES.test(c.effect) || PRONOUN_ANYWHERE.test(c.effect)) continue;
+      const detail = env.kb.sentences.find(
+        (s) =>
+          s.standalone &&
+          !s.sideBox &&
+          s.chunkKey === c.chunkKey &&
+          !c.sentence.includes(s.text) &&
+          !env.used.has(s.text) &&
+          !LEANS_ON_CONTEXT.test(s.text) &&
+          contentWords(s.text).some((w) => contentWords(`${c.cause} ${c.effect}`).includes(w)),
+      );
+      const cause = compress(c.cause);
+      const points = [
+        { point: `States the reason: ${lower(cause)}`, weight: detail ? 1 : 2 },
+        { point: `Links it to the outcome: ${lower(stripEnd(c.effect))}` },
+        ...(detail ? [{ point: `Adds the detail that ${lower(compress(detail.text))}` }] : []),
+      ];
+      const q = written(env, {
+        prompt: `Explain why ${lower(stripEnd(c.effect))}.`,
+        answer: `${capital(cause)}; as a result, ${lower(stripEnd(c.effect))}.${detail ? ` ${sentence(compress(detail.text))}` : ""}`,
+        points,
+        keywords: keywords([c.cause, c.effect]),
+        sources: [
+          { chunkKey: c.chunkKey, quote: c.sentence },
+          ...(detail ? [{ chunkKey: detail.chunkKey, quote: detail.text }] : []),
+        ],
+      });
+      if (q) yield q;
+    }
+  },
+};

@@ -1,0 +1,253 @@
+import nlp from "compromise";
+import type { ITerm } from "@/lib/generation/knowledge";
+import { sameConcept, termKey } from "@/lib/generation/knowledge/lexicon";
+import { contentWords } from "@/lib/text/tokenize";
+import { usageCount } from "@/lib/text/wordnet";
+import type { TQuestion } from "@/types/generation.types";
+import {
+  capital,
+  clip,
+  conceptDistractors,
+  confusionRationale,
+  type IForm,
+  type IFormEnv,
+  keywords,
+  lower,
+  mcq,
+  sentence,
+  stripEnd,
+  written,
+} from "./common";
+
+/**
+ * Remember: recall a term or a definition as stated. The end-of-section questions of a textbook
+ * are mostly of these shapes ("… is called ________."); the wrong options are other concepts of
+ * the same kind from the chapter, so choosing needs knowing the term, not guessing by wording.
+ */
+
+const be = (t: { plural: boolean }) => (t.plural ? "are" : "is");
+
+function byRank(env: IFormEnv, items: readonly { chunkKey: string }[]) {
+  return [...items].sort((a, b) => (env.kb.rank.get(a.chunkKey) ?? 99) - (env.kb.rank.get(b.chunkKey) ?? 99));
+}
+
+/** "a molecule consisting of …": a noun phrase that can follow "What is the term for". */
+function nominal(def: string): boolean {
+  if (
+    !/^(?:an?|the)\s+(?!(?:example|examples|type|kind|form|way|result|so|such|considered|randomly|one)\b)/i.test(
+      def,
+    )
+  )
+    return false;
+  return nlp(def).match("^#Determiner #Adverb? #Adjective* #Noun").found;
+}
+
+/** Index of `name` in `text` as whole words, or −1. */
+function wordAt(text: string, name: string): number {
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf(name, from);
+    if (at < 0) return -1;
+    const before = text.charAt(at - 1);
+    const after = text.charAt(at + name.length);
+    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return at;
+    from = at + 1;
+  }
+}
+
+/** Sentences that lean on context a gapped sentence would lose ("also", "then", "recall that"). */
+export const LEANS_ON_CONTEXT =
+  /\b(?:also|then|again|still|instead|first|second|third|finally|recall|previously|too|either|likewise|similarly)\b/i;
+
+function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
+  const def = stripEnd(t.definition);
+  if (!nominal(def) && !t.plural) return null;
+  const prompt =
+    variant % 2 === 0 || !nominal(def)
+      ? `${capital(def)} ${be(t)} called ________.`
+      : `What is the term for ${lower(def)}?`;
+  const distractors = conceptDistractors(env, { ...t, name: t.term }, prompt, 3, { samePlurality: true });
+  if (distractors.length < 3) return null;
+  return mcq(env, {
+    prompt,
+    key: { text: t.term },
+    distractors: distractors.map((d) => ({
+      text: d.name,
+      rationale: confusionRationale(env.kb, d, t.term, t.genus),
+    })),
+    explanation: `${capital(t.term)} ${be(t)} ${clip(def, 240)}.`,
+    sources: [{ chunkKey: t.chunkKey, quote: t.sentence }],
+  });
+}
+
+export const definitionMcq: IForm = {
+  id: "definition-mcq",
+  fits: (type, level) => type === "mcq" && level === "Remember",
+  available: (kb) => kb.terms.length,
+  *build(env) {
+    let i = 0;
+    for (const t of byRank(env, env.kb.terms) as ITerm[]) {
+      if (env.used.has(t.sentence)) continue;
+      const q = termToMcq(env, t, i++ + Math.floor(env.random() * 2));
+      if (q) yield q;
+    }
+  },
+};
+
+const CALLED = /\b(called|known as|termed|referred to as|named)\s+(?:an?\s+|the\s+)?/i;
+
+/**
+ * A gapped sentence: no acronym or alias right after the gap ("________ (ARS)", "________, or
+ * sex cells") that would give the term away, no "(plural = …)" asides, and only the first
+ * clause when a semicolon runs on.
+ */
+export function clozeAround(before: string, after: string): string {
+  const tail = after
+    .replace(/^\s*\([^)]*\)/, "")
+    .replace(/^,\s*(?:or|also called|also known as)\s+[^,;.]+,?/, "")
+    .replace(/\s*\((?:plural|singular)\s*=[^)]*\)/g, "")
+    .split(/;\s+/)[0]!
+    .replace(/[.\s]*$/, ".");
+  return `${before}________${tail.startsWith(".") || tail.startsWith(",") ? "" : " "}${tail.trimStart()}`.replace(
+    /\s+\./,
+    ".",
+  );
+}
+
+/** "Within the chloroplast are stacked, disc-shaped structures called ________." */
+export const calledCloze: IForm = {
+  id: "called-cloze",
+  fits: (type, level) => type === "mcq" && level === "Remember",
+  available: (kb) => kb.sentences.filter((s) => s.standalone && CALLED.test(s.text)).length,
+  *build(env) {
+    const candidates = byRank(
+      env,
+      env.kb.sentences.filter(
+        (s) => s.standalone && !s.sideBox && CALLED.test(s.text) && !env.used.has(s.text),
+      ),
+    ) as typeof env.kb.sentences;
+    for (const s of candidates) {
+      const after = s.text.slice((CALLED.exec(s.text)?.index ?? 0) + (CALLED.exec(s.text)?.[0].length ?? 0));
+      const concept = env.kb.concepts.find(
+        (c) => after.toLowerCase().startsWith(c.name.toLowerCase()) && c.name.split(" ").length <= 4,
+      );
+      if (!concept) continue;
+      const at = s.text.toLowerCase().indexOf(concept.name.toLowerCase(), s.text.length - after.length);
+      const prompt = clozeAround(s.text.slice(0, at), s.text.slice(at + concept.name.length));
+      // The term must not appear elsewhere in the sentence.
+      if (prompt.toLowerCase().includes(concept.name.toLowerCase())) continue;
+      const distractors = conceptDistractors(env, concept, prompt, 3, { samePlurality: true });
+      if (distractors.length < 3) continue;
+      const q = mcq(env, {
+        prompt,
+        key: { text: concept.name },
+        distractors: distractors.map((d) => ({
+          text: d.name,
+          rationale: confusionRationale(env.kb, d, concept.name, concept.genus),
+        })),
+        explanation: `The text names this ${concept.genus || "concept"} ${concept.name}: “${clip(s.text, 220)}”`,
+        sources: [{ chunkKey: s.chunkKey, quote: s.text }],
+      });
+      if (q) yield q;
+    }
+  },
+};
+
+/**
+ * A cloze on a concept that opens a standalone statement ("________ change shape as they move
+ * molecules across the membrane."), the concept being one the chapter names.
+ */
+export const conceptCloze: IForm = {
+  id: "concept-cloze",
+  fits: (type, level) => type === "mcq" && level === "Remember",
+  available: (kb) => kb.sentences.filter((s) => s.standalone).length,
+  *build(env) {
+    // A gap worth filling is a term of the subject, not an everyday word ("mechanism", "molecule").
+    const names = env.kb.concepts.filter(
+      (c) =>
+        c.source !== "heading" &&
+        (c.source !== "phrase" || c.name.includes(" ") || usageCount(c.name.toLowerCase()) < 10),
+    );
+    const seen = new Set<string>();
+    for (const s of byRank(env, env.kb.sentences) as typeof env.kb.sentences) {
+      if (
+        !s.standalone ||
+        s.sideBox ||
+        env.used.has(s.text) ||
+        CALLED.test(s.text) ||
+        LEANS_ON_CONTEXT.test(s.text)
+      )
+        continue;
+      // The concept the gap takes: named once in the sentence, on a word boundary, preferring
+      // one that opens the sentence and then the longest.
+      const lowerText = s.text.toLowerCase();
+      const found = names
+        .map((c) => ({ c, at: wordAt(lowerText, c.name.toLowerCase()) }))
+        .filter(
+          ({ c, at }) => at >= 0 && wordAt(lowerText.slice(at + c.name.length), c.name.toLowerCase()) < 0,
+        )
+        .sort((a, b) => Number(b.at <= 4) - Number(a.at <= 4) || b.c.name.length - a.c.name.length);
+      const hit = found.find(({ c }) => !seen.has(termKey(c.name)));
+      if (!hit) continue;
+      const { c: concept, at } = hit;
+      const rest = s.text.slice(at + concept.name.length);
+      // Its definition: the definition form asks that better.
+      const definitional = at <= 4 && /^\s+(?:is|are)\s+(?:an?|the)\s/i.test(rest);
+      if (definitional && env.kb.terms.some((t) => sameConcept(t.term, concept.name))) continue;
+      if (contentWords(s.text).length - contentWords(concept.name).length < 5) continue;
+      seen.add(termKey(concept.name));
+      const prompt = clozeAround(s.text.slice(0, at), rest);
+      const distractors = conceptDistractors(env, concept, prompt, 3, { samePlurality: true });
+      if (distractors.length < 3) continue;
+      const q = mcq(env, {
+        prompt,
+        key: { text: concept.name },
+        distractors: distractors.map((d) => ({
+          text: d.name,
+          rationale: confusionRationale(env.kb, d, concept.name, concept.genus),
+        })),
+        explanation: `${capital(stripEnd(s.text))}.`,
+        sources: [{ chunkKey: s.chunkKey, quote: s.text }],
+      });
+      if (q) yield q;
+    }
+  },
+};
+
+/** "Define X." with the definition and a further fact about X, in two sentences (never one copied sentence). */
+export const defineWritten: IForm = {
+  id: "define-written",
+  fits: (type, level) => type !== "mcq" && level === "Remember",
+  available: (kb) => kb.terms.length,
+  *build(env) {
+    for (const t of byRank(env, env.kb.terms) as ITerm[]) {
+      if (env.used.has(t.sentence)) continue;
+      const more = env.kb.sentences.find(
+        (s) =>
+          s.standalone &&
+          !s.sideBox &&
+          s.text !== t.sentence &&
+          !env.used.has(s.text) &&
+          !LEANS_ON_CONTEXT.test(s.text) &&
+          s.text.toLowerCase().includes(t.term.toLowerCase()),
+      );
+      if (!more) continue;
+      const def = stripEnd(t.definition);
+      const answer = `${capital(t.term)} ${be(t)} ${def}. ${sentence(more.text)}`;
+      const q = written(env, {
+        prompt: `Define ${t.term} and state one further fact about ${t.plural ? "them" : "it"}.`,
+        answer,
+        points: [
+          { point: `Defines ${t.term} as ${clip(def, 140)}`, weight: 2 },
+          { point: `A correct further fact, e.g. ${clip(lower(stripEnd(more.text)), 140)}`, weight: 1 },
+        ],
+        keywords: keywords([t.term, def, more.text]),
+        sources: [
+          { chunkKey: t.chunkKey, quote: t.sentence },
+          { chunkKey: more.chunkKey, quote: more.text },
+        ],
+      });
+      if (q) yield q;
+    }
+  },
+};

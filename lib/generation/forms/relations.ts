@@ -1,0 +1,218 @@
+import nlp from "compromise";
+import type { ICausal, IMonotonic } from "@/lib/generation/knowledge";
+import { contentWords, stem } from "@/lib/text/tokenize";
+import {
+  capital,
+  clip,
+  type IForm,
+  type IFormEnv,
+  keywords,
+  lower,
+  mcq,
+  sentence,
+  stripEnd,
+  written,
+} from "./common";
+
+/**
+ * Questions about stated relationships: assertion–reason (Analyze: relate a cause to its effect),
+ * and predicting a change the text does not state from a relationship it does (Apply).
+ */
+
+const HEDGE =
+  /\b(?:often|usually|sometimes|may|might|some|many|most|generally|typically|probably|likely|only|just|at least|also|instead|either|neither|can be|tend)\b/i;
+
+/**
+ * The clause made false by negating its one verb ("are sterile" → "are not sterile"), or null
+ * when that would not clearly be false (hedged, several verbs, already negative).
+ */
+export function falsify(clause: string): string | null {
+  const text = stripEnd(clause);
+  if (HEDGE.test(text) || /\b(?:not|no|never|cannot|n't)\b/i.test(text)) return null;
+  const doc = nlp(text);
+  const verbs = doc.verbs();
+  if (verbs.length !== 1) return null;
+  verbs.toNegative();
+  const out = doc.text().trim();
+  return out !== text && /\bnot\b|n't\b/.test(out) ? out : null;
+}
+
+const PRONOUN = /\b(?:it|its|they|them|their|this|these|those|he|she)\b/i;
+/** Statements about what things are called, not about the subject. */
+export const ABOUT_NAMES =
+  /\b(?:named?|called|term|terms|refers?|known as|scientists|researchers|word|means)\b/i;
+
+const AR_OPTIONS = [
+  "Both A and R are true, and R is the correct explanation of A.",
+  "Both A and R are true, but R is not the correct explanation of A.",
+  "A is true, but R is false.",
+  "A is false, but R is true.",
+];
+
+const stemsOf = (s: string) => new Set(contentWords(s).map(stem));
+const shares = (a: string, b: string) => {
+  const sb = stemsOf(b);
+  return [...stemsOf(a)].filter((s) => sb.has(s)).length;
+};
+
+/**
+ * Why option `chosen` is wrong when `key` is right, naming the first wrong belief it holds: about
+ * A's truth, then R's truth, then whether R explains A.
+ */
+function arRationale(chosen: number, key: number, c: ICausal): string {
+  const effect = lower(stripEnd(c.effect));
+  const cause = lower(stripEnd(c.cause));
+  const aTrue = key !== 3;
+  const rTrue = key !== 2;
+  const saysATrue = chosen !== 3;
+  const saysRTrue = chosen !== 2;
+  if (saysATrue && !aTrue) return `Takes A as true, but the text states the opposite: ${effect}.`;
+  if (!saysATrue && aTrue) return `Takes A as false, but the text states that ${effect}.`;
+  if (saysRTrue && !rTrue) return `Takes R as true, but the text states the opposite: ${cause}.`;
+  if (!saysRTrue && rTrue) return `Takes R as false, but the text states that ${cause}.`;
+  if (chosen === 1) return `Misses the causal link: the text gives ${cause} as the reason that ${effect}.`;
+  return `Assumes a true statement on the topic must explain A; the text's reason is that ${cause}.`;
+}
+
+function arPrompt(a: string, r: string): string {
+  return `Assertion (A): ${sentence(a)}\nReason (R): ${sentence(r)}\nChoose the correct option.`;
+}
+
+/** A true statement on the same topic that does not explain the assertion (for option B). */
+function unrelatedTruth(env: IFormEnv, c: ICausal): string | null {
+  const candidates = env.kb.terms
+    .filter(
+      (t) =>
+        t.sentence !== c.sentence && shares(t.sentence, c.effect) >= 1 && shares(t.sentence, c.cause) <= 1,
+    )
+    .map((t) => t.sentence);
+  return candidates[0] ?? null;
+}
+
+export const assertionReason: IForm = {
+  id: "assertion-reason",
+  fits: (type, level) => type === "mcq" && level === "Analyze",
+  available: (kb) => kb.causal.length,
+  *build(env) {
+    const causes = [...env.kb.causal].sort(
+      (a, b) => (env.kb.rank.get(a.chunkKey) ?? 99) - (env.kb.rank.get(b.chunkKey) ?? 99),
+    );
+    for (const c of causes) {
+      // A statement with a pronoun leans on the other half of the sentence ("… dissolve in it").
+      if (
+        env.used.has(c.sentence) ||
+        PRONOUN.test(c.effect) ||
+        PRONOUN.test(c.cause) ||
+        ABOUT_NAMES.test(c.effect)
+      )
+        continue;
+      const a = capital(stripEnd(c.effect));
+      const r = capital(stripEnd(c.cause));
+      const falseR = falsify(c.cause);
+      const falseA = falsify(c.effect);
+      const other = unrelatedTruth(env, c);
+      const variants: { keyIndex: number; assertion: string; reason: string }[] = [
+        { keyIndex: 0, assertion: a, reason: r },
+        ...(other ? [{ keyIndex: 1, assertion: a, reason: stripEnd(other) }] : []),
+        ...(falseR ? [{ keyIndex: 2, assertion: a, reason: capital(falseR) }] : []),
+        ...(falseA ? [{ keyIndex: 3, assertion: capital(falseA), reason: r }] : []),
+      ];
+      // The set spreads its keys: take the variant at the wanted position when there is one.
+      const ordered = [...variants].sort(
+        (x, y) => Number(y.keyIndex === env.keyAt % 4) - Number(x.keyIndex === env.keyAt % 4),
+      );
+      for (const v of ordered) {
+        const why = [
+          `The text gives the reason: “${clip(c.sentence, 220)}” So R explains A.`,
+          `Both are true, but R does not say why ${lower(stripEnd(c.effect))}; the text's reason is that ${lower(stripEnd(c.cause))}.`,
+          `A is true, but R contradicts the text, which states that ${lower(stripEnd(c.cause))}.`,
+          `A contradicts the text, which states that ${lower(stripEnd(c.effect))}; R is true.`,
+        ][v.keyIndex]!;
+        const rationales = [0, 1, 2, 3]
+          .filter((i) => i !== v.keyIndex)
+          .map((i) => arRationale(i, v.keyIndex, c));
+        const q = mcq(env, {
+          prompt: arPrompt(v.assertion, v.reason),
+          key: { text: AR_OPTIONS[v.keyIndex]! },
+          distractors: [],
+          explanation: why,
+          sources: [{ chunkKey: c.chunkKey, quote: c.sentence }],
+          fixed: { options: AR_OPTIONS, keyIndex: v.keyIndex, rationales },
+        });
+        if (q) yield q;
+      }
+    }
+  },
+};
+
+const bare = (np: string) => np.replace(/^the\s+/i, "");
+const change = (sign: 1 | -1) => (sign > 0 ? "increases" : "decreases");
+
+/**
+ * Apply: predict the change the text does not state. The text says "as x increases, y decreases";
+ * the question decreases x and asks what happens to y, so the answer is not in the text's words.
+ */
+function predictPrompt(r: IMonotonic): { prompt: string; answer: string; wrong: string[] } {
+  const yName = bare(r.y);
+  const answerSign = -r.sign as 1 | -1; // x is lowered
+  return {
+    prompt: `In an investigation, ${r.x} is lowered while everything else is kept the same. Predict how ${r.y} changes.`,
+    answer: `${capital(yName)} ${change(answerSign)}`,
+    wrong: [`${capital(yName)} ${change(-answerSign as 1 | -1)}`, `${capital(yName)} stays the same`],
+  };
+}
+
+export const predictChange: IForm = {
+  id: "predict-change",
+  fits: (_type, level) => level === "Apply",
+  available: (kb) => kb.monotonic.length,
+  *build(env) {
+    for (const r of env.kb.monotonic) {
+      if (env.used.has(r.sentence)) continue;
+      const p = predictPrompt(r);
+      const relation = r.sign > 0 ? "rises and falls with" : "changes in the opposite direction to";
+      const reason = `The text states that ${lower(stripEnd(r.sentence))}: ${r.y} ${relation} ${r.x}.`;
+      if (env.slot.type === "mcq") {
+        const other = env.kb.monotonic.find((o) => o !== r && bare(o.y) !== bare(r.y));
+        const fourth = other
+          ? {
+              text: `${capital(bare(r.y))} ${change(p.answer.endsWith("increases") ? 1 : -1)} only if ${bare(other.x)} also changes`,
+              rationale: `Brings in ${other.x}, which the stated relationship does not involve.`,
+            }
+          : null;
+        if (!fourth) continue;
+        const q = mcq(env, {
+          prompt: p.prompt,
+          key: { text: p.answer },
+          distractors: [
+            {
+              text: p.wrong[0]!,
+              rationale: `Reverses the relationship: treats ${r.y} as ${r.sign > 0 ? "changing opposite to" : "rising and falling with"} ${r.x}.`,
+            },
+            {
+              text: p.wrong[1]!,
+              rationale: `Assumes ${r.y} does not depend on ${r.x}, but the text links them.`,
+            },
+            fourth,
+          ],
+          explanation: reason,
+          sources: [{ chunkKey: r.chunkKey, quote: r.sentence }],
+        });
+        if (q) yield q;
+        continue;
+      }
+      const q = written(env, {
+        prompt: `${p.prompt} Explain your prediction.`,
+        answer: `${p.answer}. ${capital(r.y)} ${relation} ${r.x}, so lowering ${r.x} ${r.sign > 0 ? "lowers" : "raises"} ${r.y}.`,
+        points: [
+          { point: `Predicts that ${lower(p.answer)}`, weight: 1 },
+          { point: `Uses the relationship: ${r.y} ${relation} ${r.x}`, weight: 1 },
+          { point: `Applies it to the lowered ${bare(r.x)} to conclude the direction of change`, weight: 1 },
+        ],
+        keywords: keywords([r.x, r.y, change(r.sign)]),
+        sources: [{ chunkKey: r.chunkKey, quote: r.sentence }],
+      });
+      if (q) yield q;
+    }
+  },
+};

@@ -1,0 +1,81 @@
+import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
+import type { TQuestion } from "@/types/generation.types";
+import { keyOf } from "./checks";
+import { BLANK, coverage, shapeOf, stemSet, withoutQuotes } from "./text";
+import type { IGateContext } from "./types";
+
+/**
+ * The Bloom level a question's demand supports: what a student must do to earn the marks, judged
+ * from the question's structure and from the passages, not from its command verb. The rubric's
+ * rule comes first: an answer found by matching the question's words in a passage is Remember,
+ * whatever the verb. A computed answer is Apply; assertion–reason and compare/contrast are
+ * Analyze; judging a claim with a justification is Evaluate; a design whose scheme credits what
+ * is varied, measured and controlled is Create.
+ */
+
+const DESIGN =
+  /\b(?:design|devise|plan|propose|set up|outline)\b[^.?]*\b(?:investigation|experiment|test|model|procedure|study|method|key|activity)\b/i;
+const DESIGN_SCHEME =
+  /\b(?:independent|dependent|vary|varied|control(?:led)?|measure|keep .* (?:same|constant)|fair test)\b/i;
+const CLAIM = /\b(?:claims?|argues?|says?|states?|concludes?|believes?|suggests?|thinks?|writes?)\b/i;
+const JUDGE =
+  /\b(?:evaluate|assess|judge|do you agree|is (?:the|this) (?:student|claim|conclusion)|justify|critique|correct\?|valid)\b/i;
+const ASSERTION_REASON = /\bassertion\b[\s\S]*\breason\b/i;
+const COMPARE =
+  /\b(?:compare|contrast|distinguish|differentiate|difference between|differ(?:s)? from|similarit(?:y|ies)|how (?:are|is) .+ (?:different|similar))\b/i;
+const RELATION =
+  /\b(?:relationship between|how does .+ affect|effect of .+ on|why does|what causes|explain how .+ leads?)\b/i;
+const PREDICT =
+  /\b(?:predict|what (?:would|will) happen|if .+ (?:were|was|is) (?:increased|decreased|doubled|halved|removed|blocked|raised|lowered|reduced)|how would .+ change|what would be the effect)\b/i;
+const EXPLAIN =
+  /\b(?:explain|describe|why|how|interpret|summari[sz]e|outline|in your own words|classify|which .+ is an example|example of)\b/i;
+
+const numberOf = (text: string) =>
+  /[-−]?\d[\d,]*(?:\.\d+)?/.exec(text)?.[0]?.replace(/[,−]/g, (c) => (c === "−" ? "-" : ""));
+
+/** A passage sentence holds the key and most of the question's words: found by matching. */
+function matchable(q: TQuestion, ctx: IGateContext): boolean {
+  const stem = stemSet(withoutQuotes(q.promptText).replace(BLANK, " "));
+  const quoted = stemSet(q.promptText.replace(BLANK, " "));
+  const answer = q.type === "mcq" ? keyOf(q) : q.suggestedAnswer;
+  const answerStems = stemSet(answer);
+  if (answerStems.size === 0) return false;
+  return ctx.sentences.some(
+    (s) =>
+      (coverage(stem, s.stems) >= 0.6 || coverage(quoted, s.stems) >= 0.6) &&
+      coverage(answerStems, s.stems) >= (q.type === "mcq" ? 1 : 0.8),
+  );
+}
+
+export function estimateDemand(q: TQuestion, ctx: IGateContext): EBloomLevel {
+  const stem = q.promptText;
+  const own = withoutQuotes(stem);
+  const scheme = q.type === "long" ? q.markingScheme.map((p) => p.point).join(" ") : "";
+  const answer = q.type === "mcq" ? keyOf(q) : `${q.suggestedAnswer} ${scheme}`;
+  if (q.type !== "mcq" && DESIGN.test(own) && DESIGN_SCHEME.test(answer)) return "Create";
+  if (ASSERTION_REASON.test(stem)) return "Analyze";
+  if (CLAIM.test(own) && JUDGE.test(own)) return "Evaluate";
+  if (q.type === "mcq" && DESIGN.test(own)) return "Evaluate";
+  // A numeric answer the passages do not state was computed.
+  const key = q.type === "mcq" ? keyOf(q) : "";
+  if (q.type === "mcq" && shapeOf(key) === "number") {
+    const n = numberOf(key);
+    const stated = n !== undefined && ctx.sentences.some((s) => s.text.includes(n));
+    return stated ? "Remember" : "Apply";
+  }
+  if (
+    q.type !== "mcq" &&
+    /\b(?:calculate|compute|determine|find)\b/i.test(own) &&
+    /\d/.test(stem) &&
+    /=/.test(answer)
+  )
+    return "Apply";
+  if (COMPARE.test(own)) return q.type === "mcq" && matchable(q, ctx) ? "Remember" : "Analyze";
+  if (PREDICT.test(own)) return matchable(q, ctx) ? "Understand" : "Apply";
+  if (matchable(q, ctx)) return "Remember";
+  if (RELATION.test(own)) return q.type === "mcq" ? "Understand" : "Analyze";
+  if (EXPLAIN.test(own)) return "Understand";
+  return "Remember";
+}
+
+export const levelIndex = (l: EBloomLevel) => BLOOM_LEVELS.indexOf(l);
