@@ -16,8 +16,10 @@ import { Command } from "commander";
 import {
   analyseWorkedExample,
   findWorkedExamples,
+  type INumericProblem,
   makeNumericProblem,
 } from "@/lib/generation/knowledge/numeric";
+import { evaluate, parseExpression, readQuantity } from "@/lib/generation/knowledge/numeric/expression";
 import { chunkDocument } from "@/lib/ingestion/chunk";
 import { extractDocument } from "@/lib/ingestion/extract";
 import type { IContextChunk } from "@/types/generation.types";
@@ -60,7 +62,18 @@ const files = (await readdir(opts.corpus))
   })
   .sort();
 
-const totals = { labels: 0, found: 0, foundSingle: 0, verified: 0, generated: 0 };
+const totals = { labels: 0, found: 0, parts: 0, foundSingle: 0, verified: 0, generated: 0, recomputes: 0 };
+
+/** Whether the last line of the worked solution, evaluated as displayed, gives the answer (±1.5 %). */
+function recomputes(p: INumericProblem): boolean {
+  const sides = p.workedSolution.split("\n").at(-1)!.split(" = ");
+  const parsed = parseExpression(sides.at(-2) ?? "");
+  if (!parsed) return false;
+  const v = evaluate(parsed.node);
+  const factor = readQuantity(p.answer.text.replace(/^−/, ""), 0)?.unit?.factor ?? 1;
+  const value = v.unitful ? v.si / factor : v.written;
+  return Math.abs(value - p.answer.value) <= 0.015 * Math.abs(p.answer.value);
+}
 const reasons = new Map<string, number>();
 const generated: { file: string; text: string }[] = [];
 const random = seeded(Number(opts.seed));
@@ -81,6 +94,7 @@ for (const file of files) {
   }));
   const examples = findWorkedExamples(chunks);
   totals.found += examples.length;
+  totals.parts += examples.filter((e) => e.part).length;
   totals.foundSingle += chunks.reduce((n, c) => n + findWorkedExamples([c]).length, 0);
   for (const example of examples) {
     const analysis = analyseWorkedExample(example);
@@ -101,6 +115,7 @@ for (const file of files) {
       continue;
     }
     totals.generated++;
+    if (recomputes(problem)) totals.recomputes++;
     const rendered = [
       `[${file} | ${example.title ?? ""}]`,
       `Q: ${problem.stem}`,
@@ -118,8 +133,11 @@ for (const file of files) {
 
 console.log(`chapters: ${files.length} (${opts.corpus}${opts.chapters ? `, ${opts.chapters}` : ""})`);
 console.log(`"Problem:" labels in the text: ${totals.labels}`);
-console.log(`worked examples found: ${totals.found} (passing single chunks only: ${totals.foundSingle})`);
+console.log(
+  `worked examples found: ${totals.found}, of which ${totals.parts} are parts of multi-part problems (passing single chunks only: ${totals.foundSingle})`,
+);
 console.log(`verified: ${totals.verified}  generated: ${totals.generated}`);
+console.log(`worked solution recomputes to the answer (±1.5 %): ${totals.recomputes} of ${totals.generated}`);
 console.log("rejected, by reason:");
 for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1]))
   console.log(`  ${String(n).padStart(3)}  ${reason}`);

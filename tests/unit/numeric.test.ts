@@ -166,6 +166,73 @@ Solution: 1. Displacement: The rider’s displacement is Δd = d_f − d_0 = −
 2. Distance: The distance traveled is 3 km + 2 km = 5 km.
 3. The magnitude of the displacement is 1 km.`;
 
+const FOOTBALL = `#### Calculating Momentum: A Football Player and a Football
+
+Problem: (a) Calculate the momentum of a 110 kg football player running at 8 m/s. (b) Compare the player’s momentum with the momentum of a 0.410 kg football thrown hard at a speed of 25 m/s.
+
+###### Strategy
+
+No information is given about the direction of the football player or the football, so we can calculate only the magnitude of the momentum, p. (A symbol in italics represents magnitude.) In both parts of this example, the magnitude of momentum can be calculated directly from the definition of momentum:
+
+p = mv
+
+Solution: To find the player’s momentum, substitute the known values for the player’s mass and speed into the equation.
+
+p_player = (110 kg)(8 m/s) = 880 kg ⋅ m/s
+
+Solution: To find the ball’s momentum, substitute the known values for the ball’s mass and speed into the equation.
+
+p_ball = (0.410 kg)(25 m/s) = 10.25 kg ⋅ m/s
+
+The ratio of the player’s momentum to the ball’s momentum is
+
+p_player/p_ball = 880/10.3 = 85.9.`;
+const FALLING = `#### Falling Objects
+
+Problem: A person standing on the edge of a high cliff throws a rock straight up with an initial velocity v0 of 13 m/s.
+
+(a) Calculate the position and velocity of the rock at 1.00, 2.00, and 3.00 seconds after it is thrown. Ignore the effect of air resistance.
+
+###### Strategy
+
+Sketch the initial velocity and acceleration vectors and the axes.
+
+Figure: Initial conditions for rock thrown straight up.
+
+List the knowns: time t = 1.00 s, 2.00 s, and 3.00 s; initial velocity v0 = 13 m/s; acceleration a = g = –9.80 m/s^2; and position y0 = 0 m
+
+List the unknowns: y1, y2, and y3; v1, v2, and v3—where 1, 2, 3 refer to times 1.00 s, 2.00 s, and 3.00 s
+
+Choose the equations.
+
+d = d_0 + v_0t + 1/2at^2 becomes y = y_0 + v_0t − 1/2gt^2
+
+v = v_0 + at becomes v = v_0 + − gt
+
+These equations describe the unknowns in terms of knowns only.
+
+Solution: y_1 = 0 + (13.0 m/s)(1.00 s) + ((− 9.80m/s^2)(1.00 s)^2)/2 = 8.10 m; y_2 = 0 + (13.0 m/s)(2.00 s) + ((− 9.80m/s^2)(2.00 s)^2)/2 = 6.40 m; y_3 = 0 + (13.0 m/s)(3.00 s) + ((− 9.80m/s^2)(3.00 s)^2)/2 = − 5.10 m; v_1 = 13.0 m/s + (− 9.80m/s^2)(1.00 s) = 3.20 m/s; v_2 = 13.0 m/s + (− 9.80m/s^2)(2.00 s) = − 6.60 m/s; v_3 = 13.0 m/s + (− 9.80m/s^2)(3.00 s) = − 16.4 m/s`;
+
+const SUBWAY = `#### An Accelerating Subway Train
+
+Problem: A subway train accelerates from rest to 30.0 km/h in 20.0 s. What is the average acceleration during that time interval?
+
+###### Strategy
+
+Start by making a simple sketch.
+
+This problem involves four steps:
+
+1. Convert to units of meters and seconds.
+2. Determine the change in velocity.
+3. Determine the change in time.
+4. Use these values to calculate the average acceleration.
+
+Solution: 1. Identify the knowns. Be sure to read the problem for given information, which may not look like numbers. When the problem states that the train starts from rest, you can write down that the initial velocity is 0 m/s. Therefore, v0 = 0; vf = 30.0 km/h; and Δt = 20.0 s.
+2. Convert the units. (30.0 km)/h × (10^3m)/(1 km) × (1 h)/(3600 s) = 8.333 m/s
+3. Calculate change in velocity, Δv = v_f– v_0= 8.333 m/s – 0 = + 8.333 m/s, where the plus sign means the change in velocity is to the right.
+4. We know Δt, so all we have to do is insert the known values into the formula for average acceleration. a = Δv/Δt = (8.333 m/s)/(20.00 s) = + 0.417m/(s^2)`;
+
 const BIOLOGY = `## 5.2 Passive Transport
 
 Diffusion is a passive process of transport. A single substance tends to move from an area of high concentration to an area of low concentration until the concentration is equal across a space. Water makes up about 60 percent of body mass, and the cell membrane is roughly 8 nm thick.`;
@@ -300,6 +367,24 @@ describe("findWorkedExamples", () => {
     expect(problem?.chunkKey).toBe("physics:8");
   });
 
+  it("reads other textbook layouts: an Example heading and a bold Solution label", () => {
+    const text = [
+      "### Example 4.2: Braking distance",
+      "",
+      "A car travelling at 20 m/s brakes with a constant deceleration of 5.0 m/s². How far does it travel before it stops?",
+      "",
+      "**Solution**",
+      "",
+      "Using v² = u² + 2as with v = 0: s = u²/(2a) = (20 m/s)²/(2 × 5.0 m/s²) = 40 m",
+    ].join("\n");
+    const ex = exampleOf(text);
+    expect(ex.title).toBe("Example 4.2: Braking distance");
+    const problem = makeNumericProblem(ex, seeded(5));
+    expect(problem?.formula).toBe("s = u²/(2a)");
+    const [u, a] = stemNumbers(problem!.stem);
+    expect(relative(problem!.answer.value, u! ** 2 / (2 * a!))).toBeLessThan(1e-9);
+  });
+
   it("finds nothing in a passage without a worked example", () => {
     expect(findWorkedExamples([chunk(BIOLOGY)])).toEqual([]);
     expect(findWorkedExamples([chunk(VELOCITY.slice(0, VELOCITY.indexOf("Solution:")))])).toEqual([]);
@@ -345,6 +430,24 @@ describe("verification", () => {
       ok: false,
       reason: expect.stringMatching(/figure/),
     });
+  });
+
+  it("splits a problem the book solves part by part, and judges each part", () => {
+    const parts = findWorkedExamples([chunk(FOOTBALL)]);
+    expect(parts.map((p) => p.part)).toEqual(["a", "b"]);
+    expect(parts[0]!.problem).toBe("Calculate the momentum of a 110 kg football player running at 8 m/s.");
+    expect(parts[0]!.solution).toMatch(/^Solution: To find the player’s momentum/);
+    expect(parts[1]!.strategy).toContain("p_player = (110 kg)(8 m/s)");
+    expect(analyseWorkedExample(parts[0]!).ok).toBe(true);
+    expect(analyseWorkedExample(parts[1]!)).toMatchObject({ ok: false, reason: expect.stringMatching(/does not ask for a number/) });
+    const problem = makeNumericProblem(parts[0]!, seeded(2));
+    expect(problem?.formula).toBe("p = mv");
+  });
+
+  it("rejects a question that asks for several values at once", () => {
+    const found = findWorkedExamples([chunk(FALLING)]);
+    expect(found).toHaveLength(1);
+    expect(analyseWorkedExample(found[0]!)).toMatchObject({ ok: false, reason: expect.stringMatching(/more than one value/) });
   });
 
   it("traces a given through a unit conversion the solution makes", () => {
@@ -429,6 +532,15 @@ describe("makeNumericProblem", () => {
     expect(subway.some((s) => /the ratio is inverted/.test(s))).toBe(true);
   });
 
+  it("turns a unit conversion step into a conversion slip", () => {
+    const problem = problemOf(SUBWAY, 4);
+    const [kmh, seconds] = stemNumbers(problem.stem);
+    expect(relative(problem.answer.value, kmh! / 3.6 / seconds!)).toBeLessThan(1e-9);
+    const slip = problem.distractors.find((d) => d.slip === "does not convert km/h to m/s");
+    expect(slip && relative(slip.value, kmh! / seconds!)).toBeLessThan(1e-9);
+    expect(problem.workedSolution.split("\n")[0]).toMatch(/^\(\d+\.\d km\)\/h × \(10³ m\)\/\(1 km\) × \(1 h\)\/\(3600 s\) = /);
+  });
+
   it("writes marking points that add up to the marks", () => {
     for (const marks of [1, 2, 3, 4, 6]) {
       for (const text of [VELOCITY, CART]) {
@@ -460,7 +572,7 @@ describe("makeNumericProblem", () => {
 });
 
 describe("properties over seeds", () => {
-  const examples = [VELOCITY, LAYLA, CART, PENDULUM, SKIER, KEPLER, VENUS, HOOKE].map(exampleOf);
+  const examples = [VELOCITY, LAYLA, CART, PENDULUM, SKIER, KEPLER, VENUS, HOOKE, SUBWAY].map(exampleOf);
 
   /** The answer recomputed from the worked solution's last line: its substitution, evaluated. */
   function recomputed(problem: INumericProblem): number {

@@ -169,7 +169,7 @@ function literalTexts(
     const texts = new Map<number, string>();
     for (const [id, b] of step.bindings) {
       const lit = literalById(step, id);
-      if (b.kind === "constant") continue;
+      if (b.kind === "constant" || b.kind === "conversion") continue;
       if (b.kind === "given") {
         const g = analysis.givens[b.given]!;
         // Written as in the problem: the stem's new number; converted ("0.75000 m"): the new value converted.
@@ -180,8 +180,16 @@ function literalTexts(
         const g = analysis.givens[b.given]!;
         texts.set(id, formatLike(Math.abs(Math[b.fn](givenAbs[g.index]! * g.lit.unit!.factor)), lit));
       } else {
+        // An earlier result reads as that step shows it, unless the book wrote it in other units.
         const j = analysis.steps.findIndex((s) => s.chain === b.step);
-        texts.set(id, intermediate((lit.value * values[j]!) / base[j]!, lit, guard));
+        const from = analysis.steps[j]!.result.lit;
+        const asShown = !lit.unit || (from.unit?.factor === lit.unit.factor && lit.value === from.value);
+        texts.set(
+          id,
+          asShown
+            ? intermediate(Math.abs(values[j]!), from, guard)
+            : intermediate((lit.value * values[j]!) / base[j]!, lit, guard),
+        );
       }
     }
     return texts;
@@ -242,26 +250,32 @@ function distractorsFor(
     const t = texts[step]?.get(lit.id) ?? lit.text;
     return prettyText(withUnit(t, lit.unitText));
   };
-  const candidates = slipsOf(analysis, describe).map((s) => ({ ...s, order: s.priority + random() * 0.5 }));
-  candidates.sort((a, b) => a.order - b.order);
+  // Each slip's value first; then the most tempting first: the kind of slip, then how near the key.
+  const scored = slipsOf(analysis, describe).flatMap((c) => {
+    const value = c.scale
+      ? key * c.scale
+      : c.mutation
+        ? runSteps(analysis, givenAbs, c.mutation)?.at(-1)
+        : undefined;
+    if (value === undefined || !Number.isFinite(value) || value === 0) return [];
+    // A negative option for a quantity the book never signs (a time, a height) is no temptation.
+    if (value < 0 && key > 0 && !final.result.direction) return [];
+    const distance = Math.abs(Math.log10(Math.abs(value / key)));
+    // Within 5 % of the key reads as the key rounded differently; beyond ×1000 tempts nobody.
+    if (Math.abs(value - key) < 0.05 * Math.abs(key) || distance > 3) return [];
+    return [{ ...c, value, order: c.priority + Math.min(1, distance / 3) + random() * 0.4 }];
+  });
+  scored.sort((a, b) => a.order - b.order);
   const seen = new Set([answer]);
   const slips = new Set<string>();
   const out: INumericProblem["distractors"] = [];
-  for (const c of candidates) {
-    let value: number | undefined;
-    if (c.scale) value = key * c.scale;
-    else if (c.mutation) value = runSteps(analysis, givenAbs, c.mutation)?.at(-1);
-    if (value === undefined || !Number.isFinite(value) || value === 0) continue;
-    const ratio = Math.abs(value / key);
-    if (ratio > 1000 || ratio < 1 / 1000) continue;
-    // A value within 5 % of the key reads as the key rounded differently: not a fair option.
-    if (Math.abs(value - key) < 0.05 * Math.abs(key)) continue;
+  for (const c of scored) {
     // Options share the key's notation: no "0.107 m/s" beside "1.07 × 10⁻² m/s".
-    const text = answerText(final, value, answer.includes("×"));
+    const text = answerText(final, c.value, answer.includes("×"));
     if (seen.has(text) || slips.has(c.slip)) continue;
     seen.add(text);
     slips.add(c.slip);
-    out.push({ value, text, slip: c.slip });
+    out.push({ value: c.value, text, slip: c.slip });
     if (out.length >= MAX_DISTRACTORS) break;
   }
   return out;

@@ -28,7 +28,13 @@ export type TBinding =
   | { kind: "given"; given: number }
   | { kind: "trig"; given: number; fn: "sin" | "cos" | "tan" }
   | { kind: "step"; step: number }
-  | { kind: "constant" };
+  | { kind: "constant" }
+  /** A unit-conversion factor ("(10^3 m)/(1 km)"): constant, and not where a student slips. */
+  | { kind: "conversion" };
+
+/** Whether a binding carries a value that changes with the givens. */
+export const isVariable = (b: TBinding | undefined) =>
+  b?.kind === "given" || b?.kind === "trig" || b?.kind === "step";
 
 export interface IStep {
   /** Index of the chain in the strategy and solution. */
@@ -214,7 +220,7 @@ function verifyChain(
       lastReason = bindings;
       continue;
     }
-    if (![...bindings.values()].some((b) => b.kind !== "constant")) {
+    if (![...bindings.values()].some(isVariable)) {
       lastReason = "a substitution uses no given";
       continue;
     }
@@ -275,7 +281,11 @@ function bindAll(
     if (lit.structural) continue;
     const b = bind(lit, givens, steps);
     if (typeof b === "string") return b;
-    if (b.kind === "constant" && !conversions.has(lit.id) && !isKnownConstant(lit, givens)) {
+    if (b.kind === "constant" && conversions.has(lit.id)) {
+      bindings.set(lit.id, { kind: "conversion" });
+      continue;
+    }
+    if (b.kind === "constant" && !isKnownConstant(lit, givens)) {
       return `${lit.text}${lit.unitText ? ` ${lit.unitText}` : ""} is neither given nor a known constant`;
     }
     bindings.set(lit.id, b);
@@ -461,18 +471,31 @@ function formulaFor(chain: IChain, side: ISide, chains: readonly IChain[]): stri
   const symbolic = chain.sides.filter((s) => s.end <= side.start && !s.parsed && isFormula(s.text));
   const own = symbolic[symbolic.length - 1];
   if (own) return `${lhs} = ${own.text}`;
-  for (let i = chains.length - 1; i >= 0; i--) {
-    const c = chains[i]!;
-    if (c === chain || c.lhs !== lhs) continue;
-    const s = c.sides.find((x) => !x.parsed && isFormula(x.text));
-    if (s) return `${lhs} = ${s.text}`;
+  // Stated earlier: the same symbol, or its base ("p = mv" for "p_player").
+  const base = (x: string) => x.replace(/_.*$/, "");
+  const at = chains.indexOf(chain);
+  for (const same of [
+    (c: IChain) => c.lhs === lhs,
+    (c: IChain) => c.lhs !== undefined && base(c.lhs) === base(lhs),
+  ]) {
+    for (let i = at - 1; i >= 0; i--) {
+      const c = chains[i]!;
+      if (!same(c)) continue;
+      const s = c.sides.find((x) => !x.parsed && isFormula(x.text));
+      if (s) return `${c.lhs} = ${s.text}`;
+    }
   }
   return undefined;
 }
 
 function isFormula(text: string): boolean {
   return (
-    text.length > 0 && text.length <= 60 && !/\b(the|of|and|is|we|to)\b/.test(text) && /\p{L}/u.test(text)
+    text.length > 0 &&
+    text.length <= 60 &&
+    !/\b(?:the|of|and|is|are|we|to|becomes|gives|yields|so|then|where|which|for|with|in|at|by|from|this|that|when|if|since|because)\b/.test(
+      text,
+    ) &&
+    /\p{L}/u.test(text)
   );
 }
 

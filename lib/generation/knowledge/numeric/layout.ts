@@ -22,6 +22,8 @@ export interface IWorkedExample {
   /** Text between the problem and the solution ("Strategy"); formulas are looked up here too. */
   strategy: string;
   solution: string;
+  /** For one part of a multi-part problem: its letter. */
+  part?: string;
   /** The chunks the solution text came from, to cite the exact line a problem is built on. */
   sources: ISourceChunk[];
 }
@@ -88,7 +90,8 @@ const HEADING_RE = /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
 const PROBLEM_RE =
   /^(?:\*\*)?(?:Problem|Example(?:\s+\d+(?:\.\d+)*)?|Sample problem|Worked example|Question)\s*[:.](?:\*\*)?\s*/i;
 const EXAMPLE_HEADING_RE = /^(?:Example|Worked example|Sample problem)\b/i;
-const SOLUTION_RE = /^(?:\*\*)?(?:Solution|Answer|Working)s?\b[^:\n]{0,40}?:(?:\*\*)?\s*/i;
+const SOLUTION_RE =
+  /^(?:\*\*)?(?:Solution|Answer|Working)s?\b[^:\n]{0,40}?:(?:\*\*)?\s*|^(?:\*\*)?(?:Solution|Answer|Working)s?(?:\*\*)?\s*$/i;
 const SOLUTION_HEADING_RE = /^(?:(?:Strategy and )?Solution|Answer|Working)\b/i;
 const STRATEGY_HEADING_RE = /^(?:Strategy|Given|Known|Plan|Analysis)\b/i;
 const DISCUSSION_RE = /^(?:\*\*)?(?:Discussion|Significance|Check your understanding)\b/i;
@@ -120,7 +123,7 @@ export function findWorkedExamples(chunks: readonly IContextChunk[]): IWorkedExa
     for (let i = 0; i < lines.length; i++) {
       const found = exampleAt(passage, lines, i);
       if (found) {
-        out.push(found.example);
+        out.push(...found.examples);
         i = found.next - 1;
       }
     }
@@ -132,7 +135,7 @@ function exampleAt(
   passage: IPassage,
   lines: readonly ILine[],
   i: number,
-): { example: IWorkedExample; next: number } | null {
+): { examples: IWorkedExample[]; next: number } | null {
   const line = lines[i]!;
   let problemStart: number;
   let first: string;
@@ -175,12 +178,20 @@ function exampleAt(
   }
   const solutionStart = lines[solutionFrom]!.start;
   const solutionEnd = lines[k - 1]!.end;
-  const solution = passage.text
-    .slice(solutionStart, solutionEnd)
-    .split("\n")
-    .filter((l) => !HEADING_RE.test(l) && !/^Figure:/.test(l.trim()))
-    .join("\n")
-    .trim();
+  // Blocks of the solution, one per part when the book solves parts separately: a new
+  // "Solution:" label, a "Strategy and Solution for (b)" heading, or a paragraph opening "(b)".
+  const blocks: string[][] = [[]];
+  for (let m = solutionFrom; m < k; m++) {
+    const l = lines[m]!;
+    const opens = l.heading
+      ? SOLUTION_HEADING_RE.test(l.heading)
+      : SOLUTION_RE.test(l.text) || /^\([a-h]\)\s/.test(l.text);
+    if (m > solutionFrom && opens && blocks[blocks.length - 1]!.some((x) => x.trim())) blocks.push([]);
+    if (!l.heading && !/^Figure:/.test(l.text))
+      blocks[blocks.length - 1]!.push(passage.text.slice(l.start, l.end));
+  }
+  const blockTexts = blocks.map((b) => b.join("\n").trim()).filter(Boolean);
+  const solution = blockTexts.join("\n\n");
   const problemText = problem.join("\n").trim();
   if (problemText.length < 15 || solution.length < 10) return null;
 
@@ -189,15 +200,53 @@ function exampleAt(
     .map(({ chunkKey, content }) => ({ chunkKey, content }));
   const titleLine = [...lines.slice(0, problemStart)].reverse().find((l) => l.heading || l.text);
   const title = titleLine?.heading;
-  return {
-    example: {
-      chunkKey: sources[0]?.chunkKey ?? passage.pieces[0]!.chunkKey,
-      ...(title && !STRATEGY_HEADING_RE.test(title) ? { title } : {}),
-      problem: problemText,
-      strategy: strategy.join("\n"),
-      solution,
-      sources,
-    },
-    next: k,
+  const example: IWorkedExample = {
+    chunkKey: sources[0]?.chunkKey ?? passage.pieces[0]!.chunkKey,
+    ...(title && !STRATEGY_HEADING_RE.test(title) ? { title } : {}),
+    problem: problemText,
+    strategy: strategy.join("\n"),
+    solution,
+    sources,
   };
+  return { examples: splitParts(example, blockTexts), next: k };
+}
+
+const PART_RE = /(?:^|\s)\(([a-h])\)\s+|(?:^|\n)\s*([1-8])\.\s+/g;
+/** A later part that leans on an earlier one ("between the hour hand at these two times"). */
+const REFERS_BACK =
+  /\b(?:these|those|this (?:time|point|value|result)|the same|previous|part \(?[a-h]\)?|above)\b/i;
+
+/**
+ * One example per part of a multi-part problem the book solves part by part: the shared
+ * situation plus that part's question, that part's solution, and the earlier parts' solutions as
+ * working it may build on. Parts that cannot be paired with a solution block, or that refer back
+ * to an earlier part, are left as they are (the analysis then refuses the whole problem).
+ */
+export function splitParts(example: IWorkedExample, blocks: readonly string[]): IWorkedExample[] {
+  const marks = [...example.problem.matchAll(PART_RE)];
+  if (marks.length === 0) return [example];
+  const labels = marks.map((m) => m[1] ?? "abcdefgh"[Number(m[2]) - 1]!);
+  if (labels.some((l, i) => l !== "abcdefgh"[i])) return [example];
+  const context = example.problem.slice(0, marks[0]!.index).trim();
+  if (context && !/[.?!]$/.test(context)) return [example];
+  const parts = marks.map((m, i) =>
+    example.problem.slice(m.index + m[0].length, marks[i + 1]?.index ?? example.problem.length).trim(),
+  );
+  if (parts.some((p) => !/[.?!)]$/.test(p))) return [example];
+  if (parts.length === 1) return [{ ...example, problem: `${context} ${parts[0]}`.trim() }];
+  if (blocks.length !== parts.length) return [example];
+  return parts.flatMap((part, i) =>
+    i > 0 && REFERS_BACK.test(part)
+      ? []
+      : [
+          {
+            ...example,
+            ...(example.title ? { title: `${example.title} (${labels[i]})` } : {}),
+            part: labels[i]!,
+            problem: `${context} ${part}`.trim(),
+            strategy: [example.strategy, ...blocks.slice(0, i)].filter(Boolean).join("\n"),
+            solution: blocks[i]!,
+          },
+        ],
+  );
 }

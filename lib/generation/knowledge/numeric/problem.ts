@@ -10,6 +10,10 @@ export type TPrepared = { ok: true; text: string; question: string } | { ok: fal
 const PARTS_RE = /(?:^|\s)\((?:a|b|c|d|i|ii|iii)\)\s|^\s*\d+\.\s|\n\s*\d+\.\s|\bpart \(?[ab]\)?/im;
 const ASK_RE =
   /^(?:calculate|find|determine|compute|estimate|what|how|which|express|compare|explain|show|make|draw|sketch|describe|graph|plot)\b|[,;:]\s*(?:calculate|find|determine|compute|estimate)\b/i;
+/** "at 1.00, 2.00, and 3.00 seconds"; "the position and velocity", "the velocity and direction". */
+const SEVERAL_VALUES = /\d[\d.]*\s*[a-zA-Z°]*\s*,\s*\d[\d.]*\s*[a-zA-Z°]*\s*,?\s*and\s+\d/;
+const SEVERAL_QUANTITIES =
+  /\b(?:position|velocity|speed|acceleration|time|distance|displacement|force|height|angle|magnitude|mass|weight|energy|power|momentum)\s+(?:and|as well as)\s+(?:the\s+|its\s+)?(?:direction|position|velocity|speed|acceleration|time|distance|displacement|force|height|angle|magnitude|mass|weight|energy|power|momentum)\b/i;
 const NON_NUMERIC_ASK = /^(?:compare|explain|show|make|draw|sketch|describe|graph|plot|which)\b/i;
 
 /** Figure asides, longest first; each leaves the sentence grammatical without the figure. */
@@ -45,6 +49,9 @@ export function prepareProblem(raw: string): TPrepared {
   if (asks.length > 1) return { ok: false, reason: "the problem asks more than one question" };
   const question = asks[0]!;
   if (NON_NUMERIC_ASK.test(question)) return { ok: false, reason: "the problem does not ask for a number" };
+  if (SEVERAL_VALUES.test(question) || SEVERAL_QUANTITIES.test(question)) {
+    return { ok: false, reason: "the problem asks for more than one value" };
+  }
   return { ok: true, text, question };
 }
 

@@ -1,5 +1,6 @@
-import type { IAnalysis } from "./analysis";
+import { type IAnalysis, isVariable } from "./analysis";
 import { type ILiteral, nodesOf, replaceNode, type TNode } from "./expression";
+import { prettyUnit } from "./units";
 import type { IMutation } from "./variation";
 
 /**
@@ -38,12 +39,26 @@ export function slipsOf(analysis: IAnalysis, describeLiteral: TDescribeLiteral):
       });
     // Only parts that carry a given or an earlier result: "sin(π/2)" is not where students slip.
     const bound = (node: TNode) =>
-      [...nodesOf(node)].some(
-        (n) => n.k === "lit" && (step.bindings.get(n.lit.id)?.kind ?? "constant") !== "constant",
-      );
+      [...nodesOf(node)].some((n) => n.k === "lit" && isVariable(step.bindings.get(n.lit.id)));
+    const conversion = (node: TNode) =>
+      [...nodesOf(node)].some((n) => n.k === "lit" && step.bindings.get(n.lit.id)?.kind === "conversion");
+    if ([...step.bindings.values()].some((b) => b.kind === "conversion")) {
+      // A unit conversion step: the slip is not converting at all ("uses 37.3 km/h as if it were m/s").
+      const given = step.substitution.parsed!.literals.find((l) => step.bindings.get(l.id)?.kind === "given");
+      const binding = given ? step.bindings.get(given.id) : undefined;
+      if (given && binding?.kind === "given" && [...step.bindings.values()].filter(isVariable).length === 1) {
+        const from = analysis.givens[binding.given]!.lit.unitText;
+        slips.push({
+          // The given's number read in the result's unit.
+          mutation: { step: i, node: { k: "lit", lit: { ...given, unit: step.result.lit.unit } } },
+          slip: `${where}does not convert ${prettyUnit(from)} to ${prettyUnit(step.result.lit.unitText)}`,
+          priority: 1,
+        });
+      }
+    }
 
     for (const node of nodesOf(tree)) {
-      if (!bound(node)) continue;
+      if (!bound(node) || (node.k === "bin" && (conversion(node.a) || conversion(node.b)))) continue;
       if (node.k === "bin" && hasNumber(node.a) && hasNumber(node.b)) {
         const a = say(node.a);
         const b = say(node.b);

@@ -116,6 +116,8 @@ function pieceCuts(text: string, from: number, to: number): number[] {
   return topLevel(text, from, to, () => true).filter((i) => {
     const c = text[i]!;
     if (c === ";") return true;
+    // "… with v = 0: s = u²/(2a) = …": a colon before an equation also ends a piece.
+    if (c === ":" && /^\s/.test(text.charAt(i + 1))) return true;
     if (!".?!".includes(c) || !/^\s+\p{L}/u.test(text.slice(i + 1, i + 4))) return false;
     const before = /(\S+)$/.exec(text.slice(Math.max(from, i - 12), i))?.[1] ?? "";
     return !/^(?:in|\d+)$/.test(before);

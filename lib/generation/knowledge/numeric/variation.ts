@@ -1,6 +1,7 @@
 import type { IAnalysis, IGiven, IStep } from "./analysis";
 import { evaluate, type ILiteral, type TNode } from "./expression";
 import { roundSig } from "./format";
+import { sameDims } from "./units";
 
 /**
  * New values for a verified example, and the answer recomputed through the book's own steps.
@@ -42,8 +43,7 @@ export function runSteps(
         const angle = givenAbs[g.index]! * (mutation?.radians ? 1 : g.lit.unit!.factor);
         overrides.set(id, Math.abs(Math[b.fn](angle)));
       } else if (b.kind === "step") {
-        const j = analysis.steps.findIndex((s) => s.chain === b.step);
-        overrides.set(id, (lit.value * values[j]!) / base[j]!);
+        overrides.set(id, fromStep(analysis, lit, b.step, values, base));
       }
     }
     const node = mutation?.step === i && mutation.node ? mutation.node : step.substitution.parsed!.node;
@@ -52,6 +52,28 @@ export function runSteps(
     values.push(v);
   }
   return values;
+}
+
+/**
+ * The value a literal standing for an earlier result takes: that result, exactly, in the
+ * literal's unit (not the book's rounded "8.333" scaled), with the sign change a slip may cause.
+ */
+function fromStep(
+  analysis: IAnalysis,
+  lit: ILiteral,
+  chain: number,
+  values: readonly number[],
+  base: readonly number[],
+): number {
+  const j = analysis.steps.findIndex((s) => s.chain === chain);
+  const step = analysis.steps[j]!;
+  const sign = Math.sign(values[j]! / base[j]!) || 1;
+  const resultUnit = step.result.lit.unit;
+  if (step.mode === "si" && lit.unit && resultUnit && sameDims(lit.unit.dims, resultUnit.dims)) {
+    return (sign * Math.abs(values[j]!) * resultUnit.factor) / lit.unit.factor;
+  }
+  if (!lit.unit && lit.value === step.result.lit.value) return sign * Math.abs(values[j]!);
+  return (lit.value * values[j]!) / base[j]!;
 }
 
 const baseCache = new WeakMap<IAnalysis, number[]>();
