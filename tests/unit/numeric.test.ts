@@ -439,7 +439,10 @@ describe("verification", () => {
     expect(parts[0]!.solution).toMatch(/^Solution: To find the player’s momentum/);
     expect(parts[1]!.strategy).toContain("p_player = (110 kg)(8 m/s)");
     expect(analyseWorkedExample(parts[0]!).ok).toBe(true);
-    expect(analyseWorkedExample(parts[1]!)).toMatchObject({ ok: false, reason: expect.stringMatching(/does not ask for a number/) });
+    expect(analyseWorkedExample(parts[1]!)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/does not ask for a number/),
+    });
     const problem = makeNumericProblem(parts[0]!, seeded(2));
     expect(problem?.formula).toBe("p = mv");
   });
@@ -447,7 +450,10 @@ describe("verification", () => {
   it("rejects a question that asks for several values at once", () => {
     const found = findWorkedExamples([chunk(FALLING)]);
     expect(found).toHaveLength(1);
-    expect(analyseWorkedExample(found[0]!)).toMatchObject({ ok: false, reason: expect.stringMatching(/more than one value/) });
+    expect(analyseWorkedExample(found[0]!)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/more than one value/),
+    });
   });
 
   it("traces a given through a unit conversion the solution makes", () => {
@@ -538,7 +544,9 @@ describe("makeNumericProblem", () => {
     expect(relative(problem.answer.value, kmh! / 3.6 / seconds!)).toBeLessThan(1e-9);
     const slip = problem.distractors.find((d) => d.slip === "does not convert km/h to m/s");
     expect(slip && relative(slip.value, kmh! / seconds!)).toBeLessThan(1e-9);
-    expect(problem.workedSolution.split("\n")[0]).toMatch(/^\(\d+\.\d km\)\/h × \(10³ m\)\/\(1 km\) × \(1 h\)\/\(3600 s\) = /);
+    expect(problem.workedSolution.split("\n")[0]).toMatch(
+      /^\(\d+\.\d km\)\/h × \(10³ m\)\/\(1 km\) × \(1 h\)\/\(3600 s\) = /,
+    );
   });
 
   it("writes marking points that add up to the marks", () => {
