@@ -456,6 +456,51 @@ describe("verification", () => {
     });
   });
 
+  it("rejects a second question, and a problem that leans on another example", () => {
+    const second = VELOCITY.replace(
+      "What was the student's average velocity?",
+      "What was the student's average velocity, and what was the average speed?",
+    );
+    expect(analyseWorkedExample(exampleOf(second))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/more than one question/),
+    });
+    const previous = VELOCITY.replace(
+      "A student has",
+      "Using the route from the previous example, a student has",
+    );
+    expect(analyseWorkedExample(exampleOf(previous))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/figure/),
+    });
+  });
+
+  it("rejects a value with a unit that appears only in the solution (a figure's, another example's)", () => {
+    const text = [
+      "Problem: A wire carries a current of 2.0 A across a magnetic field. What is the force on a 0.50 m length of the wire?",
+      "",
+      "Solution: F = IℓB = (2.0 A)(0.50 m)(1.5 T) = 1.5 N",
+    ].join("\n");
+    expect(analyseWorkedExample(exampleOf(text))).toMatchObject({
+      ok: false,
+      reason: "F: 1.5 T is neither given nor a known constant",
+    });
+  });
+
+  it("states the answer in the unit of the book's last value", () => {
+    const text = [
+      "Problem: Light passes through two slits separated by 0.0100 mm, and the third bright line forms at an angle of 10.95° from the incident beam. What is the wavelength of the light?",
+      "",
+      "Solution: λ = dsinθ/m = ((0.0100 mm)(sin 10.95°))/3 = 6.33 × 10^(−4) mm = 633 nm",
+    ].join("\n");
+    const problem = problemOf(text, 3);
+    const [d, angle] = stemNumbers(problem.stem);
+    const nm = (d! * 1e-3 * Math.sin((angle! * Math.PI) / 180)) / 3 / 1e-9;
+    expect(relative(problem.answer.value, nm)).toBeLessThan(1e-9);
+    expect(problem.answer.text).toBe(`${formatSig(nm, 3)} nm`);
+    expect(problem.answer.unit).toBe("nm");
+  });
+
   it("traces a given through a unit conversion the solution makes", () => {
     const text = VELOCITY.replace("north in 180 s.", "north in 3.0 min.");
     const problem = problemOf(text, 5);

@@ -95,7 +95,7 @@ export function problemFrom(analysis: IAnalysis, random: () => number, marks = 3
       ...(analysis.example.title ? { title: analysis.example.title } : {}),
       stem: stemText(analysis, givenAbs),
       formula,
-      answer: { value: key, text: answer, unit: final.result.lit.unitText },
+      answer: { value: key * statedAs(final).scale, text: answer, unit: statedAs(final).lit.unitText },
       distractors,
       workedSolution: lines.join("\n"),
       markingPoints: markingPoints(analysis, formula, lines, answer, marks),
@@ -107,11 +107,26 @@ export function problemFrom(analysis: IAnalysis, random: () => number, marks = 3
 // ---------------------------------------------------------------------------------------------
 // Text
 
+/**
+ * How the book states its final result: the last stated value ("= 661 N ≈ 660 N": 660 N; "=
+ * 6.33 × 10^(−4) mm = 633 nm": 633 nm) and the factor from the computed unit to it.
+ */
+function statedAs(step: IStep): { lit: ILiteral; scale: number } {
+  const { result, rounded } = step;
+  const ru = result.lit.unit;
+  const du = rounded?.lit.unit;
+  if (!rounded || (ru?.factor ?? 1) === (du?.factor ?? 1))
+    return { lit: rounded?.lit ?? result.lit, scale: 1 };
+  if (step.mode === "si" && ru && du && sameDims(ru.dims, du.dims))
+    return { lit: rounded.lit, scale: ru.factor / du.factor };
+  return { lit: result.lit, scale: 1 };
+}
+
 /** The answer as the book states its result: significant figures, notation, unit, direction. */
 function answerText(step: IStep, value: number, sci?: boolean): string {
-  const lit = step.rounded?.lit ?? step.result.lit;
+  const { lit, scale } = statedAs(step);
   return withUnit(
-    formatSig(value, Math.max(2, lit.sig), sci ?? lit.sci),
+    formatSig(value * scale, Math.max(2, lit.sig), sci ?? lit.sci),
     lit.unitText,
     step.result.direction,
   );
@@ -119,8 +134,7 @@ function answerText(step: IStep, value: number, sci?: boolean): string {
 
 /** Significant figures of the answer: the book's, at least two. */
 function answerSig(analysis: IAnalysis): number {
-  const final = analysis.steps[analysis.steps.length - 1]!;
-  return Math.max(2, (final.rounded?.lit ?? final.result.lit).sig);
+  return Math.max(2, statedAs(analysis.steps[analysis.steps.length - 1]!).lit.sig);
 }
 
 /**
@@ -172,8 +186,11 @@ function literalTexts(
       if (b.kind === "constant" || b.kind === "conversion") continue;
       if (b.kind === "given") {
         const g = analysis.givens[b.given]!;
-        // Written as in the problem: the stem's new number; converted ("0.75000 m"): the new value converted.
-        const asWritten = lit.text.replace(/[,\s]/g, "") === g.lit.text.replace(/[,\s]/g, "");
+        // In the given's unit (or its digits with the unit split off): the stem's new number;
+        // converted ("0.75000 m" for "75.000 cm"): the new value converted.
+        const gu = g.lit.unit!;
+        const sameUnit = lit.unit ? lit.unit.factor === gu.factor && sameDims(lit.unit.dims, gu.dims) : false;
+        const asWritten = sameUnit || lit.text.replace(/[,\s]/g, "") === g.lit.text.replace(/[,\s]/g, "");
         const v = (lit.value * givenAbs[g.index]!) / Math.abs(g.lit.value);
         texts.set(id, asWritten ? formatLike(givenAbs[g.index]!, g.lit) : formatLike(v, lit));
       } else if (b.kind === "trig") {
@@ -275,7 +292,7 @@ function distractorsFor(
     if (seen.has(text) || slips.has(c.slip)) continue;
     seen.add(text);
     slips.add(c.slip);
-    out.push({ value: c.value, text, slip: c.slip });
+    out.push({ value: c.value * statedAs(final).scale, text, slip: c.slip });
     if (out.length >= MAX_DISTRACTORS) break;
   }
   return out;

@@ -285,7 +285,7 @@ function bindAll(
       bindings.set(lit.id, { kind: "conversion" });
       continue;
     }
-    if (b.kind === "constant" && !isKnownConstant(lit, givens)) {
+    if (b.kind === "constant" && !isKnownConstant(lit)) {
       return `${lit.text}${lit.unitText ? ` ${lit.unitText}` : ""} is neither given nor a known constant`;
     }
     bindings.set(lit.id, b);
@@ -437,17 +437,16 @@ const BARE = new Set([
   9.81,
 ]);
 
-function isKnownConstant(lit: ILiteral, givens: readonly IGiven[]): boolean {
+function isKnownConstant(lit: ILiteral): boolean {
   const v = lit.value;
   if (v === 0) return true;
   if (!lit.unit) {
     const log = Math.log10(v);
     return (Number.isInteger(v) && v <= 12) || BARE.has(v) || Math.abs(log - Math.round(log)) < 1e-9;
   }
-  const dims = lit.unit.dims;
-  if (isPhysicalConstant(v * lit.unit.factor, dims)) return true;
-  // A quantity of a kind no given has cannot be a given restated (e.g. g when only masses are given).
-  return !givens.some((g) => sameDims(g.lit.unit!.dims, dims));
+  // Any other number with a unit came from somewhere the problem does not show: a figure, a
+  // table, the previous example. Changing the givens around it would be a guess.
+  return isPhysicalConstant(v * lit.unit.factor, lit.unit.dims);
 }
 
 /** The steps the answer depends on, in solution order. */
@@ -488,9 +487,21 @@ function formulaFor(chain: IChain, side: ISide, chains: readonly IChain[]): stri
   return undefined;
 }
 
+/** A number other than a small whole one, written without a unit. */
+function bareValue(text: string): boolean {
+  for (const m of text.matchAll(/(?<![\w.^])\d/g)) {
+    const lit = readQuantity(text, m.index, true);
+    if (lit && !lit.unit && (!Number.isInteger(lit.value) || lit.value >= 10)) return true;
+  }
+  return false;
+}
+
 function isFormula(text: string): boolean {
   return (
     text.length > 0 &&
+    // "50 m√(1 − ((0.95)^2c^2)/(c^2))" is a half-substituted line, not the formula; a value
+    // with its unit ("mg cos 25°") may stay, the new value replaces it.
+    !bareValue(text) &&
     text.length <= 60 &&
     !/\b(?:the|of|and|is|are|we|to|becomes|gives|yields|so|then|where|which|for|with|in|at|by|from|this|that|when|if|since|because)\b/.test(
       text,

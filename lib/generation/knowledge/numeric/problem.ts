@@ -26,8 +26,18 @@ const FIGURE_ASIDES: [RegExp, string][] = [
   [new RegExp(String.raw`\s+${SHOWN}(?=[,.;?])`, "gi"), ""],
   [/\s+(?:as )?shown (?:below|above)(?=[\s,.;?])/gi, ""],
 ];
-const NEEDS_FIGURE =
-  /\bFigure\b|\bshown (?:below|above)\b|\bdiagram\b|\bgraph(?:ed)?\b|\bthe (?:image|picture)\b/i;
+/** What the problem leans on that a generated question cannot show: a figure, a table, another example. */
+const NEEDS_FIGURE = new RegExp(
+  [
+    String.raw`\bFigure\b|\bdiagram\b|\bgraph(?:ed)?\b|\bthe (?:image|picture)\b|\bas shown\b`,
+    String.raw`\b(?:circuit|figure|graph|table|picture|image|drawing|setup|arrangement)s? (?:below|above|shown)\b`,
+    String.raw`\bshown (?:below|above)\b|\b(?:previous|preceding|last|earlier|above|following) (?:example|problem|table|figure|section)\b`,
+  ].join("|"),
+  "i",
+);
+/** "…, and identify the substance", "… resistance and what current …": a second question in the sentence. */
+const SECOND_ASK =
+  /\band\s+(?:what|how|which|where|in what|identify|name|explain|find|determine|calculate|state|describe|compare)\b|,\s*(?:identify|name|explain|state|describe|compare)\b/i;
 
 export function prepareProblem(raw: string): TPrepared {
   let text = raw
@@ -49,6 +59,7 @@ export function prepareProblem(raw: string): TPrepared {
   if (asks.length > 1) return { ok: false, reason: "the problem asks more than one question" };
   const question = asks[0]!;
   if (NON_NUMERIC_ASK.test(question)) return { ok: false, reason: "the problem does not ask for a number" };
+  if (SECOND_ASK.test(question)) return { ok: false, reason: "the problem asks more than one question" };
   if (SEVERAL_VALUES.test(question) || SEVERAL_QUANTITIES.test(question)) {
     return { ok: false, reason: "the problem asks for more than one value" };
   }
