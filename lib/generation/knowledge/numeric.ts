@@ -3,7 +3,7 @@ import { type ILiteral, readQuantity } from "./numeric/expression";
 import { formatLike, formatSig, prettyText, withUnit } from "./numeric/format";
 import type { IWorkedExample } from "./numeric/layout";
 import { slipsOf } from "./numeric/slips";
-import { sameDims } from "./numeric/units";
+import { prettyUnit, sameDims } from "./numeric/units";
 import { baseValues, literalById, newGivenValue, runSteps, sensible } from "./numeric/variation";
 
 /**
@@ -14,8 +14,13 @@ import { baseValues, literalById, newGivenValue, runSteps, sensible } from "./nu
  * same situation with new values, computes the answer through the book's own steps, and derives
  * distractors from typical slips. Pure and deterministic: randomness comes in as `random`.
  *
- * Refused, never guessed: multi-part problems, problems that need their figure or ask for more
- * than one thing, solutions whose numbers do not reproduce the stated result or cannot be traced.
+ * Refused, never guessed: problems that need their figure, a table or another example, that ask
+ * for more than one thing, or whose parts the book does not solve one by one; solutions whose
+ * numbers do not reproduce the stated result or cannot be traced to the problem. A multi-part
+ * problem solved part by part yields one example per part.
+ *
+ * Pass a section's consecutive chunks where possible: an example split over chunks is joined,
+ * but one whose problem and solution arrive in different, non-adjacent retrievals is not found.
  */
 
 export { analyseWorkedExample, type IAnalysis, type TAnalysisResult } from "./numeric/analysis";
@@ -31,6 +36,7 @@ export interface INumericProblem {
   stem: string;
   /** "v_avg = Δd/Δt"; for several steps, their formulas joined with "; ". Empty if the book states none. */
   formula: string;
+  /** `value` in `unit` (as displayed, "m/s²"); `text` is the option as shown. */
   answer: { value: number; text: string; unit: string };
   /** Best first (the first three make an MCQ); distinct from the key and each other as displayed. */
   distractors: { value: number; text: string; slip: string }[];
@@ -57,6 +63,7 @@ export function makeNumericProblem(
   return problemFrom(analysed.analysis, random, marks);
 }
 
+/** The same from an analysis already made (`analyseWorkedExample`), to pose one example several times. */
 export function problemFrom(analysis: IAnalysis, random: () => number, marks = 3): INumericProblem | null {
   const quote = quoteOf(analysis);
   if (!quote) return null;
@@ -95,7 +102,11 @@ export function problemFrom(analysis: IAnalysis, random: () => number, marks = 3
       ...(analysis.example.title ? { title: analysis.example.title } : {}),
       stem: stemText(analysis, givenAbs),
       formula,
-      answer: { value: key * statedAs(final).scale, text: answer, unit: statedAs(final).lit.unitText },
+      answer: {
+        value: key * statedAs(final).scale,
+        text: answer,
+        unit: prettyUnit(statedAs(final).lit.unitText),
+      },
       distractors,
       workedSolution: lines.join("\n"),
       markingPoints: markingPoints(analysis, formula, lines, answer, marks),

@@ -31,7 +31,9 @@ export function slipsOf(analysis: IAnalysis, describeLiteral: TDescribeLiteral):
     const where = i === last || !step.lhs ? "" : `when finding ${step.lhs}, `;
     const priority = i === last ? 1 : 2;
     const say = (node: TNode): string | null => describeNode(node, (lit) => describeLiteral(i, lit));
+    // A slip that leaves no given in the step ("4f₁" without f₁ is just 4) tempts nobody.
     const add = (target: TNode, replacement: TNode, slip: string, p = priority) =>
+      bound(replaceNode(tree, target, replacement)) &&
       slips.push({
         mutation: { step: i, node: replaceNode(tree, target, replacement) },
         slip: where + slip,
