@@ -660,6 +660,67 @@ describe("properties over seeds", () => {
   });
 });
 
+describe("verification over generated examples", () => {
+  const example = (d: number, t: number, stated: string) =>
+    exampleOf(
+      [
+        `Problem: A cart rolls ${d} m along a track in ${t} s. What is its average speed?`,
+        "",
+        `Solution: v_avg = d/t = (${d} m)/(${t} s) = ${stated} m/s`,
+      ].join("\n"),
+    );
+  const distance = fc.integer({ min: 12, max: 950 });
+  const time = fc.integer({ min: 11, max: 99 }).map((n) => n / 10);
+
+  it("accepts the book's result when it is right and refuses it when it is off", () => {
+    fc.assert(
+      fc.property(distance, time, fc.double({ min: 1.2, max: 5, noNaN: true }), (d, t, off) => {
+        const right = formatSig(d / t, 2)
+          .replace("−", "-")
+          .replace(/,/g, "");
+        expect(analyseWorkedExample(example(d, t, right)).ok).toBe(true);
+        const wrong = formatSig((d / t) * off, 2).replace(/,/g, "");
+        expect(analyseWorkedExample(example(d, t, wrong)).ok).toBe(false);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("answers the new problem with the new values", () => {
+    fc.assert(
+      fc.property(distance, time, fc.integer({ min: 1, max: 10_000 }), (d, t, seed) => {
+        const problem = makeNumericProblem(
+          example(d, t, formatSig(d / t, 2).replace(/,/g, "")),
+          seeded(seed),
+        );
+        expect(problem).not.toBeNull();
+        const [d2, t2] = stemNumbers(problem!.stem);
+        expect(relative(problem!.answer.value, d2! / t2!)).toBeLessThan(1e-9);
+        expect(problem!.stem).toMatch(
+          /^A cart rolls [\d,.]+ m along a track in [\d.]+ s\. What is its average speed\?$/,
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("robustness", () => {
+  it("never throws on arbitrary text shaped like a worked example", () => {
+    const mathy = fc.stringMatching(/^[0-9a-zA-Z ().,;:=×^√π°/+−–-]{0,120}$/);
+    fc.assert(
+      fc.property(mathy, mathy, fc.integer({ min: 1, max: 1000 }), (problem, solution, seed) => {
+        const text = `Problem: ${problem}\n\nSolution: ${solution}`;
+        for (const ex of findWorkedExamples([chunk(text)])) {
+          const p = makeNumericProblem(ex, seeded(seed));
+          if (p) expect(p.distractors.length).toBeGreaterThanOrEqual(3);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe("display", () => {
   it("formats significant figures and powers of ten", () => {
     expect(formatSig(1.6889, 2)).toBe("1.7");

@@ -258,14 +258,17 @@ export function matches(node: TNode, result: IResult): "si" | "written" | null {
   const s = result.value;
   if (!Number.isFinite(c.si) || s.si === 0) return null;
   const factor = result.lit.unit?.factor ?? 1;
+  const lit = result.lit;
+  // "100" could mean one significant figure; unless written in powers of ten, a result is read
+  // to at least two ("100" ± 5, not ± 50), so a rough match cannot pass for a right one.
+  const place = lit.sci
+    ? lit.place
+    : Math.min(lit.place, 10 ** (Math.floor(Math.log10(Math.abs(lit.value))) - 1));
   if (c.unitful && !c.inconsistent) {
     const dimsOk = s.unitful ? sameDims(c.dims, s.dims) : isDimensionless(c.dims);
-    if (dimsOk && closeEnough(c.si, s.si, result.lit.place * factor)) return "si";
+    if (dimsOk && closeEnough(c.si, s.si, place * factor)) return "si";
   }
-  if (
-    !c.unitful &&
-    closeEnough(c.written, s.written, result.lit.place * (result.lit.unit?.angle ? factor : 1))
-  )
+  if (!c.unitful && closeEnough(c.written, s.written, place * (lit.unit?.angle ? factor : 1)))
     return "written";
   return null;
 }
@@ -293,7 +296,9 @@ function bindAll(
   return bindings;
 }
 
-const eq = (a: number, b: number) => Math.abs(Math.abs(a) - Math.abs(b)) <= 1e-9 * Math.max(1, Math.abs(a));
+/** Same magnitude, relatively: 1.602 × 10^(−19) and 1 × 10^(−10) are not equal however small both are. */
+const eq = (a: number, b: number) =>
+  Math.abs(Math.abs(a) - Math.abs(b)) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
 const bareText = (t: string) => t.replace(/[,\s]/g, "");
 
 /**

@@ -131,6 +131,21 @@ export function slipsOf(analysis: IAnalysis, describeLiteral: TDescribeLiteral):
       }
     }
   }
+  // A unit prefix converted with the wrong power of ten ("nm" as 10⁻⁶ m): a thousand times off.
+  const prefixed = analysis.givens.find((g) => g.lit.unit?.prefixed && !g.fixed);
+  if (prefixed) {
+    const unit = prettyUnit(prefixed.lit.unitText);
+    slips.push({
+      scale: 1000,
+      slip: `converts ${unit} with the wrong power of ten: 1000 times too large`,
+      priority: 3,
+    });
+    slips.push({
+      scale: 0.001,
+      slip: `converts ${unit} with the wrong power of ten: 1000 times too small`,
+      priority: 3,
+    });
+  }
   slips.push({ scale: 10, slip: "misplaces the decimal point: ten times too large", priority: 4 });
   slips.push({ scale: 0.1, slip: "misplaces the decimal point: ten times too small", priority: 4 });
   return slips;

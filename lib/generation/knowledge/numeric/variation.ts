@@ -146,7 +146,8 @@ export function sensible(analysis: IAnalysis, values: readonly number[]): boolea
     const b = base[i]!;
     if (!Number.isFinite(v) || v === 0 || Math.sign(v) !== Math.sign(b)) return false;
     const ratio = Math.abs(v / b);
-    if (ratio < 1 / 20 || ratio > 20) return false;
+    // New values that move a step by more than ×4 change the situation (a difference near zero).
+    if (ratio < 1 / 4 || ratio > 4) return false;
     // A coefficient, fraction or efficiency at most 1 stays at most 1.
     const step = analysis.steps[i]!;
     const unitless = !step.result.lit.unit || step.result.lit.unitText === "%";
