@@ -132,7 +132,10 @@ export function slipsOf(analysis: IAnalysis, describeLiteral: TDescribeLiteral):
     }
   }
   // A unit prefix converted with the wrong power of ten ("nm" as 10⁻⁶ m): a thousand times off.
-  const prefixed = analysis.givens.find((g) => g.lit.unit?.prefixed && !g.fixed);
+  const thousands = (f: number) => Math.abs(Math.log10(f) / 3 - Math.round(Math.log10(f) / 3)) < 1e-9;
+  const prefixed = analysis.givens.find(
+    (g) => g.lit.unit?.prefixed && !g.fixed && thousands(g.lit.unit.factor),
+  );
   if (prefixed) {
     const unit = prettyUnit(prefixed.lit.unitText);
     slips.push({
