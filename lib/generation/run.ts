@@ -1,5 +1,6 @@
 import { type DeepPartial, generateText, type LanguageModel, Output, type OutputInterface } from "ai";
 import { questionPrompt, questionSystemPrompt } from "@/lib/ai/prompts/generation";
+import { guardModel, isProviderOutage, isRequestOffline, markRequestOffline } from "@/lib/ai/provider-guard";
 import { describeError } from "@/lib/log";
 import { LlmQuestionSchema, type TGenerationRequest, type TLlmQuestion } from "@/schema/generation.schema";
 import type { IContextChunk, IContextRef, ISlot, TQuestion } from "@/types/generation.types";
@@ -128,11 +129,15 @@ async function generateWithLlm(
   return fromLlm(slot, output, byKey);
 }
 
+export const PROVIDER_DOWN_MESSAGE =
+  "The model provider is not responding, so the offline generator is answering for this set.";
+
 /**
  * Plan → generate → validate each slot (regenerate once on failure) → report. With a language
  * model, each slot goes to the LLM with a timeout; any failure falls back to the offline
- * generator for that slot and says so. Questions that cannot be built from the evidence are
- * reported as failed slots, never invented.
+ * generator for that slot and says so. The first provider outage (timeout, 5xx, open breaker)
+ * sends every remaining slot of the request offline without another wait, and is reported once.
+ * Questions that cannot be built from the evidence are reported as failed slots, never invented.
  */
 export async function runGeneration(
   deps: IGenerationDeps,
@@ -141,6 +146,7 @@ export async function runGeneration(
   events: IGenerationEvents,
   makeId: (index: number) => string,
 ): Promise<IGenerationResult> {
+  const model = deps.model ? guardModel(deps.model, "question") : null;
   const byKey = new Map(chunks.map((c) => [chunkKey(c), c]));
   const slots = planSlots(request.blueprint, chunks.map(chunkKey), makeId);
   const offline = createOfflineGenerator(chunks, request.seed ?? 1);
@@ -158,6 +164,16 @@ export async function runGeneration(
   if (request.strategy === "few-shot" && exemplars.length === 0 && deps.model) {
     warnings.push("Few-shot: no past-paper (PYQ) questions for this subject yet; generated zero-shot.");
   }
+  let providerDown = false;
+  const switchToOffline = () => {
+    if (providerDown) return;
+    providerDown = true;
+    markRequestOffline(request);
+    events.error("llm_unavailable", PROVIDER_DOWN_MESSAGE);
+    warnings.push(PROVIDER_DOWN_MESSAGE);
+  };
+  // The answerability check of this same request may already have met the outage.
+  if (model && isRequestOffline(request)) switchToOffline();
 
   /**
    * One LLM question, or for self-consistency 2–3 samples: keep the valid sample whose answer
@@ -191,16 +207,19 @@ export async function runGeneration(
     let q: TQuestion | null = null;
     for (let attempt = 0; attempt < 2 && !q; attempt++) {
       let candidate: TQuestion | null = null;
-      if (deps.model && llmFailures < 3) {
+      if (model && !providerDown && llmFailures < 3) {
         try {
-          candidate = await llmCandidate(deps.model, slot);
+          candidate = await llmCandidate(model, slot);
         } catch (err) {
-          llmFailures++;
-          events.error(
-            "llm_failed",
-            `The language model failed on this question (${describeError(err).slice(0, 100)}); using the offline generator.`,
-            slot.id,
-          );
+          if (isProviderOutage(err)) switchToOffline();
+          else {
+            llmFailures++;
+            events.error(
+              "llm_failed",
+              `The language model failed on this question (${describeError(err).slice(0, 100)}); using the offline generator.`,
+              slot.id,
+            );
+          }
         }
       }
       // The offline generator also stands in when the model's question fails validation twice.
