@@ -268,11 +268,18 @@ export function GenerationPanel({
       )}
       {gen.errors
         .filter((e) => !e.slotId)
-        .map((e) => (
-          <Alert key={e.message} variant="destructive">
-            {e.message}
-          </Alert>
-        ))}
+        .map((e) =>
+          // The offline generator answering for an unresponsive provider is a notice, not a failure.
+          e.code === "llm_unavailable" ? (
+            <Alert key={e.message} data-testid="provider-notice">
+              {e.message}
+            </Alert>
+          ) : (
+            <Alert key={e.message} variant="destructive">
+              {e.message}
+            </Alert>
+          ),
+        )}
       {finals.length > 0 && !running && (
         <MixChart byLevel={byLevel} targets={levelTargets(form)} byType={byType} />
       )}

@@ -3,6 +3,7 @@ import { generateText, type LanguageModel, Output } from "ai";
 import { z } from "zod";
 import type { EBloomLevel } from "@/types/bloom.types";
 import { BLOOM_DESCRIPTIONS } from "@/types/bloom.types";
+import { guardModel } from "./provider-guard";
 
 const RerankOutputSchema = z.object({
   scores: z.array(z.object({ id: z.number().int(), score: z.number().min(0).max(10) })),
@@ -17,8 +18,8 @@ export interface ILlmRerankInput {
 
 /**
  * One list-wise call: the model scores every passage 0–10 for the query. Passages are data,
- * never instructions. Throws on timeout, provider error or malformed output; the caller falls
- * back to the fused order.
+ * never instructions. Throws on timeout, provider error or malformed output, and at once while
+ * the rerank breaker is open; the caller falls back to the fused order.
  */
 export async function rerankWithLlm(
   model: LanguageModel,
@@ -36,7 +37,7 @@ export async function rerankWithLlm(
     )
     .join("\n");
   const { output } = await generateText({
-    model,
+    model: guardModel(model, "rerank"),
     output: Output.object({ schema: RerankOutputSchema }),
     temperature: 0,
     maxRetries: 0,

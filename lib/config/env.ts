@@ -22,6 +22,10 @@ const EnvSchema = z.object({
   PAPERWISE_EMBEDDER: z.enum(["auto", "offline", "openai"]).default("auto"),
   PAPERWISE_LLM: z.enum(["auto", "offline", "openai"]).default("auto"),
   PAPERWISE_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  PAPERWISE_EMBEDDING_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  PAPERWISE_BREAKER_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
+  PAPERWISE_BREAKER_WINDOW_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  PAPERWISE_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   PAPERWISE_MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(50),
   PAPERWISE_SEED_DEMO: z.enum(["true", "false"]).default("true"),
   PAPERWISE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
@@ -36,10 +40,14 @@ export interface IAppConfig {
   database: { kind: "pglite"; dir: string } | { kind: "postgres"; url: string };
   storage: { kind: "local"; dir: string } | { kind: "supabase"; url: string; serviceRoleKey: string };
   auth: { jwtSecret: string | null; issuer: "paperwise-local" | "supabase" };
-  embeddings: { kind: "offline" } | { kind: "openai"; apiKey: string; baseURL?: string; model: string };
+  embeddings:
+    | { kind: "offline" }
+    | { kind: "openai"; apiKey: string; baseURL?: string; model: string; timeoutMs: number };
   llm:
     | { kind: "offline" }
     | { kind: "openai"; apiKey: string; baseURL?: string; model: string; timeoutMs: number };
+  /** Circuit breakers in front of the model provider, one per provider and step (lib/ai/provider-guard.ts). */
+  breaker: { failureThreshold: number; windowMs: number; coolDownMs: number };
   maxUploadBytes: number;
   seedDemo: boolean;
   logLevel: TEnv["PAPERWISE_LOG_LEVEL"];
@@ -76,6 +84,7 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
           apiKey: env.OPENAI_API_KEY!,
           baseURL: env.OPENAI_BASE_URL,
           model: env.PAPERWISE_EMBEDDING_MODEL,
+          timeoutMs: env.PAPERWISE_EMBEDDING_TIMEOUT_MS,
         }
       : { kind: "offline" },
     llm: useOpenAILlm
@@ -87,6 +96,11 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
           timeoutMs: env.PAPERWISE_LLM_TIMEOUT_MS,
         }
       : { kind: "offline" },
+    breaker: {
+      failureThreshold: env.PAPERWISE_BREAKER_FAILURES,
+      windowMs: env.PAPERWISE_BREAKER_WINDOW_MS,
+      coolDownMs: env.PAPERWISE_BREAKER_COOLDOWN_MS,
+    },
     maxUploadBytes: Math.round(env.PAPERWISE_MAX_UPLOAD_MB * 1024 * 1024),
     seedDemo: env.PAPERWISE_SEED_DEMO === "true",
     logLevel: env.PAPERWISE_LOG_LEVEL,

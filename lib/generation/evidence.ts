@@ -1,6 +1,7 @@
 import "server-only";
 import { generateText, type LanguageModel, Output } from "ai";
 import { z } from "zod";
+import { guardModel, isProviderOutage, markRequestOffline } from "@/lib/ai/provider-guard";
 import { AppError } from "@/lib/errors";
 import type { IRetrieveDeps } from "@/lib/retrieval/retrieve";
 import { retrieve } from "@/lib/retrieval/retrieve";
@@ -25,17 +26,19 @@ const LlmAnswerabilitySchema = z.object({ enough: z.boolean(), rationale: z.stri
 
 /**
  * With a language model: a small check with rationale of whether the passages can support the
- * blueprint. Any failure (timeout, provider error, malformed output) means "no opinion".
+ * blueprint. Any failure (timeout, provider error, malformed output) means "no opinion"; a
+ * provider outage also switches the rest of this generation request to the offline generator.
  */
 async function llmAnswerability(
   model: LanguageModel,
   timeoutMs: number,
   chunks: readonly IContextChunk[],
+  request: TGenerationRequest,
   requested: number,
 ): Promise<{ enough: boolean; rationale: string } | null> {
   try {
     const { output } = await generateText({
-      model,
+      model: guardModel(model, "answerability"),
       output: Output.object({ schema: LlmAnswerabilitySchema }),
       temperature: 0,
       maxRetries: 0,
@@ -48,7 +51,8 @@ async function llmAnswerability(
         .join("\n")}`,
     });
     return output;
-  } catch {
+  } catch (err) {
+    if (isProviderOutage(err)) markRequestOffline(request);
     return null;
   }
 }
@@ -67,7 +71,7 @@ export async function ensureEvidence(
   let check = assessAnswerability(chunks, requested, mcqs);
   if (check.enough && llm.model) {
     // The offline count says yes; a model may still judge the facts too thin for the blueprint.
-    const verdict = await llmAnswerability(llm.model, llm.timeoutMs, chunks, requested);
+    const verdict = await llmAnswerability(llm.model, llm.timeoutMs, chunks, request, requested);
     if (verdict && !verdict.enough) {
       warnings.push(`Answerability check: ${verdict.rationale}`);
       check = { ...check, enough: false };

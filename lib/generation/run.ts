@@ -1,5 +1,6 @@
 import { type DeepPartial, generateText, type LanguageModel, Output, type OutputInterface } from "ai";
 import { questionPrompt, questionSystemPrompt } from "@/lib/ai/prompts/generation";
+import { guardModel, isProviderOutage, isRequestOffline, markRequestOffline } from "@/lib/ai/provider-guard";
 import { describeError } from "@/lib/log";
 import { LlmQuestionSchema, type TGenerationRequest, type TLlmQuestion } from "@/schema/generation.schema";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
@@ -170,6 +171,9 @@ async function generateWithLlm(c: ILlmCall): Promise<TQuestion> {
   return fromLlm(c.slot, output, c.byKey);
 }
 
+export const PROVIDER_DOWN_MESSAGE =
+  "The model provider is not responding, so the offline generator is answering for this set.";
+
 /** Key positions for the set's MCQs: each of A–D equally often, in a seeded order. */
 function keyPositions(count: number, seed: number): number[] {
   const base = Array.from({ length: Math.ceil(count / 4) * 4 }, (_, i) => i % 4);
@@ -268,6 +272,7 @@ export async function runGeneration(
   events: IGenerationEvents,
   makeId: (index: number) => string,
 ): Promise<IGenerationResult> {
+  const model = deps.model ? guardModel(deps.model, "question") : null;
   const byKey = new Map(chunks.map((c) => [chunkKey(c), c]));
   const seed = request.seed ?? 1;
   const scope = deps.scope ?? [];
@@ -303,9 +308,21 @@ export async function runGeneration(
   let mcqIndex = 0;
   let llmFailures = 0;
   const exemplars = request.strategy === "few-shot" ? (deps.exemplars ?? []).slice(0, 5) : [];
-  if (request.strategy === "few-shot" && exemplars.length === 0 && deps.model) {
+  if (request.strategy === "few-shot" && exemplars.length === 0 && model) {
     warnings.push("Few-shot: no past-paper (PYQ) questions for this subject yet; generated zero-shot.");
   }
+  // The first provider outage (timeout, 5xx, open breaker) sends every remaining slot of the
+  // request offline without another wait, and is reported once.
+  let providerDown = false;
+  const switchToOffline = () => {
+    if (providerDown) return;
+    providerDown = true;
+    markRequestOffline(request);
+    events.error("llm_unavailable", PROVIDER_DOWN_MESSAGE);
+    warnings.push(PROVIDER_DOWN_MESSAGE);
+  };
+  // The answerability check of this same request may already have met the outage.
+  if (model && isRequestOffline(request)) switchToOffline();
   const avoidPrompts = request.avoidPrompts ?? [];
   const gate = (q: TQuestion, level: EBloomLevel) =>
     gateQuestion(q, level, gateCtx, { accepted: questions, avoidPrompts });
@@ -392,10 +409,10 @@ export async function runGeneration(
     const refused: IGenerationResult["rejections"] = {};
     let chosen: TQuestion | null = null;
     let feedback: string[] | undefined;
-    if (deps.model && llmFailures < 3) {
+    if (model && !providerDown && llmFailures < 3) {
       for (let attempt = 0; attempt < 2 && !chosen; attempt++) {
         try {
-          const draft = await llmDraft(deps.model, slot, feedback);
+          const draft = await llmDraft(model, slot, feedback);
           const verdict = gate(draft, slot.bloomLevel);
           if (verdict.passed) chosen = accepted(draft, verdict, slot.bloomLevel, attempt > 0);
           else {
@@ -403,12 +420,15 @@ export async function runGeneration(
             feedback = verdict.findings.filter((f) => f.severity === "reject").map((f) => f.message);
           }
         } catch (err) {
-          llmFailures++;
-          events.error(
-            "llm_failed",
-            `The language model failed on this question (${describeError(err).slice(0, 100)}); using the offline generator.`,
-            slot.id,
-          );
+          if (isProviderOutage(err)) switchToOffline();
+          else {
+            llmFailures++;
+            events.error(
+              "llm_failed",
+              `The language model failed on this question (${describeError(err).slice(0, 100)}); using the offline generator.`,
+              slot.id,
+            );
+          }
           break;
         }
       }

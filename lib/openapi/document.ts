@@ -7,6 +7,7 @@ import {
   MeResponseSchema,
 } from "@/schema/auth.schema";
 import { GenerationRequestSchema } from "@/schema/generation.schema";
+import { HealthResponseSchema } from "@/schema/health.schema";
 import {
   AddItemsSchema,
   ExportQuerySchema,
@@ -67,9 +68,9 @@ export const ROUTES: IRouteSpec[] = [
   {
     method: "get",
     path: "/api/health",
-    summary: "Liveness and database readiness",
+    summary: "Liveness, database readiness and the model provider's circuit breakers",
     tag: "system",
-    response: z.object({ ok: z.literal(true), database: z.string() }),
+    response: HealthResponseSchema,
     auth: false,
   },
   {

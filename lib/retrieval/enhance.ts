@@ -1,6 +1,7 @@
 import "server-only";
 import { generateText, type LanguageModel, Output } from "ai";
 import { z } from "zod";
+import { guardModel } from "@/lib/ai/provider-guard";
 import type { ISqlExecutor } from "@/lib/db";
 import { describeError, log } from "@/lib/log";
 import { contentWords } from "@/lib/text/tokenize";
@@ -56,7 +57,7 @@ export async function enhanceQuery(
   if (deps.model) {
     try {
       const { output } = await generateText({
-        model: deps.model,
+        model: guardModel(deps.model, "enhance"),
         output: Output.object({ schema: LlmEnhanceSchema }),
         temperature: 0.2,
         maxRetries: 0,

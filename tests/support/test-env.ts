@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { resetBreakersForProcess } from "@/lib/ai/provider-guard";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
 import { createAccount, seedDemoAccounts } from "@/lib/auth/accounts";
 import { signAccessToken } from "@/lib/auth/jwt";
@@ -52,6 +53,7 @@ export async function createTestEnv(env: Record<string, string> = {}): Promise<I
   resetJwtSecretCache();
   setStorageForProcess(null);
   setLanguageModelForProcess(undefined);
+  resetBreakersForProcess();
   setRateLimitForProcess(null);
   const db = await openPglite();
   await migrate(db);

@@ -109,7 +109,12 @@ describe("OpenAI embedder", () => {
 });
 
 describe("embedder selection", () => {
-  const openai = { kind: "openai", apiKey: "sk-test", model: "text-embedding-3-small" } as const;
+  const openai = {
+    kind: "openai",
+    apiKey: "sk-test",
+    model: "text-embedding-3-small",
+    timeoutMs: 5000,
+  } as const;
 
   it("chooses by configuration and memoises per provider setup", () => {
     const offline = getEmbedder({ kind: "offline" });

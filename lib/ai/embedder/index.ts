@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig, type IAppConfig } from "@/lib/config/env";
 import { AppError } from "@/lib/errors";
 import type { IEmbedder } from "@/types/chunk.types";
+import { breakerFor, guardedCall, isProviderOutage, OUTAGE_DETAIL } from "../provider-guard";
 import { createOfflineEmbedder, OFFLINE_MODEL_ID } from "./offline";
 import { createOpenAIEmbedder } from "./openai";
 
@@ -21,9 +22,46 @@ function memoised(key: string, create: () => IEmbedder): IEmbedder {
   return embedder;
 }
 
+/**
+ * Embeddings have no offline stand-in (a query must be embedded by the model that indexed the
+ * chunks), so behind an open breaker a search or an ingestion fails at once with a 503 and
+ * Retry-After instead of waiting for the provider's timeout; the trial after the cool-down is a
+ * real call its caller waits for.
+ */
+function guardEmbedder(embedder: IEmbedder): IEmbedder {
+  const run = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await guardedCall(breakerFor("openai.embedding", embedder.modelId, "embed"), "embed", call, {
+        trial: "inline",
+      });
+    } catch (err) {
+      if (!isProviderOutage(err)) throw err;
+      const retryAfter = Math.max(1, Math.ceil((err.retryInMs ?? 1000) / 1000));
+      throw new AppError(
+        "unavailable",
+        `The embedding provider ${OUTAGE_DETAIL[err.kind]}; try again in ${retryAfter} s`,
+        { headers: { "Retry-After": String(retryAfter) }, cause: err },
+      );
+    }
+  };
+  return {
+    modelId: embedder.modelId,
+    dimensions: embedder.dimensions,
+    embedDocuments: (texts) => run(() => embedder.embedDocuments(texts)),
+    embedQuery: (text) => run(() => embedder.embedQuery(text)),
+  };
+}
+
 function openAIEmbedder(config: Extract<TEmbeddingsConfig, { kind: "openai" }>, model: string): IEmbedder {
   return memoised(`openai|${config.baseURL ?? ""}|${model}`, () =>
-    createOpenAIEmbedder({ apiKey: config.apiKey, baseURL: config.baseURL, model }),
+    guardEmbedder(
+      createOpenAIEmbedder({
+        apiKey: config.apiKey,
+        baseURL: config.baseURL,
+        model,
+        timeoutMs: config.timeoutMs,
+      }),
+    ),
   );
 }
 

@@ -13,6 +13,11 @@ export interface IOpenAIEmbedderParams {
   /** Any OpenAI-compatible server (Ollama, vLLM, LM Studio); defaults to api.openai.com. */
   baseURL?: string;
   model: string;
+  /**
+   * Hard limit per embedding request (one query, or one batch at ingestion), retries included:
+   * a provider that accepts the request and never answers must not hold a search for ever.
+   */
+  timeoutMs?: number;
   /** Injected in tests; defaults to the global fetch. */
   fetch?: typeof globalThis.fetch;
 }
@@ -31,6 +36,7 @@ export function createOpenAIEmbedder(params: IOpenAIEmbedderParams): IEmbedder {
       // The API rejects empty inputs; a blank chunk or query still gets a (meaningless) vector.
       values: values.map((v) => (v.trim() === "" ? " " : v)),
       maxRetries: 2,
+      ...(params.timeoutMs ? { abortSignal: AbortSignal.timeout(params.timeoutMs) } : {}),
       providerOptions: { openai: { dimensions: OPENAI_EMBEDDING_DIMENSIONS } },
     });
     return embeddings.map((e) => {

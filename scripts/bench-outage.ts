@@ -1,0 +1,259 @@
+/**
+ * npm run bench:outage -- [--queries 200] [--sets 5] [--port 3230] [--cool-down-ms 30000]
+ *
+ * What a hanging model provider costs, through the HTTP API of `next start` (embedded mode,
+ * fresh data dir with the demo curriculum) and an OpenAI-compatible stand-in on 127.0.0.1:
+ *   1. offline baseline (PAPERWISE_LLM=offline): retrieval p50/p95 over the queries, and the
+ *      10-question set (6 MCQ + 3 short + 1 long) wall time;
+ *   2. the same data, PAPERWISE_LLM=openai pointed at the stand-in, which accepts requests and
+ *      never answers (default 3 s step timeout): the requests that open the breakers, then
+ *      retrieval p50/p95 and 10-question sets while they are open, with the stand-in's call
+ *      counts (zero expected);
+ *   3. the stand-in answers again: time until retrieval reranks with the model and until a
+ *      generation request calls it again, against the configured cool-down.
+ * Sequential requests (one client), so the figures are latencies, not queueing.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Command } from "commander";
+import { startOpenAIStandIn } from "../tests/support/openai-stand-in";
+
+const opts = new Command()
+  .option("--queries <n>", "retrieval requests per measured phase", "200")
+  .option("--sets <n>", "10-question sets per measured phase", "5")
+  .option("--port <n>", "port for next start", "3230")
+  .option("--cool-down-ms <ms>", "PAPERWISE_BREAKER_COOLDOWN_MS for the provider run", "30000")
+  .parse()
+  .opts<{ queries: string; sets: string; port: string; coolDownMs: string }>();
+
+const base = `http://127.0.0.1:${opts.port}`;
+const FILTERS = { board: "OpenStax", grade: "11", subject: "Biology" };
+const BLUEPRINT = {
+  items: [
+    { type: "mcq", count: 6 },
+    { type: "short", count: 3 },
+    { type: "long", count: 1 },
+  ],
+};
+
+if (!existsSync(".next/BUILD_ID")) spawnSync("npx", ["next", "build"], { stdio: "inherit" });
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "paperwise-outage-"));
+const standIn = await startOpenAIStandIn("hang");
+
+function startServer(env: Record<string, string>): ChildProcess {
+  return spawn(
+    process.execPath,
+    ["node_modules/next/dist/bin/next", "start", "-p", opts.port, "-H", "127.0.0.1"],
+    {
+      env: {
+        ...process.env,
+        PAPERWISE_DATA_DIR: dataDir,
+        PAPERWISE_RATE_LIMIT_PER_MIN: "0",
+        PAPERWISE_LOG_LEVEL: "error",
+        PAPERWISE_EMBEDDER: "offline",
+        ...env,
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+}
+
+async function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null) return;
+  const exited = new Promise((r) => server.once("exit", r));
+  server.kill("SIGTERM");
+  await exited;
+}
+
+async function waitReady(): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("server did not become ready");
+}
+
+const pct = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
+const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
+
+const queries = (() => {
+  const file = path.join(process.cwd(), "../shared/eval/queries-open.jsonl");
+  const all = existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { query: string }).query)
+    : ["How does osmosis work?", "light reactions of photosynthesis", "What is a photon?"];
+  return Array.from({ length: Number(opts.queries) }, (_, i) => all[i % all.length]!);
+})();
+
+async function session() {
+  const login = (await (
+    await fetch(`${base}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "teacher@paperwise.local", password: "paperwise-teacher" }),
+    })
+  ).json()) as { accessToken: string };
+  const headers = { authorization: `Bearer ${login.accessToken}`, "content-type": "application/json" };
+
+  async function retrieve(query: string) {
+    const started = performance.now();
+    const res = await fetch(`${base}/api/retrieval/query`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ filters: FILTERS, query, topK: 8 }),
+    });
+    const body = (await res.json()) as {
+      items?: { documentId: string; chunkIndex: number }[];
+      debug?: { reranker?: string };
+    };
+    if (!res.ok) throw new Error(`retrieval answered ${res.status}`);
+    return {
+      ms: performance.now() - started,
+      reranker: body.debug?.reranker ?? "?",
+      items: body.items ?? [],
+    };
+  }
+
+  // The generation context: chunks 1–12 of the demo photosynthesis chapter, as in
+  // bench:generation (the chapter is the top hit of a photosynthesis query).
+  let context: { documentId: string; chunkIndex: number }[] | null = null;
+  async function generationContext() {
+    if (context) return context;
+    const { items } = await retrieve("photosynthesis light reactions chlorophyll");
+    const documentId = items[0]?.documentId;
+    if (!documentId) throw new Error("no demo chapter to generate from");
+    context = Array.from({ length: 12 }, (_, i) => ({ documentId, chunkIndex: i + 1 }));
+    return context;
+  }
+
+  async function generateSet() {
+    const started = performance.now();
+    const res = await fetch(`${base}/api/generation`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ filters: FILTERS, context: await generationContext(), blueprint: BLUEPRINT }),
+    });
+    const text = await res.text();
+    if (!res.ok || !text.includes('"data-set"')) throw new Error(`generation answered ${res.status}`);
+    const finals = (text.match(/"status":"final"/g) ?? []).length;
+    const notices = (text.match(/"code":"llm_unavailable"/g) ?? []).length;
+    return { ms: performance.now() - started, finals, notices };
+  }
+
+  async function breakers() {
+    const h = (await (await fetch(`${base}/api/health`)).json()) as {
+      providers: { step: string; state: string; opens: number; rejected: number }[];
+    };
+    return h.providers;
+  }
+  return { retrieve, generationContext, generateSet, breakers };
+}
+
+type TSession = Awaited<ReturnType<typeof session>>;
+
+async function measure(s: TSession, label: string) {
+  const before = { ...standIn.calls };
+  const times: number[] = [];
+  for (const q of queries) times.push((await s.retrieve(q)).ms);
+  const sets: { ms: number; finals: number; notices: number }[] = [];
+  for (let i = 0; i < Number(opts.sets); i++) sets.push(await s.generateSet());
+  const providerCalls = Object.entries(standIn.calls)
+    .map(([k, v]) => v - before[k as keyof typeof before])
+    .reduce((a, b) => a + b, 0);
+  console.log(
+    `| ${label} | ${times.length} | ${fmt(pct(times, 0.5))} | ${fmt(pct(times, 0.95))} | ${sets.length} | ${fmt(
+      pct(
+        sets.map((x) => x.ms),
+        0.5,
+      ),
+    )} | ${fmt(Math.max(...sets.map((x) => x.ms)))} | ${Math.min(...sets.map((x) => x.finals))}/10 | ${sets
+      .map((x) => x.notices)
+      .join(",")} | ${providerCalls} |`,
+  );
+  return { p95: pct(times, 0.95), maxSet: Math.max(...sets.map((x) => x.ms)) };
+}
+
+let server: ChildProcess | null = null;
+try {
+  console.log(
+    "| phase | retrievals | p50 | p95 | 10-question sets | set p50 | set max | questions | provider notices per set | provider calls |",
+  );
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|");
+
+  server = startServer({ PAPERWISE_LLM: "offline" });
+  await waitReady();
+  let s = await session();
+  for (const q of queries.slice(0, 10)) await s.retrieve(q); // warm-up: routes, WordNet
+  await s.generationContext();
+  const offline = await measure(s, "offline (PAPERWISE_LLM=offline)");
+  await stopServer(server);
+
+  server = startServer({
+    PAPERWISE_LLM: "openai",
+    OPENAI_API_KEY: "stand-in",
+    OPENAI_BASE_URL: standIn.baseURL,
+    PAPERWISE_BREAKER_COOLDOWN_MS: opts.coolDownMs,
+  });
+  await waitReady();
+  s = await session();
+  // Until the breakers open, every step pays its timeout once per request.
+  const opening: string[] = [];
+  for (let i = 0; (await s.breakers()).find((b) => b.step === "rerank")?.state !== "open"; i++) {
+    const r = await s.retrieve(queries[i % queries.length]!);
+    opening.push(`retrieval ${i + 1}: ${fmt(r.ms)} (${r.reranker})`);
+  }
+  await s.generationContext();
+  for (let i = 0; (await s.breakers()).find((b) => b.step === "answerability")?.state !== "open"; i++) {
+    const g = await s.generateSet();
+    opening.push(`10-question set ${i + 1}: ${fmt(g.ms)} (${g.finals} questions, ${g.notices} notice)`);
+  }
+  for (const q of queries.slice(0, 10)) await s.retrieve(q);
+  const open = await measure(s, "provider hangs, breakers open");
+  const states = (await s.breakers()).map(
+    (b) => `${b.step}=${b.state} (opened ${b.opens}×, refused ${b.rejected})`,
+  );
+
+  // Recovery: the stand-in answers again; poll as a teacher would (a request every 250 ms).
+  standIn.mode = "ok";
+  const recovered = performance.now();
+  let rerankBack = 0;
+  while (!rerankBack) {
+    const r = await s.retrieve(queries[0]!);
+    if (r.reranker === "llm") rerankBack = performance.now() - recovered;
+    else await new Promise((res) => setTimeout(res, 250));
+  }
+  const questionCalls = standIn.calls.question;
+  let generationBack = 0;
+  while (!generationBack) {
+    await s.generateSet();
+    if (standIn.calls.question > questionCalls) generationBack = performance.now() - recovered;
+    else await new Promise((res) => setTimeout(res, 250));
+  }
+
+  console.log("\nOpening (provider hangs, breakers still closed):");
+  for (const line of opening) console.log(`- ${line}`);
+  console.log(`\nBreakers after the open phase: ${states.join("; ")}`);
+  console.log(
+    `\nTargets: 10-question set while open ≤ 5 s: max ${fmt(open.maxSet)}; retrieval p95 within 100 ms of offline: ${fmt(
+      open.p95,
+    )} vs ${fmt(offline.p95)} (${open.p95 - offline.p95 >= 0 ? "+" : ""}${(open.p95 - offline.p95).toFixed(1)} ms)`,
+  );
+  console.log(
+    `After recovery (cool-down ${Number(opts.coolDownMs) / 1000} s): retrieval reranked by the model again after ${fmt(
+      rerankBack,
+    )}, generation called it again after ${fmt(generationBack)}`,
+  );
+} finally {
+  if (server) await stopServer(server);
+  await standIn.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
