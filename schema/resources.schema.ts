@@ -56,6 +56,7 @@ export const IngestionSchema = z.object({
   chunkCount: z.number().int().nullable(),
   pageCount: z.number().int().nullable(),
   embeddingModel: z.string().nullable(),
+  /** Display name (or role) of the uploader; never an email. */
   uploadedBy: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
