@@ -1,5 +1,6 @@
 import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
+import type { IInstructionFlag } from "@/lib/text/injection";
 import type { TIngestion } from "@/schema/resources.schema";
 import type { EIngestionStatus, EResourceType, EVisibility } from "@/types/curriculum.types";
 
@@ -14,7 +15,7 @@ const SELECT_INGESTION = `
          d.id as document_id, d.chunk_count, d.page_count, d.embedding_model,
          coalesce(nullif(trim(p.display_name), ''),
            case p.role when 'admin' then 'Curriculum admin' else 'Teacher' end) as uploaded_by,
-         i.created_at, i.updated_at
+         d.metadata -> 'instructionLike' as instruction_like, i.created_at, i.updated_at
   from ingestions i
   left join documents d on d.ingestion_id = i.id
   left join profiles p on p.id = i.user_id`;
@@ -45,6 +46,7 @@ export interface IIngestionRow {
   page_count: number | null;
   embedding_model: string | null;
   uploaded_by: string | null;
+  instruction_like: IInstructionFlag[] | null;
   created_at: string | Date;
   updated_at: string | Date;
 }
@@ -74,6 +76,7 @@ export function toIngestion(row: IIngestionRow): TIngestion {
     pageCount: row.page_count,
     embeddingModel: row.embedding_model,
     uploadedBy: row.uploaded_by,
+    instructionLike: row.instruction_like ?? [],
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
