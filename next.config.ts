@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { API_CONTENT_SECURITY_POLICY, BASE_SECURITY_HEADERS } from "./lib/http/security-headers";
 
 const root = process.cwd();
 
@@ -16,6 +17,19 @@ const nextConfig: NextConfig = {
   turbopack: { root },
   outputFileTracingRoot: root,
   poweredByHeader: false,
+  // Every response, API and static files included; pages add their nonce-based CSP in proxy.ts.
+  async headers() {
+    return [
+      { source: "/:path*", headers: [...BASE_SECURITY_HEADERS] },
+      {
+        source: "/api/:path*",
+        headers: [
+          { key: "Content-Security-Policy", value: API_CONTENT_SECURITY_POLICY },
+          { key: "Cross-Origin-Resource-Policy", value: "same-origin" },
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

@@ -3,6 +3,11 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import { Toaster } from "sonner";
+import { z } from "zod";
+
+// The pages' CSP has no 'unsafe-eval': zod's compiled fast path would probe `new Function` (and the
+// browser would report each probe as a violation). Only in the browser; the server keeps it.
+if (typeof window !== "undefined") z.config({ jitless: true });
 
 export function Providers({ children }: { children: React.ReactNode }) {
   const [client] = useState(

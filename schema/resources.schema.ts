@@ -56,7 +56,10 @@ export const IngestionSchema = z.object({
   chunkCount: z.number().int().nullable(),
   pageCount: z.number().int().nullable(),
   embeddingModel: z.string().nullable(),
+  /** Display name (or role) of the uploader; never an email. */
   uploadedBy: z.string().nullable(),
+  /** Chunks whose text reads as instructions to a language model (found at ingestion). */
+  instructionLike: z.array(z.object({ chunkIndex: z.number().int(), phrases: z.array(z.string()) })),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -65,8 +65,6 @@ export const RetrievalItemSchema = z.object({
   /** Present for passages in the reranked head (`rerankFanout`); `score` is this, else `fusedScore`. */
   rerankScore: z.number().optional(),
   title: z.string(),
-  bucket: z.string(),
-  path: z.string(),
   resourceType: z.enum(RESOURCE_TYPES),
   chapterNumber: z.number().int().nullable(),
   chapterName: z.string().nullable(),

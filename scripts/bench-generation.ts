@@ -10,12 +10,12 @@ import { openOfflineWorkspace } from "./support/workspace";
 
 const dir = await mkdtemp(path.join(os.tmpdir(), "paperwise-bench-gen-"));
 const workspace = await openOfflineWorkspace(dir, { PAPERWISE_RATE_LIMIT_PER_MIN: "0" });
-const { signAccessToken } = await import("@/lib/auth/jwt");
+const { issueSession } = await import("@/lib/auth/sessions");
 const { POST } = await import("@/app/api/generation/route");
 
 const { db } = workspace;
-const [teacher] = await db.query<{ id: string; email: string }>(
-  "select id, email from profiles where role = 'teacher' limit 1",
+const [teacher] = await db.query<{ id: string; email: string; role: "teacher" }>(
+  "select id, email, role from profiles where role = 'teacher' limit 1",
 );
 const [book] = await workspace.ingest(
   [path.join(process.cwd(), "supabase/seed/demo/biology-2e/ch08-photosynthesis.md")],
@@ -26,7 +26,7 @@ const [book] = await workspace.ingest(
   },
 );
 const documentId = book!.ingestion!.document_id!;
-const token = await signAccessToken({ sub: teacher!.id, email: teacher!.email, appRole: "teacher" });
+const token = (await issueSession(db, teacher!)).accessToken;
 
 async function once(counts: [number, number, number]) {
   const body = {

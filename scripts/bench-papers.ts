@@ -29,8 +29,6 @@ async function demoChunks(): Promise<IContextChunk[]> {
       chunkIndex,
       content,
       title: "Biology 2e — Ch 8 Photosynthesis",
-      bucket: "resources",
-      path: "demo/ch08.md",
       pageStart: chunkIndex + 1,
     }));
 }

@@ -298,8 +298,6 @@ if (opts.authors) {
       chunkIndex: r.chunk_index,
       content: r.content,
       title: r.title,
-      bucket: "",
-      path: "",
       sectionPath: r.section_path,
     }));
     const ctx = createGateContext(chunks);
@@ -318,8 +316,6 @@ if (opts.authors) {
         documentId: c.documentId,
         chunkIndex: c.chunkIndex,
         title: c.title,
-        bucket: "",
-        path: "",
         quote: passageSentences(c.content)[0] ?? "",
       })),
       validation: { citationsOk: true, supported: true, bloomAgreed: true, regenerated: false, flags: [] },

@@ -1,10 +1,11 @@
 /**
  * npm run token -- [--email admin@paperwise.local] [--api --scopes retrieval:read,generation:write --days 30]
- * Prints a bearer token: a session JWT (default, 12 h) or a personal API token (--api).
+ * Prints a bearer token: a session JWT (default, 12 h; POST /api/auth/logout with it ends it) or a
+ * personal API token (--api).
  */
 import { Command } from "commander";
 import { createApiToken } from "@/lib/auth/api-tokens";
-import { signAccessToken } from "@/lib/auth/jwt";
+import { issueSession } from "@/lib/auth/sessions";
 import { getDb } from "@/lib/db";
 import { API_SCOPES, type TApiScope } from "@/types/auth.types";
 import type { ERole } from "@/types/curriculum.types";
@@ -36,7 +37,7 @@ try {
     });
     console.log(token);
   } else {
-    console.log(await signAccessToken({ sub: user.id, email: user.email, appRole: user.role }));
+    console.log((await issueSession(db, user)).accessToken);
   }
   await db.close();
 } catch (err) {

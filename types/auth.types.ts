@@ -1,8 +1,33 @@
 import type { ERole } from "./curriculum.types";
 
-export const API_SCOPES = ["retrieval:read", "generation:write", "resources:write"] as const;
+export const API_SCOPES = [
+  "retrieval:read",
+  "resources:read",
+  "resources:write",
+  "questions:read",
+  "generation:write",
+  "papers:read",
+  "papers:write",
+] as const;
 export type TApiScope = (typeof API_SCOPES)[number];
 
+/** A write scope includes reading what it writes (a generated set is read back by its id). */
+export const SCOPE_IMPLIES: Readonly<Partial<Record<TApiScope, readonly TApiScope[]>>> = {
+  "resources:write": ["resources:read"],
+  "generation:write": ["questions:read"],
+  "papers:write": ["papers:read"],
+};
+
+/** What each scope lets an API token do (shown where tokens are made, and in the README). */
+export const SCOPE_DESCRIPTIONS: Readonly<Record<TApiScope, string>> = {
+  "retrieval:read": "search passages, enhance queries, list facets",
+  "resources:read": "list resources, read their chunks and original files",
+  "resources:write": "upload, retry and delete resources (includes resources:read)",
+  "questions:read": "read saved question sets and search saved questions",
+  "generation:write": "generate, edit and review questions (includes questions:read)",
+  "papers:read": "read papers, export them and their answer keys, PYQ check",
+  "papers:write": "create, edit, delete papers and add, swap, regenerate items (includes papers:read)",
+};
 /** Who is calling. `scopes` is null for browser sessions and user JWTs (all scopes of the role). */
 export interface IPrincipal {
   userId: string;
@@ -10,6 +35,8 @@ export interface IPrincipal {
   role: ERole;
   via: "session" | "bearer-jwt" | "api-token";
   scopes: TApiScope[] | null;
+  /** The local session a JWT belongs to (logout revokes it); null for API tokens and Supabase. */
+  sessionId: string | null;
 }
 
 export interface ISessionUser {

@@ -15,8 +15,6 @@ export interface IContextChunk {
   chunkIndex: number;
   content: string;
   title: string;
-  bucket: string;
-  path: string;
   pageStart?: number;
   pageEnd?: number;
   sectionPath?: string;
@@ -26,8 +24,6 @@ export interface IContextRef {
   documentId: string;
   chunkIndex: number;
   title: string;
-  bucket: string;
-  path: string;
   pageStart?: number;
   pageEnd?: number;
   /** The sentence(s) of the passage that support the question. */

@@ -261,6 +261,12 @@ export function Library({ role }: { role: ERole }) {
                       <div className="text-xs text-muted-foreground">
                         {i.originalFilename} · {i.visibility}
                       </div>
+                      {role === "admin" && i.instructionLike.length > 0 && (
+                        <Badge variant="destructive" data-testid="row-instruction-flag">
+                          instruction-like text in {i.instructionLike.length} passage
+                          {i.instructionLike.length === 1 ? "" : "s"}
+                        </Badge>
+                      )}
                     </td>
                     <td className="pr-2 text-xs">
                       {i.board} / {i.grade} / {i.subject}
@@ -332,7 +338,7 @@ export function Library({ role }: { role: ERole }) {
           )}
         </CardContent>
       </Card>
-      {preview && <ResourcePreview ingestion={preview} onClose={() => setPreview(null)} />}
+      {preview && <ResourcePreview ingestion={preview} role={role} onClose={() => setPreview(null)} />}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Alert, Skeleton } from "@/components/ui/misc";
 import type { TIngestion } from "@/schema/resources.schema";
 import { apiFetch } from "@/services/http";
+import type { ERole } from "@/types/curriculum.types";
 
 interface IChunkPreview {
   chunkIndex: number;
@@ -16,8 +17,21 @@ interface IChunkPreview {
   sectionPath: string;
 }
 
-/** Detail of one resource: who uploaded it, model, counts, and its first chunks with pages and sections. */
-export function ResourcePreview({ ingestion, onClose }: { ingestion: TIngestion; onClose: () => void }) {
+/**
+ * Detail of one resource: who uploaded it, model, counts, and its first chunks with pages and
+ * sections. Admins also see passages that read as instructions to a language model (found at
+ * ingestion): such text never becomes a question, but a poisoned upload deserves a look.
+ */
+export function ResourcePreview({
+  ingestion,
+  role,
+  onClose,
+}: {
+  ingestion: TIngestion;
+  role: ERole;
+  onClose: () => void;
+}) {
+  const flagged = new Map(ingestion.instructionLike.map((f) => [f.chunkIndex, f.phrases]));
   const chunks = useQuery({
     queryKey: ["chunks", ingestion.id],
     queryFn: () =>
@@ -49,6 +63,14 @@ export function ResourcePreview({ ingestion, onClose }: { ingestion: TIngestion;
         </Button>
       </CardHeader>
       <CardContent className="flex flex-col gap-2">
+        {role === "admin" && flagged.size > 0 && (
+          <Alert variant="destructive" data-testid="instruction-warning">
+            {flagged.size === 1 ? "1 passage reads" : `${flagged.size} passages read`} like instructions to an
+            AI model (chunk {[...flagged.keys()].slice(0, 10).join(", ")}
+            {flagged.size > 10 ? ", …" : ""}): “{[...flagged.values()][0]?.[0]}”. Paperwise never turns such
+            text into questions; check where this file came from, and delete it if it was tampered with.
+          </Alert>
+        )}
         {chunks.isLoading && <Skeleton className="h-20 w-full" />}
         {chunks.isError && <Alert variant="destructive">{chunks.error.message}</Alert>}
         {chunks.data?.items.map((c) => (
@@ -58,6 +80,9 @@ export function ResourcePreview({ ingestion, onClose }: { ingestion: TIngestion;
             data-testid="chunk-preview"
           >
             <div className="mb-1 text-muted-foreground">
+              {role === "admin" && flagged.has(c.chunkIndex) && (
+                <span className="mr-1 font-medium text-destructive">instruction-like text ·</span>
+              )}
               chunk {c.chunkIndex} · {c.tokens} tokens · p. {c.pageStart ?? "?"}
               {c.pageEnd !== c.pageStart ? `–${c.pageEnd}` : ""} ·{" "}
               {c.sectionPath.split(" > ").slice(-2).join(" › ")}

@@ -10,7 +10,7 @@ import { Label } from "@/components/ui/label";
 import { Alert, Checkbox } from "@/components/ui/misc";
 import { CreateApiTokenRequestSchema } from "@/schema/auth.schema";
 import { deleteToken, getTokens, postToken } from "@/services/tokens.services";
-import { API_SCOPES, type TApiScope } from "@/types/auth.types";
+import { API_SCOPES, SCOPE_DESCRIPTIONS, type TApiScope } from "@/types/auth.types";
 
 /** Personal API tokens: create (secret shown once), list, revoke. */
 export function ApiTokens() {
@@ -93,7 +93,7 @@ export function ApiTokens() {
                       setScopes((cur) => (v ? [...cur, s] : cur.filter((x) => x !== s)))
                     }
                   />
-                  <Label htmlFor={`scope-${s}`} className="font-normal">
+                  <Label htmlFor={`scope-${s}`} className="font-normal" title={SCOPE_DESCRIPTIONS[s]}>
                     {s}
                   </Label>
                 </div>

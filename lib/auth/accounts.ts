@@ -1,4 +1,5 @@
 import "server-only";
+import { randomBytes } from "node:crypto";
 import type { ISqlExecutor } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { ISessionUser } from "@/types/auth.types";
@@ -36,19 +37,32 @@ export async function createAccount(db: ISqlExecutor, params: ICreateAccountPara
   return toUser(row!);
 }
 
-/** Checks a local password. The same message for unknown email and wrong password. */
+let decoyHash: Promise<string> | null = null;
+
+/** A hash with the same parameters as real ones, of a password nobody knows. */
+function decoy(): Promise<string> {
+  decoyHash ??= hashPassword(randomBytes(32).toString("base64url"));
+  return decoyHash;
+}
+
+/**
+ * Checks a local password. Unknown email and wrong password get the same message and cost the
+ * same: without an account (or a password) the password is checked against a decoy hash, so the
+ * answer's timing does not tell which emails have accounts.
+ */
 export async function authenticatePassword(
   db: ISqlExecutor,
   email: string,
   password: string,
 ): Promise<ISessionUser> {
+  // Awaited on both paths, so the one-off cost of making the decoy does not mark the first unknown email.
+  const fallback = await decoy();
   const [row] = await db.query<IProfileRow>(
     "select id, email, display_name, role, password_hash from profiles where email = $1",
     [email.trim().toLowerCase()],
   );
-  if (!row?.password_hash || !(await verifyPassword(row.password_hash, password))) {
-    throw new AppError("unauthorized", "Wrong email or password");
-  }
+  const ok = await verifyPassword(row?.password_hash ?? fallback, password);
+  if (!row?.password_hash || !ok) throw new AppError("unauthorized", "Wrong email or password");
   return toUser(row);
 }
 
@@ -66,13 +80,14 @@ export async function findAccount(db: ISqlExecutor, id: string): Promise<ISessio
  */
 export async function ensureProfile(
   db: ISqlExecutor,
-  user: { id: string; email: string; role: ERole },
+  user: { id: string; email: string; role: ERole; displayName?: string },
 ): Promise<ISessionUser> {
   const [row] = await db.query<IProfileRow>(
-    `insert into profiles (id, email, role) values ($1, $2, $3)
-     on conflict (id) do update set role = excluded.role
+    `insert into profiles (id, email, role, display_name) values ($1, $2, $3, $4)
+     on conflict (id) do update set role = excluded.role,
+       display_name = coalesce(profiles.display_name, excluded.display_name)
      returning id, email, display_name, role, password_hash`,
-    [user.id, user.email.toLowerCase(), user.role],
+    [user.id, user.email.toLowerCase(), user.role, user.displayName ?? null],
   );
   return toUser(row!);
 }

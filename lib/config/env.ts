@@ -14,6 +14,10 @@ const EnvSchema = z.object({
   SUPABASE_URL: z.string().url().optional(),
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
   SUPABASE_JWT_SECRET: z.string().min(32).optional(),
+  SUPABASE_JWKS_URL: z.string().url().optional(),
+  PAPERWISE_AUTH: z.enum(["auto", "local", "supabase"]).default("auto"),
+  PAPERWISE_ALLOWED_ORIGINS: z.string().optional(),
+  PAPERWISE_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   PAPERWISE_JWT_SECRET: z.string().min(32).optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
@@ -39,7 +43,21 @@ export interface IAppConfig {
   dataDir: string;
   database: { kind: "pglite"; dir: string } | { kind: "postgres"; url: string };
   storage: { kind: "local"; dir: string } | { kind: "supabase"; url: string; serviceRoleKey: string };
-  auth: { jwtSecret: string | null; issuer: "paperwise-local" | "supabase" };
+  auth:
+    | { issuer: "paperwise-local"; jwtSecret: string | null }
+    | {
+        issuer: "supabase";
+        /** Legacy HS256 secret; null when the project only signs with asymmetric keys. */
+        jwtSecret: string | null;
+        /** The project's JWKS (ES256/RS256 signing keys); null with only the legacy secret. */
+        jwksUrl: string | null;
+        /** Expected `iss` (`<SUPABASE_URL>/auth/v1`) when the project URL is known. */
+        tokenIssuer: string | null;
+      };
+  /** Origins (besides the request's own host) whose cookie-authenticated writes are accepted. */
+  allowedOrigins: string[];
+  /** Trusted reverse proxies in front that append to X-Forwarded-For (the client address is counted back past them). */
+  proxyHops: number;
   embeddings:
     | { kind: "offline" }
     | { kind: "openai"; apiKey: string; baseURL?: string; model: string; timeoutMs: number };
@@ -66,6 +84,15 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
     throw new Error("PAPERWISE_EMBEDDER/PAPERWISE_LLM=openai needs OPENAI_API_KEY");
   }
   const supabaseStorage = env.SUPABASE_URL && env.SUPABASE_SERVICE_ROLE_KEY;
+  const supabaseAuth =
+    env.PAPERWISE_AUTH === "supabase" ||
+    (env.PAPERWISE_AUTH === "auto" && !!(env.SUPABASE_JWT_SECRET || env.SUPABASE_JWKS_URL));
+  const projectUrl = env.SUPABASE_URL?.replace(/\/+$/, "");
+  const jwksUrl =
+    env.SUPABASE_JWKS_URL ?? (projectUrl ? `${projectUrl}/auth/v1/.well-known/jwks.json` : null);
+  if (supabaseAuth && !env.SUPABASE_JWT_SECRET && !jwksUrl) {
+    throw new Error("PAPERWISE_AUTH=supabase needs SUPABASE_URL (for its JWKS) or SUPABASE_JWT_SECRET");
+  }
   return {
     env: env.NODE_ENV,
     dataDir,
@@ -75,9 +102,20 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
     storage: supabaseStorage
       ? { kind: "supabase", url: env.SUPABASE_URL!, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY! }
       : { kind: "local", dir: path.join(dataDir, "storage") },
-    auth: env.SUPABASE_JWT_SECRET
-      ? { jwtSecret: env.SUPABASE_JWT_SECRET, issuer: "supabase" }
-      : { jwtSecret: env.PAPERWISE_JWT_SECRET ?? null, issuer: "paperwise-local" },
+    auth: supabaseAuth
+      ? {
+          issuer: "supabase",
+          jwtSecret: env.SUPABASE_JWT_SECRET ?? null,
+          jwksUrl,
+          tokenIssuer: projectUrl ? `${projectUrl}/auth/v1` : null,
+        }
+      : { issuer: "paperwise-local", jwtSecret: env.PAPERWISE_JWT_SECRET ?? null },
+    allowedOrigins: (env.PAPERWISE_ALLOWED_ORIGINS ?? "")
+      .split(",")
+      .map((o) => o.trim())
+      .filter(Boolean)
+      .map((o) => new URL(o).origin),
+    proxyHops: env.PAPERWISE_PROXY_HOPS,
     embeddings: useOpenAIEmbeddings
       ? {
           kind: "openai",

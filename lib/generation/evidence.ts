@@ -92,8 +92,6 @@ export async function ensureEvidence(
         chunkIndex: it.chunkIndex,
         content: it.content,
         title: it.title,
-        bucket: it.bucket,
-        path: it.path,
         ...(it.pageStart !== undefined ? { pageStart: it.pageStart } : {}),
         ...(it.pageEnd !== undefined ? { pageEnd: it.pageEnd } : {}),
         sectionPath: it.sectionPath,

@@ -96,10 +96,7 @@ function fromLlm(slot: ISlot, out: TLlmQuestion, byKey: Map<string, IContextChun
   // Citations to passages that were not given stay visible to the gate, which refuses them.
   const refs: IContextRef[] = out.citations.flatMap((id) => {
     const c = byKey.get(id.trim());
-    if (!c)
-      return [
-        { documentId: id.split(":")[0] ?? id, chunkIndex: -1, title: "", bucket: "", path: "", quote: "" },
-      ];
+    if (!c) return [{ documentId: id.split(":")[0] ?? id, chunkIndex: -1, title: "", quote: "" }];
     return [contextRef(c, quoteFor(c, `${out.promptText} ${answer}`))];
   });
   const base = {

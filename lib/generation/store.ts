@@ -18,13 +18,11 @@ export async function loadContext(
     chunk_index: number;
     content: string;
     title: string;
-    bucket: string;
-    path: string;
     page_start: number | null;
     page_end: number | null;
     section_path: string;
   }>(
-    `select c.document_id, c.chunk_index, c.content, d.title, d.bucket, d.path, c.page_start, c.page_end, c.section_path
+    `select c.document_id, c.chunk_index, c.content, d.title, c.page_start, c.page_end, c.section_path
      from unnest($1::uuid[], $2::int[]) with ordinality as r(d, i, ord)
      join document_chunks c on c.document_id = r.d and c.chunk_index = r.i
      join documents d on d.id = c.document_id and (d.visibility = 'shared' or d.owner_id = $3)
@@ -57,8 +55,6 @@ export async function loadContext(
       chunkIndex: r.chunk_index,
       content: r.content,
       title: r.title,
-      bucket: r.bucket,
-      path: r.path,
       ...(r.page_start !== null ? { pageStart: r.page_start } : {}),
       ...(r.page_end !== null ? { pageEnd: r.page_end } : {}),
       sectionPath: r.section_path,
@@ -166,10 +162,12 @@ export interface IQuestionRow {
   marks: number;
   prompt_text: string;
   body: Record<string, unknown>;
-  context_refs: TQuestion["contextRefs"];
+  context_refs: TStoredContextRef[];
   validation: TQuestion["validation"];
   status: "draft" | "approved" | "rejected";
 }
+
+type TStoredContextRef = TQuestion["contextRefs"][number] & { bucket?: unknown; path?: unknown };
 
 export function rowToQuestion(
   r: IQuestionRow,
@@ -183,7 +181,8 @@ export function rowToQuestion(
     difficulty: r.difficulty,
     marks: r.marks,
     promptText: r.prompt_text,
-    contextRefs: r.context_refs,
+    // Sets saved before storage keys were kept server-side carry bucket/path in their citations.
+    contextRefs: r.context_refs.map(({ bucket: _b, path: _p, ...ref }: TStoredContextRef) => ref),
     validation: r.validation,
     status: r.status,
   } as TQuestion & { status: IQuestionRow["status"]; setId: string };
@@ -274,7 +273,14 @@ export async function searchQuestions(
        and ($4::text is null or d.chapter_number::text = $4 or d.chapter_name ilike '%' || $4 || '%')
        and ($5::text is null or q.prompt_text ilike '%' || $5 || '%')
      order by q.created_at desc, q.position limit $6`,
-    [userId, f.type ?? null, f.bloomLevel ?? null, f.chapter ?? null, f.q ? escapeLike(f.q) : null, f.limit],
+    [
+      userId,
+      f.type ?? null,
+      f.bloomLevel ?? null,
+      f.chapter ? escapeLike(f.chapter) : null,
+      f.q ? escapeLike(f.q) : null,
+      f.limit,
+    ],
   );
   return rows.map((r) => ({
     id: r.id,

@@ -49,6 +49,48 @@ export function handle<C = unknown>(name: string, fn: THandler<C>): THandler<C> 
 
 export const DEFAULT_JSON_LIMIT = 256 * 1024;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function stringProblem(s: string): string | null {
+  if (s.includes("\u0000")) return "Contains a NUL character";
+  if (LONE_SURROGATE.test(s)) return "Contains broken Unicode (an unpaired UTF-16 surrogate)";
+  return null;
+}
+
+/**
+ * The one place every request string is checked, before any schema sees it: Postgres cannot store
+ * a NUL in text or jsonb, and a lone UTF-16 surrogate cannot be encoded as UTF-8, so either would
+ * fail deep inside a query as a 500. Both are refused as a 400 naming the field. Iterative, since a
+ * JSON body may nest thousands of levels deep.
+ */
+export function malformedStrings(value: unknown, root = ""): IErrorDetail[] {
+  const out: IErrorDetail[] = [];
+  const stack: [unknown, string][] = [[value, root]];
+  while (stack.length > 0 && out.length < 20) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === "string") {
+      const problem = stringProblem(v);
+      if (problem) out.push({ path: at || "(root)", message: problem });
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], at ? `${at}.${i}` : String(i)]);
+    } else if (v !== null && typeof v === "object") {
+      for (const [k, child] of Object.entries(v)) {
+        const path = at ? `${at}.${k}` : k;
+        const problem = stringProblem(k);
+        if (problem) out.push({ path, message: `Field name: ${problem.toLowerCase()}` });
+        stack.push([child, path]);
+      }
+    }
+  }
+  return out;
+}
+
+/** Throws a 400 with field paths when any string in `value` holds a NUL or broken Unicode. */
+export function assertWellFormedStrings(value: unknown, root = ""): void {
+  const details = malformedStrings(value, root);
+  if (details.length > 0) throw new AppError("bad_request", "Invalid request", { details });
+}
+
 /** Reads a JSON body with a size cap and parses it with a zod schema (400 with field paths). */
 export async function parseJson<S extends z.ZodType>(
   request: Request,
@@ -57,8 +99,10 @@ export async function parseJson<S extends z.ZodType>(
 ): Promise<z.infer<S>> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw new AppError("payload_too_large", `Body over ${maxBytes} bytes`);
+  // A declared JSON type is required, not assumed: a browser can send a body without one (or as
+  // text/plain) cross-site without a CORS preflight, application/json it cannot.
   const type = request.headers.get("content-type") ?? "";
-  if (type && !/^application\/(.+\+)?json\b/i.test(type)) {
+  if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new AppError("unsupported_media_type", "Send the body as application/json");
   }
   let text: string;
@@ -74,6 +118,7 @@ export async function parseJson<S extends z.ZodType>(
   } catch {
     throw new AppError("bad_request", "Malformed JSON body");
   }
+  assertWellFormedStrings(raw);
   const parsed = schema.safeParse(raw);
   if (!parsed.success)
     throw new AppError("bad_request", "Invalid request", { details: zodDetails(parsed.error) });
@@ -98,9 +143,40 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
   return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
 }
 
+/**
+ * The request body as a stream that fails once more than `maxBytes` have arrived, whatever the
+ * Content-Length says (chunked uploads have none). `exceeded()` tells that failure apart from a
+ * malformed body. The source is cancelled at the limit, so nothing past it is read or buffered.
+ */
+export function limitBody(
+  request: Request,
+  maxBytes: number,
+): { body: ReadableStream<Uint8Array> | null; exceeded: () => boolean } {
+  let total = 0;
+  let over = false;
+  if (!request.body) return { body: null, exceeded: () => false };
+  const reader = request.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      total += value.byteLength;
+      if (total > maxBytes) {
+        over = true;
+        await reader.cancel().catch(() => undefined);
+        return controller.error(new AppError("payload_too_large", `Body over ${maxBytes} bytes`));
+      }
+      controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason).catch(() => undefined),
+  });
+  return { body, exceeded: () => over };
+}
+
 /** Parses URL search params with a schema (400 with field paths). */
 export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
   const params = Object.fromEntries(new URL(request.url).searchParams.entries());
+  assertWellFormedStrings(params);
   const parsed = schema.safeParse(params);
   if (!parsed.success)
     throw new AppError("bad_request", "Invalid query parameters", { details: zodDetails(parsed.error) });

@@ -1,50 +1,122 @@
 import "server-only";
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
 import { getConfig } from "@/lib/config/env";
+import { getDb, type ISqlExecutor } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { IPrincipal } from "@/types/auth.types";
 
 /**
- * Fixed-window limiter per user (or token) and bucket, in process memory — right for one
- * server process (embedded mode); behind several instances put a shared limiter in front.
+ * Counters for rate limits and login throttling, from rate-limiter-flexible. One process (the
+ * embedded mode) counts in memory; with `DATABASE_URL` the counters live in the shared database
+ * (`paperwise_rate_limits`), so several instances share one budget per user and per address, and
+ * if that table cannot be reached each instance falls back to counting in its own memory.
  */
-const windows = new Map<string, { start: number; count: number }>();
-const WINDOW_MS = 60_000;
 
-let override: number | null = null;
-
-export function setRateLimitForProcess(perMinute: number | null): void {
-  override = perMinute;
-  windows.clear();
+export interface ILimitSpec {
+  /** Key prefix; also tells apart limiters that share the table. */
+  name: string;
+  points: number;
+  durationSec: number;
 }
 
-export function enforceRateLimit(
+export type TLimiterStore = { kind: "memory" } | { kind: "database"; db: ISqlExecutor };
+
+/** The node-postgres `query()` shape the library's Postgres store speaks, over our executor. */
+function pgAdapter(db: ISqlExecutor) {
+  return {
+    async query(q: { text: string; values?: unknown[] }) {
+      const rows = await db.query<Record<string, unknown>>(q.text, q.values ?? []);
+      // The store does arithmetic on `expire` (int8): PGlite returns it as a bigint.
+      const plain = rows.map((r) =>
+        Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v])),
+      );
+      return { rows: plain, rowCount: plain.length };
+    },
+  };
+}
+
+export function createLimiter(spec: ILimitSpec, store: TLimiterStore): RateLimiterAbstract {
+  const memory = new RateLimiterMemory({
+    keyPrefix: spec.name,
+    points: spec.points,
+    duration: spec.durationSec,
+  });
+  if (store.kind === "memory") return memory;
+  return new RateLimiterPostgres({
+    storeClient: pgAdapter(store.db),
+    storeType: "pool",
+    tableName: "paperwise_rate_limits",
+    // The table comes from our migrations, not from the library at run time.
+    tableCreated: true,
+    keyPrefix: spec.name,
+    points: spec.points,
+    duration: spec.durationSec,
+    insuranceLimiter: memory,
+  });
+}
+
+const limiters = new Map<string, RateLimiterAbstract>();
+let storeOverride: TLimiterStore | null = null;
+let override: number | null = null;
+
+async function defaultStore(): Promise<TLimiterStore> {
+  if (storeOverride) return storeOverride;
+  return getConfig().database.kind === "postgres"
+    ? { kind: "database", db: await getDb() }
+    : { kind: "memory" };
+}
+
+/** The process's limiter for a spec (created on first use with the configured store). */
+export async function limiterFor(spec: ILimitSpec): Promise<RateLimiterAbstract> {
+  const key = `${spec.name}:${spec.points}:${spec.durationSec}`;
+  let limiter = limiters.get(key);
+  if (!limiter) {
+    limiter = createLimiter(spec, await defaultStore());
+    limiters.set(key, limiter);
+  }
+  return limiter;
+}
+
+/** Tests: a fixed per-minute API limit (null = configured), fresh counters, optionally another store. */
+export function setRateLimitForProcess(perMinute: number | null, store: TLimiterStore | null = null): void {
+  override = perMinute;
+  storeOverride = store;
+  limiters.clear();
+}
+
+/** Seconds until a refused caller may try again (at least 1). */
+export function retryAfterSeconds(res: RateLimiterRes): number {
+  return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+}
+
+/**
+ * Retrieval and generation requests per user per minute (fixed window). Returns the
+ * `X-RateLimit-*` headers for the answer; over the limit it is a 429 with `Retry-After`.
+ */
+export async function enforceRateLimit(
   principal: IPrincipal,
   bucket: "retrieval" | "generation",
-  now = Date.now(),
-): { headers: Record<string, string> } {
+): Promise<{ headers: Record<string, string> }> {
   const limit = override ?? getConfig().rateLimitPerMinute;
   if (limit <= 0) return { headers: {} };
-  const key = `${bucket}:${principal.userId}`;
-  let w = windows.get(key);
-  if (!w || now - w.start >= WINDOW_MS) {
-    w = { start: now, count: 0 };
-    windows.set(key, w);
-    if (windows.size > 10_000) {
-      for (const [k, v] of windows) if (now - v.start >= WINDOW_MS) windows.delete(k);
-    }
-  }
-  w.count += 1;
-  const remaining = Math.max(0, limit - w.count);
-  const resetSec = Math.ceil((w.start + WINDOW_MS - now) / 1000);
-  const headers = {
+  const limiter = await limiterFor({ name: `api-${bucket}`, points: limit, durationSec: 60 });
+  const headers = (res: RateLimiterRes) => ({
     "X-RateLimit-Limit": String(limit),
-    "X-RateLimit-Remaining": String(remaining),
-    "X-RateLimit-Reset": String(resetSec),
-  };
-  if (w.count > limit) {
-    throw new AppError("rate_limited", `Too many ${bucket} requests; try again in ${resetSec} s`, {
-      headers: { ...headers, "Retry-After": String(resetSec) },
+    "X-RateLimit-Remaining": String(Math.max(0, res.remainingPoints)),
+    "X-RateLimit-Reset": String(retryAfterSeconds(res)),
+  });
+  try {
+    return { headers: headers(await limiter.consume(principal.userId)) };
+  } catch (err) {
+    if (!(err instanceof RateLimiterRes)) throw err;
+    const wait = retryAfterSeconds(err);
+    throw new AppError("rate_limited", `Too many ${bucket} requests; try again in ${wait} s`, {
+      headers: { ...headers(err), "Retry-After": String(wait) },
     });
   }
-  return { headers };
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { inflateRawSync } from "node:zlib";
+import { createInflateRaw } from "node:zlib";
 import mammoth from "mammoth";
 import { extractText, getDocumentProxy, getMeta } from "unpdf";
 import { AppError } from "@/lib/errors";
@@ -124,11 +124,14 @@ function firstHeadingLike(pages: readonly string[]): string | undefined {
 // ---------------------------------------------------------------------------------------------
 // DOCX
 
-/** Only XML parts are ever inflated by mammoth; media are skipped (images are dropped). */
-const INFLATED_PART = /\.(xml|rels)$/i;
+/**
+ * A part may be large (an embedded image), but a single part of this size is no document: mammoth
+ * would hold it as a string and parse it whole.
+ */
+export const MAX_DOCX_PART_BYTES = 64 * 1024 * 1024;
 
 async function extractDocx(bytes: Uint8Array): Promise<IExtractedDocument> {
-  assertZipInflatesAsDeclared(bytes);
+  await assertZipInflatesAsDeclared(bytes);
   let html: string;
   try {
     const result = await mammoth.convertToHtml(
@@ -151,13 +154,14 @@ async function extractDocx(bytes: Uint8Array): Promise<IExtractedDocument> {
 
 /**
  * The central directory's sizes were checked when the upload was sniffed, but they are only
- * claims: inflate each part mammoth will read with an output cap, so a lying archive fails
- * here instead of exhausting memory inside the ZIP library.
+ * claims, and mammoth follows the package's relationships to any part, whatever its name. So
+ * every part is inflated here first, as a stream whose output is counted and dropped, and stopped
+ * the moment it passes its declared size (or the per-part cap): a lying archive costs at most
+ * what it declared, which the sniffer already bounded, before the ZIP library sees it.
  */
-function assertZipInflatesAsDeclared(bytes: Uint8Array): void {
+export async function assertZipInflatesAsDeclared(bytes: Uint8Array): Promise<void> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (const entry of readZipDirectory(bytes)) {
-    if (!INFLATED_PART.test(entry.name)) continue;
     const at = entry.localHeaderOffset;
     if (at + 30 > bytes.byteLength || view.getUint32(at, true) !== 0x04034b50) {
       throw new AppError("unprocessable", "The DOCX file is damaged (bad ZIP entry)");
@@ -166,6 +170,12 @@ function assertZipInflatesAsDeclared(bytes: Uint8Array): void {
     const data = bytes.subarray(dataStart, dataStart + entry.compressedSize);
     if (data.byteLength !== entry.compressedSize)
       throw new AppError("unprocessable", "The DOCX file is truncated");
+    if (entry.uncompressedSize > MAX_DOCX_PART_BYTES) {
+      throw new AppError(
+        "unprocessable",
+        `A part of the DOCX file expands to ${Math.round(entry.uncompressedSize / 1048576)} MB (limit ${MAX_DOCX_PART_BYTES / 1048576} MB)`,
+      );
+    }
     if (entry.method === 0) {
       if (entry.compressedSize !== entry.uncompressedSize) {
         throw new AppError("unprocessable", "The DOCX file is damaged (bad ZIP entry)");
@@ -174,15 +184,32 @@ function assertZipInflatesAsDeclared(bytes: Uint8Array): void {
     }
     if (entry.method !== 8)
       throw new AppError("unprocessable", "The DOCX file uses an unsupported compression");
-    let size: number;
-    try {
-      size = inflateRawSync(data, { maxOutputLength: Math.max(1, entry.uncompressedSize) }).byteLength;
-    } catch {
+    const size = await inflatedSize(data, entry.uncompressedSize);
+    if (size === null || size !== entry.uncompressedSize) {
       throw new AppError("unprocessable", "The DOCX file is damaged or expands beyond its declared size");
     }
-    if (size !== entry.uncompressedSize)
-      throw new AppError("unprocessable", "The DOCX file is damaged (bad ZIP entry)");
   }
+}
+
+/**
+ * Inflates a raw-deflate stream without keeping its output; null when it is corrupt or would
+ * produce more than `cap` bytes (inflation stops there).
+ */
+function inflatedSize(data: Uint8Array, cap: number): Promise<number | null> {
+  return new Promise((resolve) => {
+    const inflater = createInflateRaw();
+    let size = 0;
+    inflater.on("data", (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > cap) {
+        inflater.destroy();
+        resolve(null);
+      }
+    });
+    inflater.on("end", () => resolve(size));
+    inflater.on("error", () => resolve(null));
+    inflater.end(data);
+  });
 }
 
 const HEADING_TAG = /^h([1-6])$/;

@@ -5,6 +5,7 @@ import { AppError } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
 import { type IObjectStorage, RESOURCES_BUCKET } from "@/lib/storage";
 import { safeFileName } from "@/lib/storage/keys";
+import { flagInstructionLikeChunks } from "@/lib/text/injection";
 import type { TResourceMetadata } from "@/schema/resources.schema";
 import type { IChunkDraft, IEmbedder } from "@/types/chunk.types";
 import { splitChapters } from "./chapters";
@@ -173,6 +174,10 @@ export async function processIngestion(
       await report("embedding", Math.min(i + batch, chunks.length), chunks.length);
     }
 
+    const flags = flagInstructionLikeChunks(chunks);
+    if (flags.length > 0) {
+      log.warn("ingestion.instruction_like", { ingestionId, chunks: flags.map((f) => f.chunkIndex) });
+    }
     await report("storing", 0, chunks.length);
     const charCount = extracted.pages.reduce((n, p) => n + p.text.length, 0);
     const tokenCount = chunks.reduce((n, c) => n + c.tokens, 0);
@@ -192,7 +197,7 @@ export async function processIngestion(
           chunks.length,
           tokenCount,
           embedder.modelId,
-          JSON.stringify({ extractedTitle: extracted.title ?? null }),
+          JSON.stringify({ extractedTitle: extracted.title ?? null, instructionLike: flags }),
         ],
       );
       await insertChunks(tx, doc!.id, chunks, vectors, embedder.modelId);

@@ -1,15 +1,21 @@
 import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
+import type { IInstructionFlag } from "@/lib/text/injection";
 import type { TIngestion } from "@/schema/resources.schema";
 import type { EIngestionStatus, EResourceType, EVisibility } from "@/types/curriculum.types";
 
-/** Columns of an ingestion joined with its document, shaped for the API. */
+/**
+ * Columns of an ingestion joined with its document, shaped for the API. Shared resources are seen
+ * by every teacher, so the uploader appears by display name (or role), never by email.
+ */
 const SELECT_INGESTION = `
   select i.id, i.title, i.original_filename, i.board, i.grade, i.subject, i.resource_type,
          i.chapter_number, i.chapter_name, i.visibility, i.mime_type, i.byte_size, i.status,
          i.progress_done, i.progress_total, i.error, i.bucket, i.path, i.user_id, i.content_sha256,
-         d.id as document_id, d.chunk_count, d.page_count, d.embedding_model, p.email as uploaded_by,
-         i.created_at, i.updated_at
+         d.id as document_id, d.chunk_count, d.page_count, d.embedding_model,
+         coalesce(nullif(trim(p.display_name), ''),
+           case p.role when 'admin' then 'Curriculum admin' else 'Teacher' end) as uploaded_by,
+         d.metadata -> 'instructionLike' as instruction_like, i.created_at, i.updated_at
   from ingestions i
   left join documents d on d.ingestion_id = i.id
   left join profiles p on p.id = i.user_id`;
@@ -40,6 +46,7 @@ export interface IIngestionRow {
   page_count: number | null;
   embedding_model: string | null;
   uploaded_by: string | null;
+  instruction_like: IInstructionFlag[] | null;
   created_at: string | Date;
   updated_at: string | Date;
 }
@@ -69,6 +76,7 @@ export function toIngestion(row: IIngestionRow): TIngestion {
     pageCount: row.page_count,
     embeddingModel: row.embedding_model,
     uploadedBy: row.uploaded_by,
+    instructionLike: row.instruction_like ?? [],
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

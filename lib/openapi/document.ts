@@ -438,7 +438,7 @@ export function buildOpenApiDocument(routes: IRouteSpec[] = [...ROUTES, ...EXTRA
         content: { "application/json": { schema: ErrorResponseSchema } },
       };
       responses["403"] = {
-        description: "Role or token scope does not allow this",
+        description: "Role or token scope does not allow this, or a cross-site write with the session cookie",
         content: { "application/json": { schema: ErrorResponseSchema } },
       };
     }
@@ -450,10 +450,11 @@ export function buildOpenApiDocument(routes: IRouteSpec[] = [...ROUTES, ...EXTRA
     if (
       r.path.startsWith("/api/retrieval") ||
       r.path.startsWith("/api/generation") ||
-      r.path.endsWith("/regenerate")
+      r.path.endsWith("/regenerate") ||
+      r.path === "/api/auth/login"
     ) {
       responses["429"] = {
-        description: "Rate limited; see Retry-After",
+        description: "Rate limited (or too many failed sign-ins); see Retry-After",
         content: { "application/json": { schema: ErrorResponseSchema } },
       };
     }

@@ -11,9 +11,19 @@ import {
 } from "./answer-key";
 import { numberItems } from "./check";
 
-/** Text made safe for one Markdown block: controls stripped, line breaks kept as hard breaks. */
+/**
+ * Markdown passes raw HTML through and makes links of `[text](url)` and `<url>`, so a question
+ * written as `<script>`, `<img onerror>` or `[x](javascript:…)` would be live in any renderer.
+ * Backslash escapes (CommonMark) keep such text literal: `\<`, `\[`, `\&` render as the plain
+ * characters, and the backslash itself is escaped first so user text cannot cancel an escape.
+ */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\<>[\]&]/g, (c) => `\\${c}`);
+}
+
+/** Text made safe for one Markdown block: controls stripped, HTML and links escaped, line breaks kept as hard breaks. */
 function md(text: string): string {
-  return stripControls(text).trim().replace(/\n+/g, "  \n");
+  return escapeMarkdown(stripControls(text).trim()).replace(/\n+/g, "  \n");
 }
 
 /** The header block shared by the paper and its answer key. */

@@ -385,8 +385,6 @@ export async function retrieve(
     keywordScore: c.row.keyword_score,
     ...(c.rerank !== undefined ? { rerankScore: c.rerank } : {}),
     title: c.row.title,
-    bucket: c.row.bucket,
-    path: c.row.path,
     resourceType: c.row.resource_type,
     chapterNumber: c.row.chapter_number,
     chapterName: c.row.chapter_name,

@@ -44,6 +44,14 @@ export interface IHybridRow {
 /** Default BM25 parameters (tuned on the open eval set, see README "Retrieval quality"). */
 export const DEFAULT_BM25 = { k1: 1.2, b: 0.75, headingWeight: 2 };
 
+/**
+ * The function matches `chapter_name ilike p_chapter_name`, meant as a case-insensitive exact match:
+ * LIKE's wildcards in a requested name are escaped so "%" names no chapter instead of all of them.
+ */
+export function exactIlike(value: string | null): string | null {
+  return value === null ? null : value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** One call to `paperwise_hybrid_search` (a SQL function, so Supabase clients can RPC it too). */
 export function hybridSearch(db: ISqlExecutor, p: IHybridSearchParams): Promise<IHybridRow[]> {
   const bm25 = p.bm25 ?? DEFAULT_BM25;
@@ -56,7 +64,7 @@ export function hybridSearch(db: ISqlExecutor, p: IHybridSearchParams): Promise<
       p.subject,
       p.resourceTypes,
       p.chapterNumber,
-      p.chapterName,
+      exactIlike(p.chapterName),
       p.query,
       p.embedding ? toVectorLiteral(p.embedding) : null,
       p.embeddingModel,

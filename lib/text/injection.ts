@@ -30,3 +30,30 @@ export function instructionLikePhrases(text: string): string[] {
 export function looksLikeInstruction(text: string): boolean {
   return PATTERNS.some((re) => re.test(text));
 }
+
+/** A chunk whose text reads as instructions to a model, with the phrases that matched. */
+export interface IInstructionFlag {
+  chunkIndex: number;
+  phrases: string[];
+}
+
+/** At most this many flagged chunks are recorded per document (the count says when there are more). */
+export const MAX_RECORDED_FLAGS = 200;
+
+/**
+ * The chunks of a document that carry instruction-like text (heading trail included, since a
+ * planted "SYSTEM NOTE" can sit in a heading). Recorded at ingestion and shown to admins, so a
+ * poisoned upload is noticed before anyone generates from it.
+ */
+export function flagInstructionLikeChunks(
+  chunks: readonly { chunkIndex: number; content: string; sectionPath?: string }[],
+): IInstructionFlag[] {
+  const flags: IInstructionFlag[] = [];
+  for (const c of chunks) {
+    const phrases = instructionLikePhrases(`${c.sectionPath ?? ""}\n${c.content}`);
+    if (phrases.length === 0) continue;
+    flags.push({ chunkIndex: c.chunkIndex, phrases: phrases.slice(0, 3).map((p) => p.slice(0, 120)) });
+    if (flags.length >= MAX_RECORDED_FLAGS) break;
+  }
+  return flags;
+}

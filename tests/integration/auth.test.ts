@@ -1,8 +1,11 @@
-import { SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jwtVerify, SignJWT } from "jose";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as login } from "@/app/api/auth/login/route";
+import { POST as logout } from "@/app/api/auth/logout/route";
 import { GET as me } from "@/app/api/auth/me/route";
+import { authenticatePassword } from "@/lib/auth/accounts";
 import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
+import { setRateLimitForProcess } from "@/lib/http/rate-limit";
 import { createTestEnv, type ITestEnv, makeRequest } from "../support/test-env";
 
 let env: ITestEnv;
@@ -128,5 +131,183 @@ describe("bearer tokens", () => {
     const res = await me(makeRequest("GET", "/api/auth/me", { token }), {});
     expect(res.status).toBe(401);
     expect((await res.json()).error.message).toMatch(/expired/);
+  });
+});
+
+const SECRET = new TextEncoder().encode("test-secret-test-secret-test-secret-0123456789");
+const signIn = async (email: string, password: string, headers: Record<string, string> = {}) =>
+  login(makeRequest("POST", "/api/auth/login", { json: { email, password }, headers }), {});
+
+describe("revocable sessions (finding 11)", () => {
+  it("logout ends the session: the same JWT stops working as bearer and as cookie", async () => {
+    const res = await signIn("teacher@paperwise.local", "paperwise-teacher");
+    const { accessToken } = await res.json();
+    const asBearer = () => me(makeRequest("GET", "/api/auth/me", { token: accessToken }), {});
+    const asCookie = () =>
+      me(makeRequest("GET", "/api/auth/me", { headers: { cookie: `pw_session=${accessToken}` } }), {});
+    expect((await asBearer()).status).toBe(200);
+    const out = await logout(
+      makeRequest("POST", "/api/auth/logout", {
+        headers: { cookie: `pw_session=${accessToken}`, origin: "http://localhost" },
+      }),
+      {},
+    );
+    expect(out.status).toBe(200);
+    expect(out.headers.get("set-cookie")).toMatch(/pw_session=;.*Max-Age=0/);
+    for (const res of [await asBearer(), await asCookie()]) {
+      expect(res.status).toBe(401);
+      expect((await res.json()).error.message).toMatch(/session has ended/);
+    }
+    // Other sessions of the same user are untouched.
+    expect((await me(makeRequest("GET", "/api/auth/me", { token: env.teacher.token }), {})).status).toBe(200);
+  });
+
+  it("logout with a bearer token ends that session; logout without one just clears the cookie", async () => {
+    const { accessToken } = await (await signIn("teacher@paperwise.local", "paperwise-teacher")).json();
+    expect((await logout(makeRequest("POST", "/api/auth/logout", { token: accessToken }), {})).status).toBe(
+      200,
+    );
+    expect((await me(makeRequest("GET", "/api/auth/me", { token: accessToken }), {})).status).toBe(401);
+    expect((await logout(makeRequest("POST", "/api/auth/logout"), {})).status).toBe(200);
+  });
+
+  it("refuses JWTs without exp, without a session, with someone else's or an unknown session", async () => {
+    const [live] = await env.db.query<{ id: string }>(
+      "select id from auth_sessions where user_id = $1 and revoked_at is null limit 1",
+      [env.admin.id],
+    );
+    const base = () =>
+      new SignJWT({ email: "admin@paperwise.local", role: "authenticated", app_metadata: { role: "admin" } })
+        .setProtectedHeader({ alg: "HS256" })
+        .setSubject(env.admin.id)
+        .setAudience("authenticated");
+    const cases: [string, Promise<string>, RegExp][] = [
+      ["no exp", base().setIssuedAt().sign(SECRET), /no expiry/],
+      ["no session", base().setExpirationTime("1h").sign(SECRET), /no session/],
+      [
+        "unknown session",
+        new SignJWT({ app_metadata: { role: "admin" }, session_id: "00000000-0000-4000-8000-000000000000" })
+          .setProtectedHeader({ alg: "HS256" })
+          .setSubject(env.admin.id)
+          .setAudience("authenticated")
+          .setExpirationTime("1h")
+          .sign(SECRET),
+        /session has ended/,
+      ],
+      [
+        "another user's session",
+        new SignJWT({ app_metadata: { role: "admin" }, session_id: live!.id })
+          .setProtectedHeader({ alg: "HS256" })
+          .setSubject(env.teacher.id)
+          .setAudience("authenticated")
+          .setExpirationTime("1h")
+          .sign(SECRET),
+        /session has ended/,
+      ],
+      [
+        "not a uuid",
+        new SignJWT({ session_id: "' or 1=1 --" })
+          .setProtectedHeader({ alg: "HS256" })
+          .setSubject(env.admin.id)
+          .setAudience("authenticated")
+          .setExpirationTime("1h")
+          .sign(SECRET),
+        /no session/,
+      ],
+    ];
+    for (const [label, token, message] of cases) {
+      const res = await me(makeRequest("GET", "/api/auth/me", { token: await token }), {});
+      expect(res.status, label).toBe(401);
+      expect((await res.json()).error.message, label).toMatch(message);
+    }
+  });
+
+  it("a session past its expiry in the table is over even if the JWT were still valid", async () => {
+    const { accessToken } = await (await signIn("admin@paperwise.local", "paperwise-admin")).json();
+    const { payload } = await jwtVerify(accessToken, SECRET);
+    await env.db.query("update auth_sessions set expires_at = now() - interval '1 second' where id = $1", [
+      payload.session_id,
+    ]);
+    expect((await me(makeRequest("GET", "/api/auth/me", { token: accessToken }), {})).status).toBe(401);
+  });
+});
+
+describe("malformed session cookies (finding 10)", () => {
+  it("a cookie that is not valid percent-encoding is a 401, not a 500", async () => {
+    for (const cookie of ["pw_session=%E0%A4%A", "pw_session=%", "other=1; pw_session=%zz"]) {
+      const res = await me(makeRequest("GET", "/api/auth/me", { headers: { cookie } }), {});
+      expect(res.status, cookie).toBe(401);
+      expect((await res.json()).error.message).toMatch(/Malformed session cookie/);
+    }
+  });
+});
+
+describe("login throttling (finding 4)", () => {
+  beforeEach(() => setRateLimitForProcess(null));
+
+  it("after 10 failures an account answers 429 with Retry-After, even to the right password", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 14; i++)
+      statuses.push((await signIn("teacher2@paperwise.local", `wrong-${i}`)).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.slice(10)).toEqual(Array(4).fill(429));
+    const right = await signIn("teacher2@paperwise.local", "paperwise-teacher2");
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(60);
+    expect((await right.json()).error.code).toBe("rate_limited");
+    // Another account is not locked by it.
+    expect((await signIn("teacher@paperwise.local", "paperwise-teacher")).status).toBe(200);
+  });
+
+  it("unknown emails are counted like known ones (a 429 does not reveal which accounts exist)", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await signIn("nobody@paperwise.local", "x")).status);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it("a correct password clears the account's count", async () => {
+    for (let i = 0; i < 9; i++) await signIn("admin@paperwise.local", "wrong");
+    expect((await signIn("admin@paperwise.local", "paperwise-admin")).status).toBe(200);
+    for (let i = 0; i < 9; i++) expect((await signIn("admin@paperwise.local", "wrong")).status).toBe(401);
+  });
+
+  it("throttles an address that guesses across many accounts, not other addresses", async () => {
+    const from = (ip: string) => ({ "x-forwarded-for": ip });
+    const statuses: number[] = [];
+    for (let i = 0; i < 52; i++)
+      statuses.push((await signIn(`spray${i}@example.com`, "Summer2026!", from("203.0.113.9"))).status);
+    expect(statuses.slice(0, 50).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(50)).toEqual([429, 429]);
+    expect((await signIn("teacher@paperwise.local", "paperwise-teacher", from("203.0.113.9"))).status).toBe(
+      429,
+    );
+    expect((await signIn("teacher@paperwise.local", "paperwise-teacher", from("198.51.100.7"))).status).toBe(
+      200,
+    );
+  });
+});
+
+describe("constant-cost login (finding 5)", () => {
+  it("an unknown email costs the same password check as a known one", async () => {
+    const time = async (email: string) => {
+      const t = performance.now();
+      await authenticatePassword(env.db, email, "not-the-password").catch(() => undefined);
+      return performance.now() - t;
+    };
+    await time("teacher@paperwise.local");
+    const known: number[] = [];
+    const unknown: number[] = [];
+    // Interleaved, alternating which goes first, so load on the machine affects both sides alike.
+    for (let i = 0; i < 20; i++) {
+      if (i % 2) known.push(await time("teacher@paperwise.local"));
+      unknown.push(await time(`nobody-${i}@paperwise.local`));
+      if (!(i % 2)) known.push(await time("teacher@paperwise.local"));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const ratio = median(unknown) / median(known);
+    // Before: 9.3 ms vs 28 ms (ratio 0.33, the hash skipped). Now both verify one argon2id hash;
+    // the bounds leave room for a busy machine, not for a skipped hash.
+    expect(ratio).toBeGreaterThan(0.6);
+    expect(ratio).toBeLessThan(1.67);
   });
 });

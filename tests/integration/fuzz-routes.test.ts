@@ -2,6 +2,8 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiToken } from "@/lib/auth/api-tokens";
+import { issueSession } from "@/lib/auth/sessions";
 import {
   createTestEnv,
   dbSnapshot,
@@ -65,8 +67,18 @@ const RAW_BODIES = [
 ];
 const JUNK_QUERY = "?limit=-1&offset=abc&q=%00%27%3B--&format=../../x&page=1e309&ids[]=1&ids[]=2";
 
+/** Routes an API token may call whatever its scopes: public ones and the token's own identity. */
+const UNSCOPED_OK = new Set([
+  "GET /api/health",
+  "GET /api/openapi.json",
+  "GET /api/auth/me",
+  "POST /api/auth/login",
+  "POST /api/auth/logout",
+]);
+
 let env: ITestEnv;
 let routes: IRoute[] = [];
+let scopeless = "";
 beforeAll(async () => {
   env = await createTestEnv({ PAPERWISE_RATE_LIMIT_PER_MIN: "0" });
   routes = await Promise.all(
@@ -80,6 +92,8 @@ beforeAll(async () => {
       return { file: path.relative(API_DIR, file), url: `/api/${rel.join("/")}`, paramNames, handlers };
     }),
   );
+  // A token with no scope at all: every route names the scope it needs, so it may call nothing.
+  scopeless = (await createApiToken(env.db, { userId: env.teacher.id, name: "no scopes", scopes: [] })).token;
 });
 afterAll(async () => env.close());
 
@@ -124,11 +138,46 @@ describe("generic fuzzing of every route handler", () => {
 
     const randomBodies = fc.sample(fc.jsonValue({ maxDepth: 4 }), { numRuns: 30, seed: 20261123 });
     for (const route of routes) {
+      // A fresh session per route: the logout route, fuzzed like any other, ends the one it is sent.
+      const teacher = (
+        await issueSession(env.db, { id: env.teacher.id, email: env.teacher.email, role: "teacher" })
+      ).accessToken;
       for (const [method, handler] of route.handlers) {
         const at = `${method} ${route.url}`;
         const url = route.url.replace(/\[\w+\]/g, "x");
         const hasBody = BODY_METHODS.has(method);
         const json = hasBody ? { json: { query: "cell" } } : {};
+        for (const cookie of ["pw_session=%E0%A4%A", "a=1; pw_session=%"]) {
+          await send(
+            `${at} malformed cookie`,
+            route,
+            handler,
+            makeRequest(method, url, { ...json, headers: { cookie } }),
+            BAD_IDS[1]!,
+          );
+        }
+        if (method !== "GET") {
+          const before = await dbSnapshot(env.db);
+          const res = await handler(
+            makeRequest(method, url, {
+              ...json,
+              headers: { cookie: `pw_session=${teacher}`, origin: "https://evil.example" },
+            }),
+            params(Object.fromEntries(route.paramNames.map((p) => [p, BAD_IDS[1]!]))),
+          );
+          sent++;
+          if (res.status !== 403) failures.push(`${at} cross-site with the cookie: ${res.status}, not 403`);
+          if ((await dbSnapshot(env.db)) !== before) failures.push(`${at} cross-site changed the database`);
+        }
+        {
+          const res = await handler(
+            makeRequest(method, url, { ...json, token: scopeless }),
+            params(Object.fromEntries(route.paramNames.map((p) => [p, BAD_IDS[1]!]))),
+          );
+          sent++;
+          const allowed = UNSCOPED_OK.has(at) ? res.status < 500 : res.status === 403;
+          if (!allowed) failures.push(`${at} with a scope-less API token: ${res.status}`);
+        }
         await send(`${at} without credentials`, route, handler, makeRequest(method, url, json), BAD_IDS[1]!);
         await send(
           `${at} forged token`,
@@ -143,7 +192,7 @@ describe("generic fuzzing of every route handler", () => {
               `${at} id ${JSON.stringify(id.slice(0, 20))}`,
               route,
               handler,
-              makeRequest(method, url, { ...json, token: env.teacher.token }),
+              makeRequest(method, url, { ...json, token: teacher }),
               id,
             );
           }
@@ -153,7 +202,7 @@ describe("generic fuzzing of every route handler", () => {
             `${at} junk query`,
             route,
             handler,
-            makeRequest(method, `${url}${JUNK_QUERY}`, { token: env.teacher.token }),
+            makeRequest(method, `${url}${JUNK_QUERY}`, { token: teacher }),
             BAD_IDS[0]!,
           );
         }
@@ -164,7 +213,7 @@ describe("generic fuzzing of every route handler", () => {
             route,
             handler,
             makeRequest(method, url, {
-              token: env.teacher.token,
+              token: teacher,
               body,
               headers: { "content-type": "application/json" },
             }),
@@ -176,14 +225,14 @@ describe("generic fuzzing of every route handler", () => {
             `${at} random JSON #${i}`,
             route,
             handler,
-            makeRequest(method, url, { token: env.teacher.token, json: body }),
+            makeRequest(method, url, { token: teacher, json: body }),
             BAD_IDS[1]!,
           );
         }
       }
     }
     expect(failures).toEqual([]);
-    expect(sent).toBeGreaterThanOrEqual(700);
+    expect(sent).toBeGreaterThanOrEqual(800);
     // Most requests must get past authentication to the validation they are meant to probe.
     expect(statuses.get(400) ?? 0).toBeGreaterThan(sent / 2);
   }, 300_000);

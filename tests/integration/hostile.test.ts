@@ -3,11 +3,14 @@ import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as login } from "@/app/api/auth/login/route";
 import { GET as me } from "@/app/api/auth/me/route";
+import { POST as generation } from "@/app/api/generation/route";
 import { GET as exportPaper } from "@/app/api/papers/[id]/export/route";
 import { POST as addItems } from "@/app/api/papers/[id]/items/route";
 import { GET as pyqCheck } from "@/app/api/papers/[id]/pyq-check/route";
 import { DELETE as deletePaper, GET as getPaper, PUT as putPaper } from "@/app/api/papers/[id]/route";
 import { POST as createPaperRoute, GET as listPapers } from "@/app/api/papers/route";
+import { GET as getSet } from "@/app/api/question-sets/[id]/route";
+import { PATCH as patchQuestion } from "@/app/api/questions/[id]/route";
 import { GET as searchQuestions } from "@/app/api/questions/route";
 import { GET as chunks } from "@/app/api/resources/[id]/chunks/route";
 import { GET as file } from "@/app/api/resources/[id]/file/route";
@@ -20,6 +23,7 @@ import { POST as query } from "@/app/api/retrieval/query/route";
 import { DELETE as revokeToken } from "@/app/api/tokens/[id]/route";
 import { POST as createToken, GET as listTokens } from "@/app/api/tokens/route";
 import { getEmbedder } from "@/lib/ai/embedder";
+import { createApiToken } from "@/lib/auth/api-tokens";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
 import { createPaper } from "@/lib/papers/store";
 import { getStorage } from "@/lib/storage";
@@ -54,6 +58,8 @@ let env: ITestEnv;
 let privateId = "";
 let paperId = "";
 let paperBody: Record<string, unknown> = {};
+let documentId = "";
+const scoped: Record<"writeOnly" | "retrievalOnly", string> = { writeOnly: "", retrievalOnly: "" };
 beforeAll(async () => {
   env = await createTestEnv({ PAPERWISE_MAX_UPLOAD_MB: "1" });
   await ingestFiles(env.db, getStorage(), getEmbedder(), {
@@ -75,6 +81,15 @@ beforeAll(async () => {
     maxBytes: 10 * 1024 * 1024,
   });
   privateId = priv!.ingestion!.id;
+  documentId = (await env.db.query<{ id: string }>("select id from documents limit 1"))[0]!.id;
+  for (const [key, scope] of [
+    ["writeOnly", "resources:write"],
+    ["retrievalOnly", "retrieval:read"],
+  ] as const) {
+    scoped[key] = (
+      await createApiToken(env.db, { userId: env.teacher.id, name: key, scopes: [scope] })
+    ).token;
+  }
   const paper = await createPaper(env.db, env.teacher.id, {
     template: "unit-test-20",
     title: "Hostile paper",
@@ -257,6 +272,9 @@ function buildCases(): ICase[] {
     ],
     ["unknown api token", async () => ({ authorization: "Bearer pw_thisisnotarealtokenatall" })],
     ["forged cookie", async () => ({ cookie: "pw_session=eyJhbGciOiJIUzI1NiJ9.e30.xxxx" })],
+    // Not valid percent-encoding: decodeURIComponent used to throw (a 500 on every route).
+    ["malformed cookie", async () => ({ cookie: "pw_session=%E0%A4%A" })],
+    ["malformed cookie among others", async () => ({ cookie: "theme=dark; pw_session=%; lang=en" })],
   ];
   const authed: [string, string, THandler, string?][] = [
     ["GET", "/api/auth/me", me as THandler],
@@ -526,9 +544,15 @@ function buildCases(): ICase[] {
     });
   }
   cases.push({
-    name: "create paper with NUL and RTL in the title is cleaned, not a 500",
+    name: "create paper with a NUL in the title is a 400 naming the field, not a 500",
     handler: createPaperRoute as THandler,
     request: json("/api/papers", { title: "\u202eTest\u0000 paper", ...FILTERS }),
+    expect: [400],
+  });
+  cases.push({
+    name: "create paper with RTL controls in the title is cleaned",
+    handler: createPaperRoute as THandler,
+    request: json("/api/papers", { title: "\u202eTest paper", ...FILTERS }),
     expect: [201],
   });
   for (const qs of [
@@ -545,6 +569,210 @@ function buildCases(): ICase[] {
       request: () => makeRequest("GET", `/api/questions?${qs}`, { token: env.teacher.token }),
       expect: [400],
     });
+  }
+  cases.push(...brokenStringCases(), ...crossSiteCases(), ...scopeLessCases());
+  return cases;
+}
+
+/** NUL bytes and lone UTF-16 surrogates wherever a string enters: each a 400 naming the field. */
+function brokenStringCases(): ICase[] {
+  const cases: ICase[] = [];
+  const ZERO = "00000000-0000-4000-8000-000000000000";
+  for (const s of ["a\u0000b", "\u0000", "x \ud800 y", "\udc00 lone low", "pair reversed \udc00\ud800"]) {
+    const label = JSON.stringify(s);
+    const nulOnly = s.includes("\u0000");
+    if (nulOnly) {
+      // A lone surrogate cannot be put in a URL or a multipart name (both are UTF-8); a NUL can.
+      for (const [url, handler] of [
+        ["/api/questions?q=", searchQuestions],
+        ["/api/questions?chapter=", searchQuestions],
+        ["/api/resources?q=", list],
+        ["/api/resources?board=", list],
+      ] as const) {
+        cases.push({
+          name: `${url} ${label}`,
+          handler: handler as THandler,
+          request: () => makeRequest("GET", `${url}${encodeURIComponent(s)}`, { token: env.teacher.token }),
+          expect: [400],
+        });
+      }
+      for (const field of ["filename", "title", "chapterName", "board"]) {
+        cases.push({
+          name: `upload ${field} ${label}`,
+          handler: upload as THandler,
+          request: () => {
+            const f = new FormData();
+            for (const [k, v] of Object.entries({ ...FILTERS, visibility: "private" })) f.set(k, v);
+            if (field !== "filename") f.set(field, `Chapter ${s}`);
+            f.append(
+              "file",
+              new Blob(["# Notes\n\nText."]),
+              field === "filename" ? `notes${s}.md` : "notes.md",
+            );
+            return makeRequest("POST", "/api/resources", { token: env.teacher.token, body: f });
+          },
+          expect: [400],
+        });
+      }
+    }
+    cases.push(
+      {
+        name: `token name ${label}`,
+        handler: createToken as THandler,
+        request: json("/api/tokens", { name: `lms ${s}`, scopes: ["retrieval:read"] }),
+        expect: [400],
+      },
+      {
+        name: `question prompt ${label}`,
+        handler: patchQuestion as THandler,
+        id: ZERO,
+        request: () =>
+          makeRequest("PATCH", "/api/questions/x", {
+            token: env.teacher.token,
+            json: { promptText: `What is a cell? ${s}` },
+          }),
+        expect: [400],
+      },
+      {
+        name: `paper instructions ${label}`,
+        handler: putPaper as THandler,
+        id: "PAPER",
+        request: () =>
+          makeRequest("PUT", "/api/papers/x", {
+            token: env.teacher.token,
+            json: { ...paperBody, instructions: [`All questions are compulsory ${s}`] },
+          }),
+        expect: [400],
+      },
+      {
+        name: `new paper title ${label}`,
+        handler: createPaperRoute as THandler,
+        request: json("/api/papers", { title: `Test ${s}`, ...FILTERS }),
+        expect: [400],
+      },
+      {
+        name: `generation avoidPrompts ${label}`,
+        handler: generation as THandler,
+        request: () =>
+          makeRequest("POST", "/api/generation", {
+            token: env.teacher.token,
+            json: {
+              filters: FILTERS,
+              context: [{ documentId, chunkIndex: 1 }],
+              blueprint: { items: [{ type: "short", count: 1 }] },
+              avoidPrompts: ["What is light?", `Name the pigment ${s}`],
+            },
+          }),
+        expect: [400],
+      },
+      {
+        name: `a JSON key ${label}`,
+        handler: query as THandler,
+        request: json("/api/retrieval/query", { filters: FILTERS, query: "cell", [`k${s}`]: 1 }),
+        expect: [400],
+      },
+    );
+  }
+  return cases;
+}
+
+/** Writes riding on the session cookie from another site (or a frame on one): 403. */
+function crossSiteCases(): ICase[] {
+  const headers = () => ({ cookie: `pw_session=${env.teacher.token}`, origin: "https://evil.example" });
+  const cases: ICase[] = [];
+  const form = () => {
+    const f = new FormData();
+    for (const [k, v] of Object.entries({ ...FILTERS, visibility: "private" })) f.set(k, v);
+    f.append("file", new Blob(["# Notes\n\nText."]), "notes.md");
+    return f;
+  };
+  for (const [name, handler, id, req] of [
+    [
+      "multipart upload",
+      upload,
+      undefined,
+      () => makeRequest("POST", "/api/resources", { body: form(), headers: headers() }),
+    ],
+    [
+      "form-encoded retry",
+      retry,
+      "RESOURCE",
+      () =>
+        makeRequest("POST", "/api/resources/x/retry", {
+          body: "a=1",
+          headers: { ...headers(), "content-type": "application/x-www-form-urlencoded" },
+        }),
+    ],
+    [
+      "delete resource",
+      del,
+      "RESOURCE",
+      () => makeRequest("DELETE", "/api/resources/x", { headers: headers() }),
+    ],
+    [
+      "new paper",
+      createPaperRoute,
+      undefined,
+      () => makeRequest("POST", "/api/papers", { json: { title: "t", ...FILTERS }, headers: headers() }),
+    ],
+    [
+      "save paper",
+      putPaper,
+      "PAPER",
+      () => makeRequest("PUT", "/api/papers/x", { json: paperBody, headers: headers() }),
+    ],
+    [
+      "delete paper",
+      deletePaper,
+      "PAPER",
+      () => makeRequest("DELETE", "/api/papers/x", { headers: headers() }),
+    ],
+    [
+      "mint a token",
+      createToken,
+      undefined,
+      () =>
+        makeRequest("POST", "/api/tokens", {
+          json: { name: "x", scopes: ["retrieval:read"] },
+          headers: headers(),
+        }),
+    ],
+    [
+      "frame without Origin",
+      createPaperRoute,
+      undefined,
+      () =>
+        makeRequest("POST", "/api/papers", {
+          json: { title: "t", ...FILTERS },
+          headers: { cookie: `pw_session=${env.teacher.token}`, "sec-fetch-site": "cross-site" },
+        }),
+    ],
+  ] as const) {
+    cases.push({ name: `cross-site ${name}`, handler: handler as THandler, id, request: req, expect: [403] });
+  }
+  return cases;
+}
+
+/** API tokens read only what their scopes name. */
+function scopeLessCases(): ICase[] {
+  const cases: ICase[] = [];
+  for (const key of ["writeOnly", "retrievalOnly"] as const) {
+    for (const [name, handler, id, url] of [
+      ["papers", listPapers, undefined, "/api/papers"],
+      ["a paper", getPaper, "PAPER", "/api/papers/x"],
+      ["the answer key", exportPaper, "PAPER", "/api/papers/x/export?format=md&part=answer-key"],
+      ["PYQ check", pyqCheck, "PAPER", "/api/papers/x/pyq-check"],
+      ["questions", searchQuestions, undefined, "/api/questions"],
+      ["a set", getSet, "00000000-0000-4000-8000-000000000000", "/api/question-sets/x"],
+    ] as const) {
+      cases.push({
+        name: `${key} token reads ${name}`,
+        handler: handler as THandler,
+        id,
+        request: () => makeRequest("GET", url, { token: scoped[key] }),
+        expect: [403],
+      });
+    }
   }
   return cases;
 }

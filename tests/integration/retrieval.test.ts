@@ -63,7 +63,9 @@ describe("POST /api/retrieval/query", () => {
     // passage from the wider pool, which then carries its fused score only.
     expect(typeof body.items[0].rerankScore).toBe("number");
     for (const item of body.items) {
-      expect(item.bucket).toBe("resources");
+      // Storage keys stay on the server; "View source" goes by document id.
+      expect(item).not.toHaveProperty("bucket");
+      expect(item).not.toHaveProperty("path");
       expect(item.score).toBe(item.rerankScore ?? item.fusedScore);
     }
     expect(body.confidence).toBeGreaterThan(0);
@@ -196,9 +198,15 @@ describe("POST /api/retrieval/query", () => {
   });
 
   it("survives tsquery syntax and SQL-looking input", async () => {
-    for (const q of ["osmosis & | ! :* <-> ')", "'; drop table documents; --", "\u202e\u200b😀 cell\u0000"]) {
+    for (const q of ["osmosis & | ! :* <-> ')", "'; drop table documents; --", "\u202e\u200b😀 cell"]) {
       const { status } = await ask({ filters: FILTERS, query: q });
       expect(status).toBe(200);
+    }
+    // A NUL or a lone surrogate cannot be stored or encoded: refused at the boundary, with the field.
+    for (const q of ["cell\u0000", "cell \ud800"]) {
+      const { status, body } = await ask({ filters: FILTERS, query: q });
+      expect(status).toBe(400);
+      expect(body.error.details).toEqual([expect.objectContaining({ path: "query" })]);
     }
     const [{ n }] = (await env.db.query<{ n: number }>("select count(*)::int as n from documents")) as [
       { n: number },

@@ -1,5 +1,6 @@
-import { crc32, deflateRawSync } from "node:zlib";
+import { crc32, createDeflateRaw, deflateRawSync } from "node:zlib";
 import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from "docx";
+import JSZip from "jszip";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 
 /**
@@ -123,6 +124,8 @@ export interface IZipFixtureEntry {
   deflate?: boolean;
   /** Lie about the uncompressed size in the headers. */
   declaredSize?: number;
+  /** Already raw-deflated bytes to store as the entry's data (method 8); `data` is then ignored. */
+  deflated?: Uint8Array;
 }
 
 /** A minimal ZIP writer: local headers, data, central directory, end record. */
@@ -132,13 +135,14 @@ export function makeZip(entries: readonly IZipFixtureEntry[]): Uint8Array {
   let offset = 0;
   for (const e of entries) {
     const name = new TextEncoder().encode(e.name);
-    const body = e.deflate ? new Uint8Array(deflateRawSync(e.data)) : e.data;
+    const method = e.deflate || e.deflated ? 8 : 0;
+    const body = e.deflated ?? (e.deflate ? new Uint8Array(deflateRawSync(e.data)) : e.data);
     const size = e.declaredSize ?? e.data.byteLength;
     const crc = crc32(e.data);
     const local = new DataView(new ArrayBuffer(30));
     local.setUint32(0, 0x04034b50, true);
     local.setUint16(4, 20, true);
-    local.setUint16(8, e.deflate ? 8 : 0, true);
+    local.setUint16(8, method, true);
     local.setUint32(14, crc, true);
     local.setUint32(18, body.byteLength, true);
     local.setUint32(22, size, true);
@@ -149,7 +153,7 @@ export function makeZip(entries: readonly IZipFixtureEntry[]): Uint8Array {
     dir.setUint32(0, 0x02014b50, true);
     dir.setUint16(4, 20, true);
     dir.setUint16(6, 20, true);
-    dir.setUint16(10, e.deflate ? 8 : 0, true);
+    dir.setUint16(10, method, true);
     dir.setUint32(16, crc, true);
     dir.setUint32(20, body.byteLength, true);
     dir.setUint32(24, size, true);
@@ -166,6 +170,52 @@ export function makeZip(entries: readonly IZipFixtureEntry[]): Uint8Array {
   end.setUint32(12, dirSize, true);
   end.setUint32(16, offset, true);
   return concat([...parts, ...central, new Uint8Array(end.buffer)]);
+}
+
+/**
+ * `bytes` zero bytes, raw-deflated as a stream (a 1 MiB buffer written again and again), so a
+ * gigabyte-scale bomb is made without ever holding its inflated size in memory.
+ */
+export async function deflatedZeros(bytes: number): Promise<Uint8Array> {
+  const deflater = createDeflateRaw({ level: 9 });
+  const out: Buffer[] = [];
+  deflater.on("data", (c: Buffer) => out.push(c));
+  const done = new Promise((resolve, reject) => deflater.on("end", resolve).on("error", reject));
+  const block = Buffer.alloc(1024 * 1024);
+  for (let left = bytes; left > 0; left -= block.byteLength) {
+    const part = left >= block.byteLength ? block : block.subarray(0, left);
+    if (!deflater.write(part)) await new Promise((r) => deflater.once("drain", r));
+  }
+  deflater.end();
+  await done;
+  return new Uint8Array(Buffer.concat(out));
+}
+
+/**
+ * The outside probe's DOCX: a small valid `word/document.xml` (so it passes the type check) while
+ * `_rels/.rels` points the main document at `word/main.bin`, declared 5,000 bytes and inflating to
+ * `inflatedBytes`.
+ */
+export async function makeLyingDocx(inflatedBytes: number): Promise<Uint8Array> {
+  const zip = await JSZip.loadAsync(await makeDocx([{ paragraph: "A harmless paragraph." }]));
+  const entries: IZipFixtureEntry[] = [];
+  for (const [name, file] of Object.entries(zip.files)) {
+    if (file.dir) continue;
+    let data = await file.async("uint8array");
+    if (name === "_rels/.rels") {
+      data = new TextEncoder().encode(
+        new TextDecoder().decode(data).replace("word/document.xml", "word/main.bin"),
+      );
+    }
+    entries.push({ name, data, deflate: true });
+  }
+  entries.push({
+    name: "word/main.bin",
+    data: new Uint8Array(0),
+    deflated: await deflatedZeros(inflatedBytes),
+    declaredSize: 5000,
+  });
+  return makeZip(entries);
 }
 
 export function concat(parts: readonly Uint8Array[]): Uint8Array {

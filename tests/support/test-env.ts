@@ -4,8 +4,8 @@ import path from "node:path";
 import { resetBreakersForProcess } from "@/lib/ai/provider-guard";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
 import { createAccount, seedDemoAccounts } from "@/lib/auth/accounts";
-import { signAccessToken } from "@/lib/auth/jwt";
 import { resetJwtSecretCache } from "@/lib/auth/secret";
+import { issueSession } from "@/lib/auth/sessions";
 import { buildConfig, setConfigForProcess } from "@/lib/config/env";
 import { setDbForProcess } from "@/lib/db";
 import { migrate } from "@/lib/db/migrate";
@@ -73,7 +73,7 @@ export async function createTestEnv(env: Record<string, string> = {}): Promise<I
       id: u.id,
       email: u.email,
       role: u.role,
-      token: await signAccessToken({ sub: u.id, email: u.email, appRole: u.role }),
+      token: (await issueSession(db, u)).accessToken,
     };
   };
   return {

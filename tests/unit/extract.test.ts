@@ -4,13 +4,14 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/errors";
 import { chunkDocument } from "@/lib/ingestion/chunk";
-import { extractDocument, htmlToMarkdown } from "@/lib/ingestion/extract";
+import { assertZipInflatesAsDeclared, extractDocument, htmlToMarkdown } from "@/lib/ingestion/extract";
 import { dehyphenatePdf, normalizeText, stripRunningHeaders } from "@/lib/ingestion/normalize";
-import { DOCX_MIME } from "@/lib/ingestion/sniff";
+import { DOCX_MIME, sniffDocumentType } from "@/lib/ingestion/sniff";
 import {
   makeBookPdf,
   makeDocx,
   makeImageOnlyPdf,
+  makeLyingDocx,
   makePdf,
   makeZip,
   randomBytes,
@@ -172,6 +173,42 @@ describe("extractDocument: DOCX", () => {
     const err = await rejection(extractDocument(zip, DOCX_MIME));
     expect(err.status).toBe(422);
     expect(err.message).toMatch(/expands beyond its declared size/);
+  });
+});
+
+describe("extractDocument: DOCX parts bounded by their real size", () => {
+  it("the probe's DOCX: main document renamed, declared 5,000 bytes, inflating to 256 MB, is refused before mammoth reads it", async () => {
+    const docx = await makeLyingDocx(256 * 1024 * 1024);
+    // It looks like any DOCX from the outside: small, valid document.xml, honest-looking directory.
+    expect(docx.byteLength).toBeLessThan(1024 * 1024);
+    expect(sniffDocumentType(docx, "probe.docx").mime).toBe(DOCX_MIME);
+    const before = process.memoryUsage().rss;
+    const err = await rejection(extractDocument(docx, DOCX_MIME));
+    expect(err.status).toBe(422);
+    expect(err.message).toMatch(/expands beyond its declared size/);
+    // Inflation stops at the declared 5,000 bytes: nothing near the part's real size was allocated.
+    expect(process.memoryUsage().rss - before).toBeLessThan(128 * 1024 * 1024);
+  }, 60_000);
+
+  it("checks parts of any name, not only XML", async () => {
+    for (const name of ["word/media/image1.png", "customXml/item1.bin", "word/main.bin"]) {
+      const docx = makeZip([
+        { name: "word/document.xml", data: utf8("<w:document/>"), deflate: true },
+        { name, data: new Uint8Array(3 * 1024 * 1024), deflate: true, declaredSize: 4096 },
+      ]);
+      const err = await rejection(assertZipInflatesAsDeclared(docx));
+      expect(err.message, name).toMatch(/declared size/);
+    }
+  });
+
+  it("accepts an honest DOCX and keeps extracting it", async () => {
+    const docx = await makeDocx([
+      { heading: 1, text: "Cells" },
+      { paragraph: "A cell is the unit of life." },
+    ]);
+    await expect(assertZipInflatesAsDeclared(docx)).resolves.toBeUndefined();
+    const doc = await extractDocument(docx, DOCX_MIME);
+    expect(doc.pages[0]!.text).toContain("A cell is the unit of life.");
   });
 });
 

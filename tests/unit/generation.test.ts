@@ -18,8 +18,6 @@ const chunk = (
   chunkIndex,
   content,
   title: "Biology",
-  bucket: "resources",
-  path: "x/ch08.md",
   sectionPath,
 });
 

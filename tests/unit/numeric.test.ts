@@ -242,8 +242,6 @@ const chunk = (content: string, chunkIndex = 0, documentId = "physics"): IContex
   chunkIndex,
   content,
   title: "Physics",
-  bucket: "textbooks",
-  path: "physics.md",
 });
 
 /** Mulberry32: the seeded generator a caller passes in. */

@@ -5,6 +5,7 @@ import fontkit from "@pdf-lib/fontkit";
 import fc from "fast-check";
 import JSZip from "jszip";
 import mammoth from "mammoth";
+import { micromark } from "micromark";
 import { PDFDocument } from "pdf-lib";
 import { extractText } from "unpdf";
 import { describe, expect, it } from "vitest";
@@ -13,7 +14,7 @@ import { buildAnswerKey } from "@/lib/papers/answer-key";
 import { exportPaper, slugify } from "@/lib/papers/export";
 import { answerKeyToDocx, paperToDocx } from "@/lib/papers/export-docx";
 import { giftEscape, paperToGift, paperToQti } from "@/lib/papers/export-lms";
-import { answerKeyToMarkdown, paperToMarkdown } from "@/lib/papers/export-markdown";
+import { answerKeyToMarkdown, escapeMarkdown, paperToMarkdown } from "@/lib/papers/export-markdown";
 import { answerKeyToPdf, paperToPdf } from "@/lib/papers/export-pdf";
 import type { IPaper, IPaperItem, IPaperQuestion } from "@/types/paper.types";
 
@@ -412,7 +413,13 @@ describe("Markdown export", () => {
   it("prints every question and the key's answers", () => {
     const paper = fixturePaper();
     const md = paperToMarkdown(paper);
-    for (const q of allQuestions(paper)) expect(md).toContain(q.promptText);
+    for (const q of allQuestions(paper)) expect(md).toContain(escapeMarkdown(q.promptText));
+    // What a reader sees: the rendered text holds every question as written.
+    const text = micromark(md).replace(/<[^>]+>/g, "");
+    for (const q of allQuestions(paper)) {
+      const plain = q.promptText.replace(/\s+/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;");
+      expect(text.replace(/\s+/g, " ")).toContain(plain.replace(/>/g, "&gt;"));
+    }
     expect(md).toContain("# Physics Unit Test");
     expect(md).toContain("**OR**");
     const key = answerKeyToMarkdown(paper);
@@ -421,6 +428,45 @@ describe("Markdown export", () => {
       for (const p of e.markingScheme)
         if (e.type !== "mcq") expect(key).toContain(`| ${p.point} | ${p.marks} |`);
     }
+  });
+});
+
+describe("Markdown export of hostile text", () => {
+  const HOSTILE = [
+    "<script>alert(1)</script> What is a cell?",
+    'Which is right? <img src=x onerror="alert(1)">',
+    "Read [the notes](javascript:alert(1)) and ![x](javascript:alert(2)) first.",
+    'Open <javascript:alert(3)> or <a href="javascript:alert(4)">this</a>.',
+    "A backslash before a tag: \\<b onmouseover=alert(5)>bold</b>",
+    "[ref]: javascript:alert(6)\n\n[ref]",
+  ];
+
+  it("keeps raw HTML and link syntax from question text literal, even in a renderer that allows HTML", () => {
+    const paper = fixturePaper();
+    const first = paper.sections[0]!.items[0]!;
+    first.question = { ...first.question, promptText: HOSTILE.join("\n"), options: HOSTILE.slice(0, 4) };
+    for (const md of [paperToMarkdown(paper), answerKeyToMarkdown(paper)]) {
+      // The most permissive CommonMark rendering: raw HTML and any link protocol pass through.
+      const html = micromark(md, { allowDangerousHtml: true, allowDangerousProtocol: true });
+      expect(html).not.toMatch(/<(script|img|a|b)\b/i);
+      expect(html).not.toMatch(/javascript:[^<]*"/i);
+      expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt; What is a cell?");
+      expect(html).toContain("[the notes](javascript:alert(1))");
+    }
+  });
+
+  it("escapes every backslash, angle bracket, square bracket and ampersand", () => {
+    expect(escapeMarkdown("a\\<b>[c](d) & e")).toBe("a\\\\\\<b\\>\\[c\\](d) \\& e");
+    // Whatever the text, rendering it makes only Markdown's own block and emphasis elements: no
+    // links, images or raw HTML.
+    const STRUCTURE = /^(p|ul|ol|li|em|strong|code|pre|h[1-6]|hr|br|blockquote)$/;
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (s) => {
+        const html = micromark(escapeMarkdown(s), { allowDangerousHtml: true, allowDangerousProtocol: true });
+        return [...html.matchAll(/<\/?([a-zA-Z][\w-]*)/g)].every((m) => STRUCTURE.test(m[1]!));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

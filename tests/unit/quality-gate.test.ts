@@ -22,8 +22,6 @@ const chunk = (
   chunkIndex,
   content,
   title: "Biology 2e",
-  bucket: "resources",
-  path: "x/ch05.md",
   sectionPath,
 });
 
@@ -51,8 +49,6 @@ const ref = (chunkIndex: number, quote: string) => ({
   documentId: DOC,
   chunkIndex,
   title: "Biology 2e",
-  bucket: "resources",
-  path: "x/ch05.md",
   quote,
 });
 const V = { citationsOk: true, supported: true, bloomAgreed: true, regenerated: false, flags: [] };

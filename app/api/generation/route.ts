@@ -24,7 +24,7 @@ export type TGenerationMessage = UIMessage<never, TGenerationDataParts>;
 export const POST = handle("generation", async (request) => {
   const principal = await authorize(request, { roles: ["teacher", "admin"], scope: "generation:write" });
   const body = await parseJson(request, GenerationRequestSchema);
-  const rate = enforceRateLimit(principal, "generation");
+  const rate = await enforceRateLimit(principal, "generation");
   const db = await getDb();
   const model = getLanguageModel();
   const timeoutMs = getLlmTimeoutMs();

@@ -16,7 +16,7 @@ const QuestionSearchSchema = z.strictObject({
 
 /** The caller's generated questions for reuse in papers (search and filter). */
 export const GET = handle("questions.search", async (request) => {
-  const principal = await authorize(request, { roles: ["teacher", "admin"] });
+  const principal = await authorize(request, { roles: ["teacher", "admin"], scope: "questions:read" });
   const filters = parseQuery(request, QuestionSearchSchema);
   return Response.json({
     ok: true,

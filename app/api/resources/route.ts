@@ -2,7 +2,7 @@ import { authorize } from "@/lib/auth/principal";
 import { getConfig } from "@/lib/config/env";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { handle, parseQuery, zodDetails } from "@/lib/http/handler";
+import { assertWellFormedStrings, handle, limitBody, parseQuery, zodDetails } from "@/lib/http/handler";
 import { assertMayUpload } from "@/lib/ingestion/access";
 import { registerSplitUpload, registerUpload } from "@/lib/ingestion/pipeline";
 import { enqueueIngestion } from "@/lib/ingestion/queue";
@@ -16,23 +16,25 @@ const MAX_FILES = 20;
 export const POST = handle("resources.upload", async (request) => {
   const principal = await authorize(request, { scope: "resources:write" });
   const { maxUploadBytes } = getConfig();
+  const maxBody = maxUploadBytes * 4 + 1_000_000;
+  const tooLarge = () =>
+    new AppError("payload_too_large", `Upload is over the ${Math.round(maxUploadBytes / 1048576)} MB limit`);
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxUploadBytes * 4 + 1_000_000) {
-    throw new AppError(
-      "payload_too_large",
-      `Upload is over the ${Math.round(maxUploadBytes / 1048576)} MB limit`,
-    );
-  }
-  if (!/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
+  if (declared > maxBody) throw tooLarge();
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data/i.test(contentType)) {
     throw new AppError(
       "unsupported_media_type",
       "Send the upload as multipart/form-data with a 'file' field",
     );
   }
+  // Content-Length is only a claim (a chunked body has none): count while reading instead.
+  const limited = limitBody(request, maxBody);
   let form: FormData;
   try {
-    form = await request.formData();
+    form = await new Response(limited.body, { headers: { "content-type": contentType } }).formData();
   } catch {
+    if (limited.exceeded()) throw tooLarge();
     throw new AppError("bad_request", "Malformed multipart body");
   }
   const files = form
@@ -48,6 +50,11 @@ export const POST = handle("resources.upload", async (request) => {
   // Empty form fields mean "not given" (browsers send every input of a form).
   for (const [k, v] of form.entries())
     if (k !== "file" && typeof v === "string" && v.trim() !== "") fields[k] = v;
+  assertWellFormedStrings(fields);
+  assertWellFormedStrings(
+    files.map((f) => f.name),
+    "file",
+  );
   const parsed = ResourceMetadataSchema.safeParse(fields);
   if (!parsed.success)
     throw new AppError("bad_request", "Invalid metadata", { details: zodDetails(parsed.error) });
@@ -88,7 +95,7 @@ export const POST = handle("resources.upload", async (request) => {
 });
 
 export const GET = handle("resources.list", async (request) => {
-  const principal = await authorize(request);
+  const principal = await authorize(request, { scope: "resources:read" });
   const query = parseQuery(request, ListResourcesQuerySchema);
   const { items, total } = await listIngestions(await getDb(), { userId: principal.userId, ...query });
   return Response.json({ ok: true, items: items.map(toIngestion), total });

@@ -203,8 +203,6 @@ export function contextRef(c: IContextChunk, quote: string): IContextRef {
     documentId: c.documentId,
     chunkIndex: c.chunkIndex,
     title: c.title,
-    bucket: c.bucket,
-    path: c.path,
     ...(c.pageStart !== undefined ? { pageStart: c.pageStart } : {}),
     ...(c.pageEnd !== undefined ? { pageEnd: c.pageEnd } : {}),
     quote,

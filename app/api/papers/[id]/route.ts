@@ -11,7 +11,7 @@ const PAPER_ROLES = ["teacher", "admin"] as const;
 
 /** A paper with its live blueprint check (owner only; others get 404). */
 export const GET = handle<TContext>("papers.get", async (request, { params }) => {
-  const principal = await authorize(request, { roles: PAPER_ROLES });
+  const principal = await authorize(request, { roles: PAPER_ROLES, scope: "papers:read" });
   const { id } = await params;
   assertUuid(id, "paper id");
   const paper = await getPaper(await getDb(), principal.userId, id);
@@ -20,7 +20,7 @@ export const GET = handle<TContext>("papers.get", async (request, { params }) =>
 
 /** Replaces the whole paper atomically; a stale `version` answers 409. */
 export const PUT = handle<TContext>("papers.put", async (request, { params }) => {
-  const principal = await authorize(request, { roles: PAPER_ROLES, scope: "generation:write" });
+  const principal = await authorize(request, { roles: PAPER_ROLES, scope: "papers:write" });
   const { id } = await params;
   assertUuid(id, "paper id");
   const body = await parseJson(request, PaperUpdateSchema, 2 * 1024 * 1024);
@@ -29,7 +29,7 @@ export const PUT = handle<TContext>("papers.put", async (request, { params }) =>
 });
 
 export const DELETE = handle<TContext>("papers.delete", async (request, { params }) => {
-  const principal = await authorize(request, { roles: PAPER_ROLES, scope: "generation:write" });
+  const principal = await authorize(request, { roles: PAPER_ROLES, scope: "papers:write" });
   const { id } = await params;
   assertUuid(id, "paper id");
   await deletePaper(await getDb(), principal.userId, id);

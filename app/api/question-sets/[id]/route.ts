@@ -7,7 +7,7 @@ import { assertUuid } from "@/lib/ingestion/access";
 export const GET = handle<{ params: Promise<{ id: string }> }>(
   "question-sets.get",
   async (request, { params }) => {
-    const principal = await authorize(request);
+    const principal = await authorize(request, { scope: "questions:read" });
     const { id } = await params;
     assertUuid(id, "set id");
     return Response.json({ ok: true, set: await getQuestionSet(await getDb(), principal.userId, id) });

@@ -11,7 +11,7 @@ interface IContext {
 }
 
 export const GET = handle<IContext>("resources.get", async (request, { params }) => {
-  const principal = await authorize(request);
+  const principal = await authorize(request, { scope: "resources:read" });
   const row = await getVisibleIngestion(await getDb(), principal, (await params).id);
   return Response.json({ ok: true, ingestion: toIngestion(row) });
 });

@@ -10,7 +10,7 @@ import { EnhanceQueryRequestSchema } from "@/schema/retrieval.schema";
 export const POST = handle("retrieval.enhance", async (request) => {
   const principal = await authorize(request, { scope: "retrieval:read" });
   const body = await parseJson(request, EnhanceQueryRequestSchema);
-  const rate = enforceRateLimit(principal, "retrieval");
+  const rate = await enforceRateLimit(principal, "retrieval");
   const result = await enhanceQuery(
     {
       db: await getDb(),

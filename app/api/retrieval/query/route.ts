@@ -11,7 +11,7 @@ import { RetrievalQueryRequestSchema } from "@/schema/retrieval.schema";
 export const POST = handle("retrieval.query", async (request) => {
   const principal = await authorize(request, { scope: "retrieval:read" });
   const body = await parseJson(request, RetrievalQueryRequestSchema);
-  const rate = enforceRateLimit(principal, "retrieval");
+  const rate = await enforceRateLimit(principal, "retrieval");
   const db = await getDb();
   const result = await retrieve(
     { db, embedder: getEmbedder(), model: getLanguageModel(), llmTimeoutMs: getLlmTimeoutMs() },

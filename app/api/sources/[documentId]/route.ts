@@ -9,7 +9,7 @@ import { getStorage } from "@/lib/storage";
 export const GET = handle<{ params: Promise<{ documentId: string }> }>(
   "sources.get",
   async (request, { params }) => {
-    const principal = await authorize(request);
+    const principal = await authorize(request, { scope: "resources:read" });
     const { documentId } = await params;
     assertUuid(documentId, "document id");
     const [doc] = await (await getDb()).query<{

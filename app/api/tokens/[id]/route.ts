@@ -8,7 +8,7 @@ import { assertUuid } from "@/lib/ingestion/access";
 export const DELETE = handle<{ params: Promise<{ id: string }> }>(
   "tokens.revoke",
   async (request, { params }) => {
-    const principal = await authorize(request);
+    const principal = await authorize(request, { scope: null });
     if (principal.via === "api-token") throw new AppError("forbidden", "API tokens cannot manage tokens");
     const { id } = await params;
     assertUuid(id, "token id");

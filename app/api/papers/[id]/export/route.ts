@@ -15,7 +15,7 @@ import { ExportQuerySchema } from "@/schema/paper.schema";
 export const GET = handle<{ params: Promise<{ id: string }> }>(
   "papers.export",
   async (request, { params }) => {
-    const principal = await authorize(request, { roles: ["teacher", "admin"] });
+    const principal = await authorize(request, { roles: ["teacher", "admin"], scope: "papers:read" });
     const { id } = await params;
     assertUuid(id, "paper id");
     const query = parseQuery(request, ExportQuerySchema);

@@ -13,7 +13,7 @@ import { AddItemsSchema } from "@/schema/paper.schema";
 export const POST = handle<{ params: Promise<{ id: string }> }>(
   "papers.items.add",
   async (request, { params }) => {
-    const principal = await authorize(request, { roles: ["teacher", "admin"], scope: "generation:write" });
+    const principal = await authorize(request, { roles: ["teacher", "admin"], scope: "papers:write" });
     const { id } = await params;
     assertUuid(id, "paper id");
     const body = await parseJson(request, AddItemsSchema, 64 * 1024);

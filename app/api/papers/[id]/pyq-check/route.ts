@@ -9,7 +9,7 @@ import { getPaper, loadPyqChunks } from "@/lib/papers/store";
 export const GET = handle<{ params: Promise<{ id: string }> }>(
   "papers.pyq-check",
   async (request, { params }) => {
-    const principal = await authorize(request, { roles: ["teacher", "admin"] });
+    const principal = await authorize(request, { roles: ["teacher", "admin"], scope: "papers:read" });
     const { id } = await params;
     assertUuid(id, "paper id");
     const db = await getDb();

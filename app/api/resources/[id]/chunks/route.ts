@@ -13,7 +13,7 @@ const QuerySchema = z.strictObject({
 export const GET = handle<{ params: Promise<{ id: string }> }>(
   "resources.chunks",
   async (request, { params }) => {
-    const principal = await authorize(request);
+    const principal = await authorize(request, { scope: "resources:read" });
     const { offset, limit } = parseQuery(request, QuerySchema);
     const db = await getDb();
     const row = await getVisibleIngestion(db, principal, (await params).id);

@@ -8,7 +8,7 @@ import { getStorage } from "@/lib/storage";
 export const GET = handle<{ params: Promise<{ id: string }> }>(
   "resources.file",
   async (request, { params }) => {
-    const principal = await authorize(request);
+    const principal = await authorize(request, { scope: "resources:read" });
     const row = await getVisibleIngestion(await getDb(), principal, (await params).id);
     const bytes = await getStorage().get(row.bucket, row.path);
     const inlineTypes = ["application/pdf", "text/plain", "text/markdown"];

@@ -14,12 +14,12 @@ const RegenerateSchema = z.strictObject({ version: z.number().int().min(1).optio
 export const POST = handle<{ params: Promise<{ id: string; itemId: string }> }>(
   "papers.items.regenerate",
   async (request, { params }) => {
-    const principal = await authorize(request, { roles: ["teacher", "admin"], scope: "generation:write" });
+    const principal = await authorize(request, { roles: ["teacher", "admin"], scope: "papers:write" });
     const { id, itemId } = await params;
     assertUuid(id, "paper id");
     assertUuid(itemId, "item id");
     const body = await parseJson(request, RegenerateSchema, 4 * 1024);
-    enforceRateLimit(principal, "generation");
+    await enforceRateLimit(principal, "generation");
     const paper = await regenerateItem(
       { db: await getDb(), model: getLanguageModel(), timeoutMs: getLlmTimeoutMs() },
       principal.userId,

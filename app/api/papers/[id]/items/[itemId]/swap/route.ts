@@ -12,7 +12,7 @@ const SwapSchema = z.strictObject({ version: z.number().int().min(1).optional() 
 export const POST = handle<{ params: Promise<{ id: string; itemId: string }> }>(
   "papers.items.swap",
   async (request, { params }) => {
-    const principal = await authorize(request, { roles: ["teacher", "admin"], scope: "generation:write" });
+    const principal = await authorize(request, { roles: ["teacher", "admin"], scope: "papers:write" });
     const { id, itemId } = await params;
     assertUuid(id, "paper id");
     assertUuid(itemId, "item id");
