@@ -7,12 +7,11 @@ import { signAccessToken } from "@/lib/auth/jwt";
 import { resetJwtSecretCache } from "@/lib/auth/secret";
 import { buildConfig, setConfigForProcess } from "@/lib/config/env";
 import { setDbForProcess } from "@/lib/db";
-import { migrate } from "@/lib/db/migrate";
-import { openPglite } from "@/lib/db/pglite";
 import type { IDatabase } from "@/lib/db/types";
 import { setRateLimitForProcess } from "@/lib/http/rate-limit";
 import { setStorageForProcess } from "@/lib/storage";
 import type { ERole } from "@/types/curriculum.types";
+import { createTestDatabase, type TTestDbKind } from "./test-db";
 
 export interface ITestUser {
   id: string;
@@ -22,6 +21,8 @@ export interface ITestUser {
 }
 
 export interface ITestEnv {
+  /** Which database this run tests: embedded PGlite or the real Postgres server (test-db.ts). */
+  kind: TTestDbKind;
   db: IDatabase;
   dataDir: string;
   admin: ITestUser;
@@ -31,15 +32,18 @@ export interface ITestEnv {
 }
 
 /**
- * A real, fresh embedded database (in memory) with migrations, demo accounts and a second
- * teacher, a temp data dir for stored files, offline providers. Route handlers imported by the
- * test use it through the normal `getDb()`/`getStorage()` paths.
+ * A real, fresh database (in-memory PGlite, or a new database on the real Postgres server in the
+ * Postgres pass: see test-db.ts) with migrations, demo accounts and a second teacher, a temp data
+ * dir for stored files, offline providers. Route handlers imported by the test use it through the
+ * normal `getDb()`/`getStorage()` paths.
  */
 export async function createTestEnv(env: Record<string, string> = {}): Promise<ITestEnv> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "paperwise-test-"));
+  const testDb = await createTestDatabase();
   setConfigForProcess(
     buildConfig({
       NODE_ENV: "test",
+      ...testDb.env,
       PAPERWISE_DATA_DIR: dataDir,
       PAPERWISE_SEED_DEMO: "false",
       PAPERWISE_LLM: "offline",
@@ -53,8 +57,7 @@ export async function createTestEnv(env: Record<string, string> = {}): Promise<I
   setStorageForProcess(null);
   setLanguageModelForProcess(undefined);
   setRateLimitForProcess(null);
-  const db = await openPglite();
-  await migrate(db);
+  const db = testDb.db;
   await seedDemoAccounts(db);
   setDbForProcess(db);
   const other = await createAccount(db, {
@@ -75,6 +78,7 @@ export async function createTestEnv(env: Record<string, string> = {}): Promise<I
     };
   };
   return {
+    kind: testDb.kind,
     db,
     dataDir,
     admin: await make("admin@paperwise.local"),
@@ -82,7 +86,7 @@ export async function createTestEnv(env: Record<string, string> = {}): Promise<I
     otherTeacher: await make("teacher2@paperwise.local"),
     async close() {
       setDbForProcess(undefined);
-      await db.close();
+      await testDb.dispose();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
