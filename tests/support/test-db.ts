@@ -73,7 +73,14 @@ export async function createTestDatabase(opts: { dir?: string } = {}): Promise<I
   if (testDbKind() === "pglite") {
     const db = closeOnce(await openPglite(opts.dir));
     await migrate(db);
-    return { kind: "pglite", db, location: opts.dir ?? "", env: {}, dispose: () => db.close() };
+    // An empty DATABASE_URL counts as unset: a developer's own must not redirect a spawned CLI.
+    return {
+      kind: "pglite",
+      db,
+      location: opts.dir ?? "",
+      env: { DATABASE_URL: "" },
+      dispose: () => db.close(),
+    };
   }
   const name = `paperwise_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   await asAdmin((sql) => sql.unsafe(`create database "${name}"`));
