@@ -24,6 +24,8 @@ export interface ITestEnv {
   /** Which database this run tests: embedded PGlite or the real Postgres server (test-db.ts). */
   kind: TTestDbKind;
   db: IDatabase;
+  /** Where a second connection finds the same database (test-db.ts `open`); "" for in-memory PGlite. */
+  location: string;
   dataDir: string;
   admin: ITestUser;
   teacher: ITestUser;
@@ -80,6 +82,7 @@ export async function createTestEnv(env: Record<string, string> = {}): Promise<I
   return {
     kind: testDb.kind,
     db,
+    location: testDb.location,
     dataDir,
     admin: await make("admin@paperwise.local"),
     teacher: await make("teacher@paperwise.local"),
