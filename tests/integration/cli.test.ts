@@ -7,7 +7,7 @@ import { authenticatePassword } from "@/lib/auth/accounts";
 import { createTestDatabase, type ITestDatabase, open, testDbKind } from "../support/test-db";
 
 /**
- * The CLIs as a school's admin runs them (`npm run users|ingest|token|db:migrate`), spawned as
+ * The CLIs as a school's admin runs them (`npm run users|ingest|reembed|token|db:migrate`), spawned as
  * real processes against this run's database (embedded data dir, or DATABASE_URL in the Postgres
  * pass). Each must finish on its own: a CLI that leaves its database open never exits, which the
  * timeout turns into a failure.
@@ -151,6 +151,10 @@ describe("npm run users", () => {
     ]);
     expect(ingest.code, ingest.stderr).toBe(0);
     expect(ingest.stdout).toMatch(/1 of 1 files ready, \d+ chunks/);
+    const reembed = await cli("reembed", ["--all"]);
+    expect(reembed.code, reembed.stderr).toBe(0);
+    expect(reembed.stdout).toMatch(/1 resources to re-embed with paperwise-offline/);
+    expect(reembed.stdout).toMatch(/1\/1 .+: \d+ chunks/);
   });
 });
 
