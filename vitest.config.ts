@@ -19,6 +19,7 @@ const POSTGRES_SUITES = [
   "faults",
   "users",
   "cli",
+  "migrations",
 ].map((name) => `tests/integration/${name}.test.ts`);
 /** Suites that only mean something on a real server (roles, RLS). */
 const POSTGRES_ONLY_SUITES = ["tests/integration/rls.test.ts"];

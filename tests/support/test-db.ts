@@ -19,7 +19,7 @@ export function testDbKind(): TTestDbKind {
 
 export interface ITestDatabase {
   readonly kind: TTestDbKind;
-  /** Open, migrated and empty. */
+  /** Open and empty (migrated unless asked otherwise). */
   readonly db: IDatabase;
   /**
    * Where another connection or process finds this same database: a PGlite data directory, or a
@@ -65,14 +65,17 @@ export function open(location: string): Promise<IDatabase> {
 }
 
 /**
- * A fresh, migrated database of the kind this test run uses. PGlite lives in memory unless `dir`
+ * A fresh database of the kind this test run uses, migrated unless `migrate: false`. PGlite lives in memory unless `dir`
  * is given (tests that hand the database to a child process need it on disk); on Postgres every
  * call creates its own database on the server, so test files never share rows.
  */
-export async function createTestDatabase(opts: { dir?: string } = {}): Promise<ITestDatabase> {
+export async function createTestDatabase(
+  opts: { dir?: string; migrate?: boolean } = {},
+): Promise<ITestDatabase> {
+  const migrated = opts.migrate ?? true;
   if (testDbKind() === "pglite") {
     const db = closeOnce(await openPglite(opts.dir));
-    await migrate(db);
+    if (migrated) await migrate(db);
     // An empty DATABASE_URL counts as unset: a developer's own must not redirect a spawned CLI.
     return {
       kind: "pglite",
@@ -86,7 +89,9 @@ export async function createTestDatabase(opts: { dir?: string } = {}): Promise<I
   await asAdmin((sql) => sql.unsafe(`create database "${name}"`));
   const url = withDatabase(adminUrl(), name);
   const db = closeOnce(openPostgres(url));
-  await migrate(db);
+  // The server database starts empty but for pgvector, as `npm run db:migrate` finds it.
+  await db.exec("create extension if not exists vector");
+  if (migrated) await migrate(db);
   return {
     kind: "postgres",
     db,
