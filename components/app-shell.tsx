@@ -16,6 +16,7 @@ export function AppShell({ user, children }: { user: ISessionUser; children: Rea
     { href: "/papers", label: "Papers" },
     { href: "/library", label: "Library" },
     { href: "/settings/api", label: "API" },
+    ...(user.role === "admin" ? [{ href: "/settings/users", label: "Users" }] : []),
   ];
   return (
     <div className="min-h-screen">

@@ -19,10 +19,11 @@ export async function bootstrapEmbedded(db: IDatabase): Promise<void> {
   const interrupted = await failInterruptedIngestions(db);
   if (interrupted > 0) log.warn("ingestion.interrupted", { count: interrupted });
   const [{ n } = { n: 0 }] = await db.query<{ n: number }>("select count(*)::int as n from profiles");
-  if (n > 0) return;
-  await seedDemoAccounts(db);
+  // PAPERWISE_SEED_DEMO=false is a school's own install: no accounts with published passwords;
+  // the first admin comes from `npm run users -- add`.
   const config = getConfig();
-  if (!config.seedDemo) return;
+  if (n > 0 || !config.seedDemo) return;
+  await seedDemoAccounts(db);
   const [admin] = await db.query<{ id: string }>(
     "select id from profiles where role = 'admin' order by created_at limit 1",
   );

@@ -11,12 +11,16 @@ import { openOfflineWorkspace } from "./support/workspace";
 const dir = await mkdtemp(path.join(os.tmpdir(), "paperwise-bench-gen-"));
 const workspace = await openOfflineWorkspace(dir, { PAPERWISE_RATE_LIMIT_PER_MIN: "0" });
 const { issueSession } = await import("@/lib/auth/sessions");
+const { createAccount, generatePassword } = await import("@/lib/auth/accounts");
 const { POST } = await import("@/app/api/generation/route");
 
 const { db } = workspace;
-const [teacher] = await db.query<{ id: string; email: string; role: "teacher" }>(
-  "select id, email, role from profiles where role = 'teacher' limit 1",
-);
+// A fresh workspace has no demo accounts (PAPERWISE_SEED_DEMO=false): the bench has its own teacher.
+const teacher = await createAccount(db, {
+  email: "bench-teacher@paperwise.local",
+  password: generatePassword(),
+  role: "teacher",
+});
 const [book] = await workspace.ingest(
   [path.join(process.cwd(), "supabase/seed/demo/biology-2e/ch08-photosynthesis.md")],
   {
@@ -26,7 +30,7 @@ const [book] = await workspace.ingest(
   },
 );
 const documentId = book!.ingestion!.document_id!;
-const token = (await issueSession(db, teacher!)).accessToken;
+const token = (await issueSession(db, teacher)).accessToken;
 
 async function once(counts: [number, number, number]) {
   const body = {

@@ -11,6 +11,7 @@ import path from "node:path";
 import { Presets, SingleBar } from "cli-progress";
 import { Command } from "commander";
 import { planFiles } from "@/lib/ingestion/manifest";
+import { runCli } from "./support/cli";
 
 const program = new Command()
   .name("ingest")
@@ -149,7 +150,13 @@ async function embedded(): Promise<number> {
       : "select id from profiles where role = 'admin' order by created_at limit 1",
     opts.as ? [opts.as.toLowerCase()] : [],
   );
-  if (!owner) throw new Error(opts.as ? `No account ${opts.as}` : "No admin account; create one first");
+  if (!owner) {
+    throw new Error(
+      opts.as
+        ? `No account ${opts.as}`
+        : "No admin account; create one first: npm run users -- add --email <email> --role admin",
+    );
+  }
   let b: SingleBar | null = null;
   let current = "";
   const started = Date.now();
@@ -182,15 +189,15 @@ async function embedded(): Promise<number> {
   console.log(
     `${results.length - failed} of ${results.length} files ready, ${chunks} chunks, ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
-  await db.close();
   return failed;
 }
 
-try {
-  const token = opts.token ?? process.env.PAPERWISE_TOKEN;
-  const failed = opts.url ? await viaServer(opts.url, token) : await embedded();
-  process.exitCode = failed > 0 ? 1 : 0;
-} catch (err) {
-  console.error(`ingest: ${err instanceof Error ? err.message : String(err)}`);
-  process.exitCode = 1;
-}
+await runCli(
+  "ingest",
+  async () => {
+    const token = opts.token ?? process.env.PAPERWISE_TOKEN;
+    const failed = opts.url ? await viaServer(opts.url, token) : await embedded();
+    return failed > 0 ? 1 : 0;
+  },
+  { whileServerRuns: "send the files through it: --url http://localhost:3000 --token <token>" },
+);

@@ -9,6 +9,7 @@ import { issueSession } from "@/lib/auth/sessions";
 import { getDb } from "@/lib/db";
 import { API_SCOPES, type TApiScope } from "@/types/auth.types";
 import type { ERole } from "@/types/curriculum.types";
+import { runCli } from "./support/cli";
 
 const opts = new Command()
   .option("--email <email>", "account", "admin@paperwise.local")
@@ -18,29 +19,30 @@ const opts = new Command()
   .parse()
   .opts<{ email: string; api?: boolean; scopes: string; days: string }>();
 
-try {
-  const db = await getDb();
-  const [user] = await db.query<{ id: string; email: string; role: ERole }>(
-    "select id, email, role from profiles where email = $1",
-    [opts.email.toLowerCase()],
-  );
-  if (!user) throw new Error(`No account ${opts.email}`);
-  if (opts.api) {
-    const scopes = opts.scopes.split(",").map((s) => s.trim()) as TApiScope[];
-    const bad = scopes.filter((s) => !API_SCOPES.includes(s));
-    if (bad.length) throw new Error(`Unknown scopes: ${bad.join(", ")} (known: ${API_SCOPES.join(", ")})`);
-    const { token } = await createApiToken(db, {
-      userId: user.id,
-      name: "cli",
-      scopes,
-      expiresInDays: Number(opts.days),
-    });
-    console.log(token);
-  } else {
-    console.log((await issueSession(db, user)).accessToken);
-  }
-  await db.close();
-} catch (err) {
-  console.error(`token: ${err instanceof Error ? err.message : String(err)}`);
-  process.exitCode = 1;
-}
+await runCli(
+  "token",
+  async () => {
+    const db = await getDb();
+    const [user] = await db.query<{ id: string; email: string; role: ERole }>(
+      "select id, email, role from profiles where email = $1",
+      [opts.email.toLowerCase()],
+    );
+    if (!user) throw new Error(`No account ${opts.email}`);
+    if (opts.api) {
+      const scopes = opts.scopes.split(",").map((s) => s.trim()) as TApiScope[];
+      const bad = scopes.filter((s) => !API_SCOPES.includes(s));
+      if (bad.length) throw new Error(`Unknown scopes: ${bad.join(", ")} (known: ${API_SCOPES.join(", ")})`);
+      const { token } = await createApiToken(db, {
+        userId: user.id,
+        name: "cli",
+        scopes,
+        expiresInDays: Number(opts.days),
+      });
+      console.log(token);
+    } else {
+      console.log((await issueSession(db, user)).accessToken);
+    }
+    return 0;
+  },
+  { whileServerRuns: "sign in and create a token in Settings → API" },
+);

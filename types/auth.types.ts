@@ -46,6 +46,16 @@ export interface ISessionUser {
   role: ERole;
 }
 
+/** An account as an admin sees it on the Users page and in `npm run users -- list`. */
+export interface IAccountSummary extends ISessionUser {
+  /** A local password is set (local accounts); Supabase Auth users have none here. */
+  hasPassword: boolean;
+  createdAt: string;
+}
+
+/** Where accounts live: local (this database, argon2 passwords) or Supabase Auth. */
+export type TAccountsMode = "local" | "supabase";
+
 /** A personal API token as listed to its owner (the secret is never stored or shown again). */
 export interface IApiTokenInfo {
   id: string;

@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { ISqlExecutor } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import type { ISessionUser } from "@/types/auth.types";
+import type { IAccountSummary, ISessionUser } from "@/types/auth.types";
 import type { ERole } from "@/types/curriculum.types";
 import { hashPassword, verifyPassword } from "./password";
 
@@ -107,4 +107,64 @@ export async function seedDemoAccounts(db: ISqlExecutor): Promise<void> {
   const [{ n } = { n: 0 }] = await db.query<{ n: number }>("select count(*)::int as n from profiles");
   if (n > 0) return;
   for (const account of DEMO_ACCOUNTS) await createAccount(db, account);
+}
+
+/** A password for a new or reset account: 16 URL-safe characters (96 random bits). */
+export function generatePassword(): string {
+  return randomBytes(12).toString("base64url");
+}
+
+/** Every account, admins first, for the users CLI and the admin's Users page. */
+export async function listAccounts(db: ISqlExecutor): Promise<IAccountSummary[]> {
+  const rows = await db.query<IProfileRow & { created_at: Date | string }>(
+    `select id, email, display_name, role, password_hash, created_at from profiles
+     order by role = 'admin' desc, email`,
+  );
+  return rows.map((r) => ({
+    ...toUser(r),
+    hasPassword: r.password_hash !== null,
+    createdAt: new Date(r.created_at).toISOString(),
+  }));
+}
+
+export async function findAccountByEmail(db: ISqlExecutor, email: string): Promise<ISessionUser | null> {
+  const [row] = await db.query<IProfileRow>(
+    "select id, email, display_name, role, password_hash from profiles where email = $1",
+    [email.trim().toLowerCase()],
+  );
+  return row ? toUser(row) : null;
+}
+
+/**
+ * Changes an account's role. The last admin cannot be demoted: nobody could publish shared
+ * resources or manage accounts afterwards. (The check sits in the UPDATE itself; two admins
+ * demoting each other at the same instant could still both pass it.)
+ */
+export async function setAccountRole(db: ISqlExecutor, id: string, role: ERole): Promise<ISessionUser> {
+  const [row] = await db.query<IProfileRow>(
+    `update profiles set role = $2
+     where id = $1
+       and ($2 = 'admin' or role <> 'admin'
+            or (select count(*) from profiles where role = 'admin' and id <> $1) > 0)
+     returning id, email, display_name, role, password_hash`,
+    [id, role],
+  );
+  if (row) return toUser(row);
+  if (!(await findAccount(db, id))) throw new AppError("not_found", "No such account");
+  throw new AppError("conflict", "This is the only admin account; make another admin first");
+}
+
+/** Sets a local account's password (embedded/local-accounts mode). */
+export async function setAccountPassword(
+  db: ISqlExecutor,
+  id: string,
+  password: string,
+): Promise<ISessionUser> {
+  const [row] = await db.query<IProfileRow>(
+    `update profiles set password_hash = $2 where id = $1
+     returning id, email, display_name, role, password_hash`,
+    [id, await hashPassword(password)],
+  );
+  if (!row) throw new AppError("not_found", "No such account");
+  return toUser(row);
 }

@@ -36,19 +36,25 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Another live process (the app server?) holds the embedded database: each CLI says what to do. */
+export class DatabaseInUseError extends AppError {
+  constructor(
+    readonly dir: string,
+    readonly pid: number,
+  ) {
+    super("unavailable", `The embedded database at ${dir} is in use by process ${pid} (the app server?)`);
+    this.name = "DatabaseInUseError";
+  }
+}
+
 /**
  * PGlite does not lock its directory, and two processes on one directory lose writes. A pid
- * lock file turns that into a clear error (the CLI then suggests `--url`).
+ * lock file turns that into a clear error.
  */
 async function acquireLock(dir: string): Promise<string> {
   const lock = path.join(dir, "..", `${path.basename(dir)}.lock`);
   const held = Number((await readFile(lock, "utf8").catch(() => "")).trim());
-  if (held && held !== process.pid && isAlive(held)) {
-    throw new AppError(
-      "unavailable",
-      `The embedded database at ${dir} is in use by process ${held} (the app server?). Stop it, or use --url to go through the server.`,
-    );
-  }
+  if (held && held !== process.pid && isAlive(held)) throw new DatabaseInUseError(dir, held);
   await writeFile(lock, String(process.pid));
   return lock;
 }

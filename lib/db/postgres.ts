@@ -43,7 +43,22 @@ function executor(sql: TSql): ISqlExecutor {
 /** Connects to any Postgres with pgvector (Supabase in production) through postgres.js. */
 export function openPostgres(url: string): IDatabase {
   // prepare stays on: with several connections, unnamed statements got mixed up (STACK.md).
-  const sql = postgres(url, { max: 10, prepare: true, onnotice: () => {} });
+  const sql = postgres(url, {
+    max: 10,
+    prepare: true,
+    onnotice: () => {},
+    types: {
+      // The app passes json/jsonb parameters as JSON text (JSON.stringify), which PGlite takes as
+      // is. postgres.js would stringify that text again and store a JSON *string* (a paper's
+      // sections failed their `jsonb_typeof = 'array'` check): text goes through unchanged.
+      json: {
+        to: 114,
+        from: [114, 3802],
+        serialize: (x: unknown) => (typeof x === "string" ? x : JSON.stringify(x)),
+        parse: (x: string) => JSON.parse(x),
+      },
+    },
+  });
   return {
     kind: "postgres",
     ...executor(sql),

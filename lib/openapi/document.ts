@@ -22,6 +22,12 @@ import {
   RetrievalQueryRequestSchema,
   RetrievalQueryResponseSchema,
 } from "@/schema/retrieval.schema";
+import {
+  CreateUserRequestSchema,
+  ListUsersResponseSchema,
+  UpdateUserRequestSchema,
+  UserResponseSchema,
+} from "@/schema/users.schema";
 import { API_SCOPES } from "@/types/auth.types";
 
 export const ErrorResponseSchema = z.object({
@@ -126,6 +132,38 @@ export const ROUTES: IRouteSpec[] = [
     summary: "Revoke a token",
     tag: "auth",
     response: z.object({ ok: z.literal(true), revoked: z.uuid() }),
+  },
+  {
+    method: "get",
+    path: "/api/users",
+    summary: "Every account (admins; in Supabase mode accounts live in Supabase Auth and this is read-only)",
+    tag: "users",
+    response: ListUsersResponseSchema,
+  },
+  {
+    method: "post",
+    path: "/api/users",
+    summary: "Add a teacher or admin (local accounts; without a password one is generated and returned once)",
+    tag: "users",
+    request: CreateUserRequestSchema,
+    response: UserResponseSchema,
+    status: 201,
+    example: { email: "new.teacher@school.example", role: "teacher" },
+  },
+  {
+    method: "patch",
+    path: "/api/users/{id}",
+    summary: "Change an account's role (the last admin cannot be demoted: 409)",
+    tag: "users",
+    request: UpdateUserRequestSchema,
+    response: UserResponseSchema,
+  },
+  {
+    method: "post",
+    path: "/api/users/{id}/password",
+    summary: "Reset a local account's password to a generated one, returned once",
+    tag: "users",
+    response: UserResponseSchema,
   },
   {
     method: "post",

@@ -1,4 +1,5 @@
 import { getEmbedder } from "@/lib/ai/embedder";
+import { createAccount, generatePassword } from "@/lib/auth/accounts";
 import { buildConfig, setConfigForProcess } from "@/lib/config/env";
 import { getDb } from "@/lib/db";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
@@ -23,18 +24,26 @@ export async function openOfflineWorkspace(dataDir: string, env: Record<string, 
     }),
   );
   const db = await getDb();
+  // Without demo seeding a new workspace has no account: its resources belong to a bench admin.
   const [admin] = await db.query<{ id: string }>(
     "select id from profiles where role = 'admin' order by created_at limit 1",
   );
+  const owner =
+    admin ??
+    (await createAccount(db, {
+      email: "bench@paperwise.local",
+      password: generatePassword(),
+      role: "admin",
+    }));
   const embedder = getEmbedder();
   return {
     db,
     embedder,
-    userId: admin!.id,
+    userId: owner.id,
     /** Ingests files/folders as shared textbooks (idempotent); throws if any file fails. */
     async ingest(inputs: string[], defaults: Partial<TResourceMetadataInput> = {}) {
       const results = await ingestFiles(db, getStorage(), embedder, {
-        userId: admin!.id,
+        userId: owner.id,
         inputs,
         defaults: { resourceType: "textbook", visibility: "shared", ...defaults },
         maxBytes: 500 * 1024 * 1024,

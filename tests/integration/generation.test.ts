@@ -152,6 +152,14 @@ describe("POST /api/generation (offline generator)", () => {
     for (const level of asked)
       expect(["Remember", "Understand", "Apply", "Analyze", "Evaluate", "Create"]).toContain(level);
     expect(asked.filter((l: string) => l === "Remember").length).toBeLessThanOrEqual(2);
+    // Stored as JSON documents, not as JSON strings (postgres.js once double-encoded them).
+    const shapes = await env.db.query<{ request: string; body: string; refs: string }>(
+      `select distinct jsonb_typeof(s.request) as request, jsonb_typeof(q.body) as body,
+         jsonb_typeof(q.context_refs) as refs
+       from question_sets s join questions q on q.set_id = s.id where s.id = $1`,
+      [set.data!.setId],
+    );
+    expect(shapes).toEqual([{ request: "object", body: "object", refs: "array" }]);
     const other = await getSet(
       makeRequest("GET", "/x", { token: env.otherTeacher.token }),
       params({ id: set.data!.setId as string }),

@@ -149,8 +149,22 @@ const SCOPE_TABLE: [string, string, THandler, TApiScope, () => Record<string, st
   ],
 ];
 
-/** Routes where an API token's scopes do not apply: its own identity, tokens (refused), public ones. */
-const UNSCOPED = ["auth/login", "auth/logout", "auth/me", "health", "openapi.json", "tokens", "tokens/[id]"];
+/**
+ * Routes where an API token's scopes do not apply: its own identity, tokens and account
+ * management (tokens refused outright), public ones.
+ */
+const UNSCOPED = [
+  "auth/login",
+  "auth/logout",
+  "auth/me",
+  "health",
+  "openapi.json",
+  "tokens",
+  "tokens/[id]",
+  "users",
+  "users/[id]",
+  "users/[id]/password",
+];
 
 function scopedRequest(method: string, route: string, token: string, body: unknown): Request {
   const url = `/api/${route}${route.endsWith("export") ? "?format=md&part=answer-key" : ""}`;

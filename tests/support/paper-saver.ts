@@ -2,13 +2,15 @@
 // paper in a loop and prints "saved <rev>" after each. Every string of revision K says "rev K", so
 // a torn write (half old, half new) would show up as mixed revisions.
 import { randomUUID } from "node:crypto";
-import { openPglite } from "@/lib/db/pglite";
 import { getPaper, paperToUpdate, savePaper } from "@/lib/papers/store";
+import { open } from "./test-db";
 
-const [dataDir, userId, paperId] = process.argv.slice(2);
-if (!dataDir || !userId || !paperId) throw new Error("usage: paper-saver <dataDir> <userId> <paperId>");
+const [location, userId, paperId] = process.argv.slice(2);
+if (!location || !userId || !paperId) {
+  throw new Error("usage: paper-saver <PGlite dir | postgres:// URL> <userId> <paperId>");
+}
 
-const db = await openPglite(dataDir);
+const db = await open(location);
 for (let rev = 1; ; rev++) {
   const paper = await getPaper(db, userId, paperId);
   const update = paperToUpdate(paper);

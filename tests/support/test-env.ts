@@ -8,12 +8,11 @@ import { resetJwtSecretCache } from "@/lib/auth/secret";
 import { issueSession } from "@/lib/auth/sessions";
 import { buildConfig, setConfigForProcess } from "@/lib/config/env";
 import { setDbForProcess } from "@/lib/db";
-import { migrate } from "@/lib/db/migrate";
-import { openPglite } from "@/lib/db/pglite";
 import type { IDatabase } from "@/lib/db/types";
 import { setRateLimitForProcess } from "@/lib/http/rate-limit";
 import { setStorageForProcess } from "@/lib/storage";
 import type { ERole } from "@/types/curriculum.types";
+import { createTestDatabase, type TTestDbKind } from "./test-db";
 
 export interface ITestUser {
   id: string;
@@ -23,7 +22,11 @@ export interface ITestUser {
 }
 
 export interface ITestEnv {
+  /** Which database this run tests: embedded PGlite or the real Postgres server (test-db.ts). */
+  kind: TTestDbKind;
   db: IDatabase;
+  /** Where a second connection finds the same database (test-db.ts `open`); "" for in-memory PGlite. */
+  location: string;
   dataDir: string;
   admin: ITestUser;
   teacher: ITestUser;
@@ -32,15 +35,18 @@ export interface ITestEnv {
 }
 
 /**
- * A real, fresh embedded database (in memory) with migrations, demo accounts and a second
- * teacher, a temp data dir for stored files, offline providers. Route handlers imported by the
- * test use it through the normal `getDb()`/`getStorage()` paths.
+ * A real, fresh database (in-memory PGlite, or a new database on the real Postgres server in the
+ * Postgres pass: see test-db.ts) with migrations, demo accounts and a second teacher, a temp data
+ * dir for stored files, offline providers. Route handlers imported by the test use it through the
+ * normal `getDb()`/`getStorage()` paths.
  */
 export async function createTestEnv(env: Record<string, string> = {}): Promise<ITestEnv> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "paperwise-test-"));
+  const testDb = await createTestDatabase();
   setConfigForProcess(
     buildConfig({
       NODE_ENV: "test",
+      ...testDb.env,
       PAPERWISE_DATA_DIR: dataDir,
       PAPERWISE_SEED_DEMO: "false",
       PAPERWISE_LLM: "offline",
@@ -55,8 +61,7 @@ export async function createTestEnv(env: Record<string, string> = {}): Promise<I
   setLanguageModelForProcess(undefined);
   resetBreakersForProcess();
   setRateLimitForProcess(null);
-  const db = await openPglite();
-  await migrate(db);
+  const db = testDb.db;
   await seedDemoAccounts(db);
   setDbForProcess(db);
   const other = await createAccount(db, {
@@ -77,14 +82,16 @@ export async function createTestEnv(env: Record<string, string> = {}): Promise<I
     };
   };
   return {
+    kind: testDb.kind,
     db,
+    location: testDb.location,
     dataDir,
     admin: await make("admin@paperwise.local"),
     teacher: await make("teacher@paperwise.local"),
     otherTeacher: await make("teacher2@paperwise.local"),
     async close() {
       setDbForProcess(undefined);
-      await db.close();
+      await testDb.dispose();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
