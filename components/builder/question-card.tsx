@@ -43,13 +43,18 @@ export function QuestionCard({
         <div className="flex flex-wrap items-center gap-2 text-xs">
           <span className="font-semibold">Q{index + 1}</span>
           <Badge variant="outline">{part.slot.type.toUpperCase()}</Badge>
-          <Badge>{part.slot.bloomLevel}</Badge>
+          <Badge>{final ? q.bloomLevel : part.slot.bloomLevel}</Badge>
+          {final && q.validation.substitutedFor && (
+            <span className="text-muted-foreground" data-testid="substituted">
+              asked {q.validation.substitutedFor}; the passages support {q.bloomLevel} here
+            </span>
+          )}
           <span className="text-muted-foreground">
             {part.slot.marks} mark{part.slot.marks === 1 ? "" : "s"} · {part.slot.difficulty}
           </span>
           {final && q.validation.flags.length > 0 && (
-            <Badge variant="destructive" title={q.validation.flags.join("; ")}>
-              flagged
+            <Badge variant="outline" title={q.validation.flags.join("; ")}>
+              reviewer notes
             </Badge>
           )}
           {final && q.source === "offline" && (
@@ -70,7 +75,7 @@ export function QuestionCard({
             className="flex flex-wrap items-center gap-2 text-sm text-destructive"
             data-testid="question-failed"
           >
-            Not enough evidence for this question; it was skipped rather than invented.
+            {part.reason ?? "Not enough evidence for this question; it was skipped rather than invented."}
             {onRegenerate && (
               <Button size="sm" variant="outline" onClick={onRegenerate} disabled={regenerating}>
                 {regenerating ? "Trying…" : "Try again"}

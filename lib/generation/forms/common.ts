@@ -1,5 +1,5 @@
 import type { IConcept, IKnowledge } from "@/lib/generation/knowledge";
-import { sameConcept, termKey } from "@/lib/generation/knowledge/lexicon";
+import { categoryOf, sameConcept, termKey } from "@/lib/generation/knowledge/lexicon";
 import { contextRef } from "@/lib/generation/knowledge/sentences";
 import { largestRemainder } from "@/lib/generation/plan";
 import { contentWords, stem } from "@/lib/text/tokenize";
@@ -266,7 +266,7 @@ export function conceptDistractors(
   const aliases = (key.aliases ?? []).map((a) => a.toLowerCase());
   const self = kb.concepts.find((c) => termKey(c.name) === keyKey);
   const keySection = self?.section;
-  const keyCategory = self?.category ?? nounCategory(key.head);
+  const keyCategory = self?.category ?? categoryOf(key.name);
   const scored = kb.concepts
     .filter((c) => {
       if (headingLike(c) || overlapping(kb, c.name, key.name)) return false;
@@ -286,12 +286,10 @@ export function conceptDistractors(
           ? 3
           : c.head === key.head && c.head.length > 2 && (c.name.includes(" ") || key.name.includes(" "))
             ? 2.5
-            : keyCategory &&
-                !BROAD.has(keyCategory) &&
-                c.category === keyCategory &&
-                c.source !== "phrase" &&
-                (c.section === keySection || c.genus === key.genus)
-              ? 1.5
+            : keyCategory && !BROAD.has(keyCategory) && c.category === keyCategory
+              ? c.source !== "phrase" || c.section === keySection
+                ? 1.5
+                : 1
               : 0;
       const named = c.source === "definition" || c.source === "called" || c.source === "appositive" ? 0.5 : 0;
       const ratio = Math.min(c.name.length, key.name.length) / Math.max(c.name.length, key.name.length);

@@ -4,14 +4,16 @@ import type { EQuestionType } from "@/types/generation.types";
 import type { IForm } from "./common";
 import {
   compareTerms,
+  contrastPair,
   contrastSiblings,
   designInvestigation,
   explainCause,
   judgeClaim,
   nameAndDescribe,
+  stateAboutPair,
 } from "./reasoning";
 import { calledCloze, conceptCloze, defineWritten, definitionMcq } from "./recall";
-import { assertionReason, predictChange } from "./relations";
+import { assertionReason, numericProblem, predictChange } from "./relations";
 
 export type { IForm, IFormEnv } from "./common";
 
@@ -21,11 +23,14 @@ export const FORMS: readonly IForm[] = [
   calledCloze,
   conceptCloze,
   defineWritten,
+  numericProblem,
   predictChange,
   assertionReason,
   compareTerms,
   contrastSiblings,
+  contrastPair,
   nameAndDescribe,
+  stateAboutPair,
   explainCause,
   judgeClaim,
   designInvestigation,

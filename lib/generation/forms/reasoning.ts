@@ -1,9 +1,11 @@
 import type { ISentence, ITerm } from "@/lib/generation/knowledge";
 import { headOf, sameConcept, termKey } from "@/lib/generation/knowledge/lexicon";
 import { contentWords } from "@/lib/text/tokenize";
+import { usageCount } from "@/lib/text/wordnet";
 import {
   capital,
   clip,
+  conceptDistractors,
   type IForm,
   type IFormEnv,
   keywords,
@@ -402,6 +404,118 @@ export const explainCause: IForm = {
         sources: [
           { chunkKey: c.chunkKey, quote: c.sentence },
           ...(detail ? [{ chunkKey: detail.chunkKey, quote: detail.text }] : []),
+        ],
+      });
+      if (q) yield q;
+    }
+  },
+};
+
+/** What the passages say of a concept: its subject sentence, else a sentence that names it. */
+function statementAbout(env: IFormEnv, name: string): { text: string; sentence: ISentence } | null {
+  const subject = featureOf(env, name);
+  if (subject) return { text: `${capital(name)} ${stripEnd(subject.predicate)}`, sentence: subject.sentence };
+  const n = name.toLowerCase();
+  const s = env.kb.sentences.find((x) => {
+    if (!x.standalone || x.sideBox || env.used.has(x.text) || LEANS_ON_CONTEXT.test(x.text)) return false;
+    const t = x.text.toLowerCase();
+    const at = t.indexOf(n);
+    return (
+      at >= 0 &&
+      !/[\p{L}]/u.test(t.charAt(at - 1) || " ") &&
+      !/[\p{L}]/u.test(t.charAt(at + n.length) || " ") &&
+      !PRONOUN_ANYWHERE.test(x.text) &&
+      x.text.split(/\s+/).length <= 30
+    );
+  });
+  return s ? { text: stripEnd(compress(s.text)), sentence: s } : null;
+}
+
+/** A name worth asking about: not an everyday word ("molecules", "energy") nor a fragment ("CO"). */
+function specific(c: { name: string; source: string }): boolean {
+  if (c.name.length < 3 || /^[A-Z]{1,2}$/.test(c.name)) return false;
+  if (c.source === "definition" || c.source === "called" || c.source === "appositive") return true;
+  return c.name.includes(" ") || usageCount(c.name.toLowerCase()) < 12;
+}
+
+/** Concepts the topic's passages name, each with a same-kind partner; both with something said of them. */
+function pairs(env: IFormEnv): {
+  a: string;
+  b: string;
+  kind: string;
+  sa: NonNullable<ReturnType<typeof statementAbout>>;
+  sb: NonNullable<ReturnType<typeof statementAbout>>;
+}[] {
+  const out: ReturnType<typeof pairs> = [];
+  const seen = new Set<string>();
+  const topicText = env.kb.sentences.map((s) => s.text.toLowerCase()).join(" ");
+  for (const c of env.kb.concepts) {
+    if (c.source === "heading" || !topicText.includes(c.name.toLowerCase()) || !specific(c)) continue;
+    const sa = statementAbout(env, c.name);
+    if (!sa) continue;
+    for (const d of conceptDistractors(env, c, "", 4).filter(specific)) {
+      const id = [termKey(c.name), termKey(d.name)].sort().join("|");
+      if (seen.has(id)) continue;
+      const sb = statementAbout(env, d.name);
+      if (!sb || sb.sentence.text === sa.sentence.text) continue;
+      seen.add(id);
+      const kind = c.genus && c.genus === d.genus ? c.genus : c.head === d.head ? c.head : (c.category ?? "");
+      out.push({ a: c.name, b: d.name, kind, sa, sb });
+      break;
+    }
+    if (out.length >= 6) break;
+  }
+  return out;
+}
+
+/** Analyze, written: two things of the same kind the passages describe, told apart. */
+export const contrastPair: IForm = {
+  id: "contrast-pair",
+  fits: (type, level) => type !== "mcq" && level === "Analyze",
+  available: (kb) => kb.concepts.length,
+  *build(env) {
+    for (const { a, b, kind, sa, sb } of pairs(env)) {
+      const long = env.slot.type === "long";
+      const q = written(env, {
+        prompt: long
+          ? `Compare ${a} and ${b}: what does each do or involve, and how do they differ?`
+          : `Distinguish between ${a} and ${b}.`,
+        answer: `${sentence(sa.text)} By contrast, ${lower(sentence(sb.text))}${kind && !/^(?:formula|compound)$/.test(kind) ? ` Both are ${kind}s, but they differ as stated.` : ""}`,
+        points: [
+          { point: `${capital(a)}: ${clip(lower(sa.text), 130)}` },
+          { point: `${capital(b)}: ${clip(lower(sb.text), 130)}` },
+          { point: `Makes the difference explicit (${a} … whereas ${b} …)` },
+          ...(long ? [{ point: "Relates the two: where or when each one acts", weight: 2 }] : []),
+        ],
+        keywords: [a, b],
+        sources: [
+          { chunkKey: sa.sentence.chunkKey, quote: sa.sentence.text },
+          { chunkKey: sb.sentence.chunkKey, quote: sb.sentence.text },
+        ],
+      });
+      if (q) yield q;
+    }
+  },
+};
+
+/** Remember, written: state what the passages say of two related things. */
+export const stateAboutPair: IForm = {
+  id: "state-about-pair",
+  fits: (type, level) => type !== "mcq" && level === "Remember",
+  available: (kb) => kb.concepts.length,
+  *build(env) {
+    for (const { a, b, sa, sb } of pairs(env)) {
+      const q = written(env, {
+        prompt: `State one fact about ${a} and one about ${b}.`,
+        answer: `${sentence(sa.text)} ${sentence(sb.text)}`,
+        points: [
+          { point: `A correct fact about ${a}, e.g. ${clip(lower(sa.text), 120)}` },
+          { point: `A correct fact about ${b}, e.g. ${clip(lower(sb.text), 120)}` },
+        ],
+        keywords: [a, b],
+        sources: [
+          { chunkKey: sa.sentence.chunkKey, quote: sa.sentence.text },
+          { chunkKey: sb.sentence.chunkKey, quote: sb.sentence.text },
         ],
       });
       if (q) yield q;

@@ -18,6 +18,7 @@ import {
   stripEnd,
   written,
 } from "./common";
+import { ABOUT_NAMES } from "./relations";
 
 /**
  * Remember: recall a term or a definition as stated. The end-of-section questions of a textbook
@@ -175,7 +176,8 @@ export const conceptCloze: IForm = {
         s.sideBox ||
         env.used.has(s.text) ||
         CALLED.test(s.text) ||
-        LEANS_ON_CONTEXT.test(s.text)
+        LEANS_ON_CONTEXT.test(s.text) ||
+        ABOUT_NAMES.test(s.text)
       )
         continue;
       // The concept the gap takes: named once in the sentence, on a word boundary, preferring

@@ -8,6 +8,7 @@ import {
   linkConcepts,
 } from "./lexicon";
 import { extractEnumerations, type IEnumeration } from "./lists";
+import { findWorkedExamples, type IWorkedExample } from "./numeric";
 import { extractCausal, extractMonotonic, type ICausal, type IMonotonic } from "./relations";
 import {
   chunkKey,
@@ -40,6 +41,8 @@ export interface IKnowledge {
   monotonic: IMonotonic[];
   causal: ICausal[];
   enumerations: IEnumeration[];
+  /** Worked examples ("Problem: … Solution: …") whose arithmetic can be re-done with new values. */
+  examples: IWorkedExample[];
   /** Terms defined anywhere in the chapter(s), context first. */
   scopeTerms: ITerm[];
   /** Concepts named anywhere in the chapter(s), context first. */
@@ -145,6 +148,7 @@ export function buildKnowledge(
     monotonic,
     causal: extractCausal(sentences),
     enumerations: extractEnumerations(sentences),
+    examples: findWorkedExamples(onTopic.length > 0 ? onTopic : chunks),
     scopeTerms: mergeBy((t) => t.term.toLowerCase(), terms, wider.terms),
     concepts: mergeBy((c) => c.name.toLowerCase(), own, wider.concepts),
     scopeMonotonic: mergeBy((r) => `${r.x}|${r.y}`, monotonic, wider.monotonic),

@@ -308,8 +308,35 @@ export interface IConcept {
   section?: string;
   /** The sentence that names it, to say what it is when it is offered as a wrong option. */
   gloss?: string;
-  /** WordNet's coarse category of its head noun ("substance", "body", "process"). */
+  /**
+   * The kind of thing, coarsely: WordNet's category of its head noun ("substance", "body",
+   * "process"), or for technical words WordNet lacks, the kind their form shows (an acronym or
+   * formula, "-ase" enzymes, "-ose" sugars, "-cyte" cells, "-osis" processes…).
+   */
   category?: string;
+}
+
+const MORPH_CLASSES: [RegExp, string][] = [
+  [/^(?=.*[A-Z].*[A-Z0-9])[A-Z0-9][A-Za-z0-9+−-]{1,9}$/, "formula"],
+  [/ases?$/i, "enzyme"],
+  [/oses?$/i, "sugar"],
+  [/(?:cytes?|blasts?|clasts?)$/i, "cell"],
+  [/(?:somes?|plasts?)$/i, "organelle"],
+  [/(?:osis|esis|ysis|tion|sion)$/i, "process"],
+  [/(?:phytes?)$/i, "plant"],
+  [/(?:itis)$/i, "disease"],
+  [/(?:ins?|gens?)$/i, "protein"],
+  [/(?:ides?|ates?|ites?)$/i, "compound"],
+];
+
+/** The category of a concept name: WordNet's for a known head, else the form's. */
+export function categoryOf(name: string): string | undefined {
+  const head = headOf(name);
+  const last = name.trim().split(/\s+/).pop() ?? "";
+  const known = nounCategory(head);
+  if (known) return known;
+  for (const [re, kind] of MORPH_CLASSES) if (re.test(last)) return kind;
+  return undefined;
 }
 
 const CALLED_IN =
@@ -338,7 +365,7 @@ function concept(name: string, genus: string, source: IConcept["source"], s?: IS
   if (s && !termIsNominal(s.text, clean)) return null;
   const g = singular(genus);
   const display = /^\p{Lu}\p{Ll}/u.test(clean) && source !== "heading" ? lowerFirst(clean) : clean;
-  const category = nounCategory(headOf(clean));
+  const category = categoryOf(clean);
   return {
     name: display,
     genus: GENERIC_GENUS.has(g) || GENERIC.has(g) ? "" : g,
@@ -375,7 +402,7 @@ export function extractConcepts(
       chunkKey: t.chunkKey,
       section: sentences.find((s) => s.text === t.sentence)?.section ?? "",
       gloss: t.sentence,
-      ...(nounCategory(t.head) ? { category: nounCategory(t.head)! } : {}),
+      ...(categoryOf(t.term) ? { category: categoryOf(t.term)! } : {}),
     });
   for (const s of sentences) {
     if (s.sideBox) continue;
@@ -397,7 +424,7 @@ export function extractConcepts(
 const NOT_NAME =
   /^(?:form|forms|forming|formed|make|makes|take|takes|give|gives|cause|causes|sharing|transporting|bonded|enough|cannot|whereas|inside|outside|within|whether|three-dimensional|two-dimensional|also|very|more|most|less|many|much|such|other|several|various|certain|different|same|new|own|first|second|third|one|two|three|four|five|each|every|all|both|some|any|few|only|main|major|important|specific|particular|general|high|low|large|small|able|due|like|well|however|although|thus|then|often|usually|example|examples|figure|table|section|chapter|way|ways|type|types|kind|kinds|part|parts|number|amount|result|results|process|processes|use|uses|called|known|termed)$/i;
 
-const WORD_RUN = /[\p{L}][\p{L}'’-]*/gu;
+const WORD_RUN = /[\p{L}][\p{L}\p{N}'’-]*/gu;
 
 function isNameWord(w: string, position: "first" | "last" | "inner"): boolean {
   const lower = w.toLowerCase();
@@ -481,7 +508,7 @@ export function extractPhraseConcepts(sentences: readonly ISentence[], max = 160
         source: "phrase" as const,
         chunkKey: e.chunkKey,
         section: e.section,
-        ...(nounCategory(head) ? { category: nounCategory(head)! } : {}),
+        ...(categoryOf(name) ? { category: categoryOf(name)! } : {}),
       };
     });
 }
