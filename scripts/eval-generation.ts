@@ -151,6 +151,7 @@ for (const topic of topics) {
       bloomTargets: [...BLOOM_LEVELS],
     },
     seed: totals.sets + 1,
+    topic: topic.title,
   });
   const started = performance.now();
   let first = 0;

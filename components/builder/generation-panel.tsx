@@ -30,11 +30,14 @@ const LABEL: Record<EQuestionType, string> = { mcq: "MCQ", short: "Short answer"
 export function GenerationPanel({
   filters,
   context,
+  topic,
   bloomTargets,
   onBack,
 }: {
   filters: { board: string; grade: string; subject: string };
   context: TRetrievalItem[];
+  /** The query the passages were found with: what the questions should be about. */
+  topic?: string;
   bloomTargets: EBloomLevel[];
   onBack: () => void;
 }) {
@@ -77,6 +80,7 @@ export function GenerationPanel({
         context: [...contextRefs.slice(shift), ...contextRefs.slice(0, shift)],
         blueprint: { items: [{ type: slot.type, count: 1, bloomLevel: slot.bloomLevel, marks: slot.marks }] },
         strategy,
+        ...(topic ? { topic: topic.slice(0, 500) } : {}),
         avoidPrompts: finals.map((f) => f.promptText),
         seed: Math.floor(Math.random() * 1_000_000),
       });
@@ -224,6 +228,7 @@ export function GenerationPanel({
                     ? { items, bloomDistribution: distribution }
                     : { items, bloomTargets: levels },
                   strategy,
+                  ...(topic ? { topic: topic.slice(0, 500) } : {}),
                 });
               }}
             >

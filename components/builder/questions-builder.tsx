@@ -116,6 +116,7 @@ export function QuestionsBuilder() {
       <GenerationPanel
         filters={{ board, grade, subject }}
         context={context}
+        topic={finalQuery}
         bloomTargets={bloom}
         onBack={() => setContext(null)}
       />

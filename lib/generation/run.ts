@@ -190,9 +190,12 @@ function mainDocuments(chunks: readonly IContextChunk[]): string[] {
 }
 
 /** Passages of the scope in the selection's main section(s), not yet selected. */
-function sectionReserve(chunks: readonly IContextChunk[], scope: readonly IContextChunk[]): IContextChunk[] {
+function sectionReserve(
+  chunks: readonly IContextChunk[],
+  scope: readonly IContextChunk[],
+  sections: ReadonlySet<string>,
+): IContextChunk[] {
   if (chunks.length === 0 || scope.length === 0) return [];
-  const sections = mainSections(chunks);
   const have = new Set(chunks.map(chunkKey));
   return scope
     .filter((c) => sections.has(sectionKeyOf(c)) && sectionKeyOf(c).includes(" > ") && !have.has(chunkKey(c)))
@@ -273,11 +276,11 @@ export async function runGeneration(
   const byKey = new Map(chunks.map((c) => [chunkKey(c), c]));
   const seed = request.seed ?? 1;
   const scope = deps.scope ?? [];
-  const topic = mainSections(chunks);
+  const topic = mainSections(chunks, request.topic);
   const offline = createOfflineGenerator(chunks, seed, scope, topic);
   // The rest of the selected passages' own section(s): drawn on only for a slot the selection
   // cannot fill, and said so.
-  const reserve = sectionReserve(chunks, scope);
+  const reserve = sectionReserve(chunks, scope, topic);
   // Built on first need: most sets never draw on the reserve.
   let widenedGenerator: ReturnType<typeof createOfflineGenerator> | null | undefined;
   const widened = () => {

@@ -22,7 +22,7 @@ test("a teacher builds a paper from generated questions, meets the blueprint, ex
   await builder.pickScope("OpenStax", "11", "Biology");
   // The cell-structure chapter carries written questions offline as well as MCQs.
   await page.getByTestId("filter-chapter").selectOption("4");
-  await page.getByTestId("query-input").fill("organelles of eukaryotic cells");
+  await page.getByTestId("query-input").fill("the nucleus and ribosomes");
   await page.getByTestId("retrieve").click();
   await expect(builder.results()).toHaveCount(8);
   await page.getByTestId("use-context").click();

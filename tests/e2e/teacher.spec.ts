@@ -70,7 +70,9 @@ test("retrieve, enhance, select context, generate a mixed blueprint and review q
   await fourth.getByTestId("edit").click();
   await fourth.getByTestId("edit-prompt").fill("Explain, in your own words, what lysosomes do.");
   await fourth.getByTestId("save-edit").click();
-  await expect(fourth.getByTestId("question-prompt")).toHaveText("Explain, in your own words, what lysosomes do.");
+  await expect(fourth.getByTestId("question-prompt")).toHaveText(
+    "Explain, in your own words, what lysosomes do.",
+  );
   await builder.questionCards().nth(4).getByTestId("reject").click();
   await expect(builder.questionCards().nth(4)).toContainText("rejected");
   const third = builder.questionCards().nth(2);

@@ -4,13 +4,10 @@ import type { EQuestionType } from "@/types/generation.types";
 import type { IForm } from "./common";
 import {
   compareTerms,
-  contrastPair,
   contrastSiblings,
   designInvestigation,
-  explainCause,
   judgeClaim,
   nameAndDescribe,
-  stateAboutPair,
 } from "./reasoning";
 import { calledCloze, conceptCloze, defineWritten, definitionMcq } from "./recall";
 import { assertionReason, numericProblem, predictChange } from "./relations";
@@ -28,10 +25,7 @@ export const FORMS: readonly IForm[] = [
   assertionReason,
   compareTerms,
   contrastSiblings,
-  contrastPair,
   nameAndDescribe,
-  stateAboutPair,
-  explainCause,
   judgeClaim,
   designInvestigation,
 ];

@@ -1,7 +1,7 @@
 import nlp from "compromise";
 import { isNounPhrase } from "@/lib/text/phrases";
 import { contentWords, isStopword, stem } from "@/lib/text/tokenize";
-import { nounCategory, senses, usageCount } from "@/lib/text/wordnet";
+import { senses, usageCount } from "@/lib/text/wordnet";
 import { ANAPHORA, FEATURE_BOX, type ISentence } from "./sentences";
 
 /**
@@ -308,35 +308,6 @@ export interface IConcept {
   section?: string;
   /** The sentence that names it, to say what it is when it is offered as a wrong option. */
   gloss?: string;
-  /**
-   * The kind of thing, coarsely: WordNet's category of its head noun ("substance", "body",
-   * "process"), or for technical words WordNet lacks, the kind their form shows (an acronym or
-   * formula, "-ase" enzymes, "-ose" sugars, "-cyte" cells, "-osis" processes…).
-   */
-  category?: string;
-}
-
-const MORPH_CLASSES: [RegExp, string][] = [
-  [/^(?=.*[A-Z].*[A-Z0-9])[A-Z0-9][A-Za-z0-9+−-]{1,9}$/, "formula"],
-  [/ases?$/i, "enzyme"],
-  [/oses?$/i, "sugar"],
-  [/(?:cytes?|blasts?|clasts?)$/i, "cell"],
-  [/(?:somes?|plasts?)$/i, "organelle"],
-  [/(?:osis|esis|ysis|tion|sion)$/i, "process"],
-  [/(?:phytes?)$/i, "plant"],
-  [/(?:itis)$/i, "disease"],
-  [/(?:ins?|gens?)$/i, "protein"],
-  [/(?:ides?|ates?|ites?)$/i, "compound"],
-];
-
-/** The category of a concept name: WordNet's for a known head, else the form's. */
-export function categoryOf(name: string): string | undefined {
-  const head = headOf(name);
-  const last = name.trim().split(/\s+/).pop() ?? "";
-  const known = nounCategory(head);
-  if (known) return known;
-  for (const [re, kind] of MORPH_CLASSES) if (re.test(last)) return kind;
-  return undefined;
 }
 
 const CALLED_IN =
@@ -365,7 +336,6 @@ function concept(name: string, genus: string, source: IConcept["source"], s?: IS
   if (s && !termIsNominal(s.text, clean)) return null;
   const g = singular(genus);
   const display = /^\p{Lu}\p{Ll}/u.test(clean) && source !== "heading" ? lowerFirst(clean) : clean;
-  const category = categoryOf(clean);
   return {
     name: display,
     genus: GENERIC_GENUS.has(g) || GENERIC.has(g) ? "" : g,
@@ -373,7 +343,6 @@ function concept(name: string, genus: string, source: IConcept["source"], s?: IS
     plural: plural(clean),
     source,
     ...(s ? { chunkKey: s.chunkKey, section: s.section, gloss: s.text } : {}),
-    ...(category ? { category } : {}),
   };
 }
 
@@ -402,7 +371,6 @@ export function extractConcepts(
       chunkKey: t.chunkKey,
       section: sentences.find((s) => s.text === t.sentence)?.section ?? "",
       gloss: t.sentence,
-      ...(categoryOf(t.term) ? { category: categoryOf(t.term)! } : {}),
     });
   for (const s of sentences) {
     if (s.sideBox) continue;
@@ -444,8 +412,7 @@ function isNameWord(w: string, position: "first" | "last" | "inner"): boolean {
 /**
  * Concepts the chapter names again and again, found without a tagger: runs of one to three
  * name-like words (noun last, no function words) that recur — multi-word names twice, single
- * technical words three times — kept at their longest recurring form. Each carries WordNet's
- * category of its head ("substance", "body", "process"), the kind a distractor must share.
+ * technical words three times — kept at their longest recurring form.
  */
 export function extractPhraseConcepts(sentences: readonly ISentence[], max = 160): IConcept[] {
   const counts = new Map<
@@ -508,7 +475,6 @@ export function extractPhraseConcepts(sentences: readonly ISentence[], max = 160
         source: "phrase" as const,
         chunkKey: e.chunkKey,
         section: e.section,
-        ...(categoryOf(name) ? { category: categoryOf(name)! } : {}),
       };
     });
 }
