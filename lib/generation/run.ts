@@ -292,7 +292,8 @@ export async function runGeneration(
   const availableAt = (t: ISlot["type"], l: EBloomLevel) =>
     offline.available(t, l) || (widened()?.available(t, l) ?? 0);
   const reserveKeys = new Set(reserve.map(chunkKey));
-  const slots = planSlots(request.blueprint, chunks.map(chunkKey), makeId, availableAt);
+  // Planned on the selection's own material; the section's reserve is built only when a slot needs it.
+  const slots = planSlots(request.blueprint, chunks.map(chunkKey), makeId, (t, l) => offline.available(t, l));
   const gateCtx: IGateContext = createGateContext([...chunks, ...reserve], {
     scopeDocuments: mainDocuments(chunks),
     scopeSections: [...topic],

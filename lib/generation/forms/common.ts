@@ -48,7 +48,17 @@ export const clip = (s: string, n = 200) =>
   s.length <= n ? s : `${s.slice(0, s.lastIndexOf(" ", n)).trim()}…`;
 export const stripEnd = (s: string) => s.replace(/[.;:!?]+$/, "").trim();
 export const sentence = (s: string) => `${capital(stripEnd(s))}.`;
-const stemsOf = (s: string) => new Set(contentWords(s).map(stem));
+const stemCache = new Map<string, Set<string>>();
+/** Content stems of a text, memoised: options are compared with every concept of a chapter. */
+const stemsOf = (s: string): Set<string> => {
+  let hit = stemCache.get(s);
+  if (!hit) {
+    hit = new Set(contentWords(s).map(stem));
+    if (stemCache.size > 20_000) stemCache.clear();
+    stemCache.set(s, hit);
+  }
+  return hit;
+};
 
 export function shuffle<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];

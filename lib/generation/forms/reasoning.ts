@@ -244,11 +244,20 @@ export const designInvestigation: IForm = {
  * sentence that opens with it ("connective tissue" → "binds the cells and organs of the body
  * together"), with the sentence to cite.
  */
+const describable = new WeakMap<object, ISentence[]>();
+/** Standalone sentences of the lesson that do not lean on their neighbours, once per knowledge base. */
+function describableSentences(env: IFormEnv): ISentence[] {
+  let list = describable.get(env.kb);
+  if (!list) {
+    list = env.kb.sentences.filter((s) => s.standalone && !s.sideBox && !LEANS_ON_CONTEXT.test(s.text));
+    describable.set(env.kb, list);
+  }
+  return list;
+}
+
 function featureOf(env: IFormEnv, name: string): { predicate: string; sentence: ISentence } | null {
   const n = name.toLowerCase();
-  const usable = env.kb.sentences.filter(
-    (s) => s.standalone && !s.sideBox && !env.used.has(s.text) && !LEANS_ON_CONTEXT.test(s.text),
-  );
+  const usable = describableSentences(env).filter((s) => !env.used.has(s.text));
   for (const s of usable) {
     const t = s.text.toLowerCase();
     const lead = t.startsWith(`the ${n} `) ? 4 : t.startsWith(`${n} `) ? 0 : -1;

@@ -279,8 +279,18 @@ export function extractTerms(sentences: readonly ISentence[]): ITerm[] {
   return out;
 }
 
-/** Stem key of a phrase: two phrases with the same key name the same thing. */
-export const termKey = (t: string) => stems(t).join(" ");
+const keys = new Map<string, string>();
+
+/** Stem key of a phrase: two phrases with the same key name the same thing (memoised). */
+export function termKey(t: string): string {
+  let k = keys.get(t);
+  if (k === undefined) {
+    k = stems(t).join(" ");
+    if (keys.size > 50_000) keys.clear();
+    keys.set(t, k);
+  }
+  return k;
+}
 
 /** Whether two terms are the same concept or one contains the other ("membrane" / "plasma membrane"). */
 export function sameConcept(a: string, b: string): boolean {
