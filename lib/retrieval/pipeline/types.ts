@@ -1,0 +1,102 @@
+import type { LanguageModel } from "ai";
+import type { ISqlExecutor } from "@/lib/db";
+import type { TRetrievalQueryRequest, TRetrievalQueryResponse } from "@/schema/retrieval.schema";
+import type { IEmbedder } from "@/types/chunk.types";
+import type { IQueryClassification } from "@/types/retrieval.types";
+import type { IHybridRow, IScopeChapter } from "../search";
+
+export interface IRetrieveDeps {
+  db: ISqlExecutor;
+  embedder: IEmbedder;
+  /** null = offline reranker. */
+  model: LanguageModel | null;
+  llmTimeoutMs: number;
+}
+
+/** Switches for the eval's ablations; production uses the defaults (everything on). */
+export interface IRetrieveAblation {
+  legs?: "both" | "vector" | "keyword";
+  classifier?: boolean;
+  expansion?: boolean;
+  rerank?: boolean;
+  diversify?: boolean;
+  retry?: boolean;
+  chapterNarrowing?: boolean;
+  /** Document-level smoothing weight (tuning knob for the eval; default DEFAULT_COHERENCE). */
+  coherenceWeight?: number;
+  coherenceProtect?: number;
+  bm25?: { k1: number; b: number; headingWeight: number };
+  /** Added to the classifier's α (tuning knob for the eval). */
+  alphaShift?: number;
+  /** Weight of the fused score inside the offline reranker (tuning knob for the eval). */
+  rerankFusedWeight?: number;
+  /** MMR λ of the section spread applied to every non-chapter-wide query (tuning knob; 1 = off). */
+  sectionSpreadLambda?: number;
+  /** SQL candidate pool as a multiple of the rerank fanout (tuning knob; 1 = the old pool). */
+  poolFactor?: number;
+}
+
+/** A passage on its way through the pipeline. */
+export interface ICandidate {
+  row: IHybridRow;
+  fused: number;
+  rerank?: number;
+  expandedFrom?: number;
+  explanation?: string;
+}
+
+export type TReranker = TRetrievalQueryResponse["debug"]["reranker"];
+
+/** What the query-understanding stage decided, read by every later stage. */
+export interface IQueryUnderstanding {
+  chapters: IScopeChapter[];
+  classification: IQueryClassification;
+  /** Vector weight of the first pass (request > ablation legs > classifier). */
+  alpha: number;
+  /** Passages the reranker scores. */
+  fanout: number;
+  /** Chapter the search is restricted to: the filter's, or one the query names; null = whole scope. */
+  chapterNumber: number | null;
+  /** SQL candidate pool size. */
+  limit: number;
+  explanations: string[];
+}
+
+/** One search over the scope: its text, weights and breadth. */
+export interface IProbe {
+  searchText: string;
+  alpha: number;
+  limit: number;
+  chapter: number | null;
+}
+
+/** The candidates of one pass through search → expand → rerank → order, with its timings. */
+export interface IPassResult {
+  candidates: ICandidate[];
+  vectorMs: number;
+  keywordMs: number;
+  fuseMs: number;
+  embedMs: number;
+  rerankMs: number;
+  scopeChunks: number;
+  reranker: TReranker;
+  warnings: string[];
+}
+
+/** Everything a stage may read: the request and what earlier stages decided. */
+export interface IRetrievalRun {
+  deps: IRetrieveDeps;
+  userId: string;
+  req: TRetrievalQueryRequest;
+  ablation: IRetrieveAblation;
+  understanding: IQueryUnderstanding;
+}
+
+export const keyOf = (documentId: string, chunkIndex: number) => `${documentId}:${chunkIndex}`;
+
+/** A chunk's section, as the section spread groups passages. */
+export const sectionOf = (row: { document_id: string; section_path: string }) =>
+  `${row.document_id}|${row.section_path}`;
+
+/** The score a candidate is ranked by: its rerank score when it has one. */
+export const scoreOf = (c: ICandidate) => c.rerank ?? c.fused;
