@@ -20,7 +20,9 @@ export async function searchProbe(run: IRetrievalRun, probe: IProbe): Promise<IS
   const { deps, req, ablation, userId } = run;
   const { filters } = req;
   const t0 = performance.now();
-  const embedding = ablation.legs === "keyword" ? null : await deps.embedder.embedQuery(probe.searchText);
+  const keywordOnly = ablation.legs === "keyword" || probe.legs === "keyword";
+  const vectorOnly = ablation.legs === "vector" || probe.legs === "vector";
+  const embedding = keywordOnly ? null : await deps.embedder.embedQuery(probe.searchText);
   const embedMs = performance.now() - t0;
   const t1 = performance.now();
   const rows = await hybridSearch(deps.db, {
@@ -31,7 +33,7 @@ export async function searchProbe(run: IRetrievalRun, probe: IProbe): Promise<IS
     resourceTypes: toResourceTypes(filters.resourceType),
     chapterNumber: probe.chapter,
     chapterName: filters.chapterName ?? null,
-    query: ablation.legs === "vector" ? "" : probe.searchText,
+    query: vectorOnly ? "" : probe.searchText,
     embedding,
     embeddingModel: deps.embedder.modelId,
     alpha: probe.alpha,

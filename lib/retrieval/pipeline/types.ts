@@ -3,7 +3,9 @@ import type { ISqlExecutor } from "@/lib/db";
 import type { TRetrievalQueryRequest, TRetrievalQueryResponse } from "@/schema/retrieval.schema";
 import type { IEmbedder } from "@/types/chunk.types";
 import type { IQueryClassification } from "@/types/retrieval.types";
+import type { IRelevanceFeatures } from "../calibrate";
 import type { IHybridRow, IScopeChapter } from "../search";
+import type { TPlanTuning } from "./defaults";
 
 export interface IRetrieveDeps {
   db: ISqlExecutor;
@@ -34,6 +36,23 @@ export interface IRetrieveAblation {
   sectionSpreadLambda?: number;
   /** SQL candidate pool as a multiple of the rerank fanout (tuning knob; 1 = the old pool). */
   poolFactor?: number;
+  /** Refuse (empty items) when nothing is relevant; the calibration fit switches it off. */
+  refuse?: boolean;
+  /** Receives each passage's relevance features (the calibration fit, `npm run eval:calibrate`). */
+  onJudged?: (
+    passages: { documentId: string; chunkIndex: number; sectionPath: string; features: IRelevanceFeatures }[],
+  ) => void;
+  /** Planner stages (the eval's ablations): false switches a stage off. */
+  planner?: boolean;
+  variants?: boolean;
+  hyde?: boolean;
+  focus?: boolean;
+  /** How the probes' lists are fused (default "score"). */
+  fusion?: "score" | "rrf";
+  /** Offline variants to add (measured; none by default). */
+  offlineVariants?: readonly ("synonyms" | "feedback" | "headings")[];
+  /** Planner weights and limits (tuning; defaults in PLAN_DEFAULTS). */
+  planTuning?: Partial<TPlanTuning>;
 }
 
 /** A passage on its way through the pipeline. */
@@ -68,6 +87,8 @@ export interface IProbe {
   alpha: number;
   limit: number;
   chapter: number | null;
+  /** Which legs to run; default both (the ablation's `legs` still wins). */
+  legs?: "both" | "vector" | "keyword";
 }
 
 /** The candidates of one pass through search → expand → rerank → order, with its timings. */
@@ -97,6 +118,13 @@ export const keyOf = (documentId: string, chunkIndex: number) => `${documentId}:
 /** A chunk's section, as the section spread groups passages. */
 export const sectionOf = (row: { document_id: string; section_path: string }) =>
   `${row.document_id}|${row.section_path}`;
+
+/**
+ * A chunk's section at the book's section level: the first two segments of its heading trail
+ * ("Chapter 8: Photosynthesis > 8.2 The Light-Dependent Reactions"), whatever sub-heading it sits under.
+ */
+export const bookSectionOf = (row: { document_id: string; section_path: string }) =>
+  `${row.document_id}|${row.section_path.split(" > ").slice(0, 2).join(" > ")}`;
 
 /** The score a candidate is ranked by: its rerank score when it has one. */
 export const scoreOf = (c: ICandidate) => c.rerank ?? c.fused;

@@ -3,6 +3,7 @@ import type { TRetrievalQueryRequest } from "@/schema/retrieval.schema";
 import type { IQueryClassification } from "@/types/retrieval.types";
 import { classifyQuery } from "../classify";
 import { scopeChapters } from "../search";
+import { splitMcqOptions } from "../variants";
 import { DEFAULT_POOL_FACTOR } from "./defaults";
 import type { IQueryUnderstanding, IRetrieveAblation, IRetrieveDeps } from "./types";
 
@@ -41,7 +42,9 @@ export async function understandQuery(
 ): Promise<IQueryUnderstanding> {
   const { filters } = req;
   const chapters = await scopeChapters(deps.db, userId, filters);
-  const classified = classifyQuery(req.query, { chapters });
+  // A pasted MCQ is classified by its stem; the options become probes (plan.ts).
+  const mcq = splitMcqOptions(req.query);
+  const classified = classifyQuery(mcq?.stem ?? req.query, { chapters });
   const classification =
     ablation.classifier === false ? neutralClassification(classified, req.query) : classified;
   const alpha = alphaFor(req, classification, ablation);
