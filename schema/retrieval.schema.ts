@@ -67,14 +67,22 @@ export const RetrievalQueryRequestSchema = z.strictObject({
   /** Adjacent-chunk expansion; default by query type. */
   expand: z.boolean().optional(),
   /** The query planner (variants, HyDE, chapter focus); on unless false (false = the single query as classified). */
-  planner: z.boolean().optional(),
+  planner: z.boolean().optional().meta({
+    description: "Query planner (sub-queries, variants, HyDE, chapter focus); false = the single query",
+  }),
   /** Extra phrasings to search beside the query (for example the enhancer's `variants`). */
   variants: z
     .array(queryText("Variant").pipe(z.string().max(300, "Variant is at most 300 characters")))
     .max(3)
     .optional(),
   /** Earlier turns of the builder session, oldest first, for follow-ups ("harder ones", "not X"). */
-  session: z.strictObject({ turns: z.array(SessionTurnSchema).max(10) }).optional(),
+  session: z
+    .strictObject({ turns: z.array(SessionTurnSchema).max(10) })
+    .optional()
+    .meta({
+      description:
+        "Earlier turns of the builder session (each response's `session.turn`, oldest first): follow-ups such as 'harder ones', 'more on X', 'the next section', 'not X' are resolved against them",
+    }),
 });
 export type TRetrievalQueryRequest = z.infer<typeof RetrievalQueryRequestSchema>;
 export type TRetrievalQueryInput = z.input<typeof RetrievalQueryRequestSchema>;
@@ -106,7 +114,10 @@ export const RetrievalItemSchema = z.object({
    * which rank passages within one query): an estimate of the chance that the passage is about the
    * query, from absolute evidence (query-term coverage, vector similarity, heading match).
    */
-  relevance: z.number().min(0).max(1),
+  relevance: z.number().min(0).max(1).meta({
+    description:
+      "Calibrated relevance, comparable across queries (fusedScore/rerankScore rank within one query)",
+  }),
   /** Below the relevance a passage needs to be preselected as context. */
   weak: z.boolean(),
 });
@@ -166,9 +177,13 @@ export const RetrievalQueryResponseSchema = z.object({
   ok: z.literal(true),
   items: z.array(RetrievalItemSchema),
   /** Set when nothing in the scope is relevant: `items` is then empty and `suggestions` say what to try. */
-  refusal: RefusalSchema.optional(),
-  plan: RetrievalPlanSchema,
-  session: SessionResultSchema,
+  refusal: RefusalSchema.optional().meta({
+    description: "Present when nothing in the scope is relevant: items is [] and suggestions say what to try",
+  }),
+  plan: RetrievalPlanSchema.meta({ description: "What the query planner did: probes, focus, fallbacks" }),
+  session: SessionResultSchema.meta({
+    description: "Follow-up resolution; append `turn` to the next request's session.turns",
+  }),
   classification: z.object({
     type: z.enum(QUERY_TYPES),
     alpha: z.number(),

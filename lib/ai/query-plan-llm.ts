@@ -24,7 +24,7 @@ export interface ILlmQueryPlan {
 
 const MAX_VARIANTS = 3;
 const MAX_VARIANT_CHARS = 300;
-const MIN_PASSAGE_WORDS = 25;
+const MIN_PASSAGE_WORDS = 15;
 const MAX_PASSAGE_CHARS = 1500;
 
 /** Words a model uses when it talks about the task instead of doing it. */
@@ -36,7 +36,9 @@ const META_RE =
  * new and not meta-talk; a passage long enough to be an answer that shares the query's topic.
  */
 export function sanitizeLlmPlan(query: string, raw: z.infer<typeof LlmQueryPlanSchema>): ILlmQueryPlan {
-  const queryStems = new Set(terms(query));
+  // Hyphenated words count by their parts ("light-dependent" shares "light" with the query).
+  const stemsOf = (text: string) => terms(text.replace(/-/g, " "));
+  const queryStems = new Set(stemsOf(query));
   const rejected: string[] = [];
   const seen = new Set([query.trim().toLowerCase()]);
   const variants: string[] = [];
@@ -47,7 +49,7 @@ export function sanitizeLlmPlan(query: string, raw: z.infer<typeof LlmQueryPlanS
     seen.add(key);
     if (text.length > MAX_VARIANT_CHARS || META_RE.test(text) || contentWords(text).length === 0) {
       rejected.push(`variant "${text.slice(0, 60)}": not a search phrase`);
-    } else if (queryStems.size > 0 && !terms(text).some((t) => queryStems.has(t))) {
+    } else if (queryStems.size > 0 && !stemsOf(text).some((t) => queryStems.has(t))) {
       rejected.push(`variant "${text.slice(0, 60)}": shares no word with the query`);
     } else if (variants.length < MAX_VARIANTS) variants.push(text);
   }
@@ -58,7 +60,7 @@ export function sanitizeLlmPlan(query: string, raw: z.infer<typeof LlmQueryPlanS
   if (contentWords(passage).length < MIN_PASSAGE_WORDS || META_RE.test(passage)) {
     if (passage) rejected.push("hypothetical passage: too short or not an answer");
     passage = null;
-  } else if (queryStems.size > 0 && !terms(passage).some((t) => queryStems.has(t))) {
+  } else if (queryStems.size > 0 && !stemsOf(passage).some((t) => queryStems.has(t))) {
     rejected.push("hypothetical passage: off the query's topic");
     passage = null;
   }

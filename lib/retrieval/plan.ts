@@ -96,12 +96,12 @@ export function planQuery(input: IPlanInput): IQueryPlan {
   const subQueries = switches.variants ? decompose(mcq?.stem ?? query, classification) : [];
   if (subQueries.length)
     reasons.push(`asks ${subQueries.length} things at once: each is also searched on its own`);
+  // Phrasings that repeat the query add nothing; the rest, up to three, become probes.
+  const same = new Set([query.trim().toLowerCase(), mainText.trim().toLowerCase()]);
   const clientVariants = switches.variants
-    ? [
-        ...new Set(
-          (input.clientVariants ?? []).map((v) => v.trim()).filter((v) => contentWords(v).length > 0),
-        ),
-      ].slice(0, 3)
+    ? [...new Set((input.clientVariants ?? []).map((v) => v.trim()))]
+        .filter((v) => contentWords(v).length > 0 && !same.has(v.toLowerCase()))
+        .slice(0, 3)
     : [];
   if (clientVariants.length)
     reasons.push(`${clientVariants.length} phrasing(s) from the enhancer searched beside the query`);

@@ -54,6 +54,7 @@ export async function retrieve(
     req,
     ablation: followUp.navigation ? { ...ablation, retry: false } : ablation,
     understanding,
+    llmDeadline: started + deps.llmTimeoutMs,
   };
   const explanations = [...understanding.explanations];
   const { classification, alpha, limit } = understanding;

@@ -83,7 +83,7 @@ export function decompose(query: string, classification: IQueryClassification): 
   const questions = query
     .split(/(?<=\?)\s+/)
     .map((s) => s.trim())
-    .filter((s) => s.endsWith("?") && contentWords(s).length >= 3);
+    .filter((s) => s.endsWith("?") && contentWords(s).length >= 1);
   return questions.length >= 2 ? questions.slice(0, 4) : [];
 }
 

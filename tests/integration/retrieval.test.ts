@@ -81,7 +81,10 @@ describe("POST /api/retrieval/query", () => {
   });
 
   it("returns exactly topK items whenever the scope has that many chunks", async () => {
-    for (const query of ["how do cells get energy from light", "Which of the following is not found in a plant cell?"]) {
+    for (const query of [
+      "how do cells get energy from light",
+      "Which of the following is not found in a plant cell?",
+    ]) {
       for (const topK of [1, 5, 17, 50]) {
         const { body } = await ask({ filters: FILTERS, query, topK });
         expect(body.items).toHaveLength(topK);

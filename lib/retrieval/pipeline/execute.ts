@@ -29,7 +29,12 @@ export interface IGatherOutcome {
 }
 
 export function tuningOf(run: IRetrievalRun): TPlanTuning {
-  return { ...PLAN_DEFAULTS, ...run.ablation.planTuning };
+  const budget = run.deps.planBudgetMs;
+  return {
+    ...PLAN_DEFAULTS,
+    ...(budget !== undefined ? { latencyBudgetMs: budget } : {}),
+    ...run.ablation.planTuning,
+  };
 }
 
 /** The language model's variants and passage, or the reason there are none. */

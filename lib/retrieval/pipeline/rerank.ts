@@ -12,8 +12,15 @@ export interface IRerankOutcome {
 
 const byRerank = (a: ICandidate, b: ICandidate) => b.rerank! - a.rerank! || b.fused - a.fused;
 
+/** Below this much of the budget left, the language model is not asked at all. */
+const MIN_LLM_RERANK_MS = 50;
+
 /** The language model scores the pool list-wise; throws on timeout, error or junk. */
-async function rerankPoolWithLlm(run: IRetrievalRun, pool: ICandidate[]): Promise<ICandidate[]> {
+async function rerankPoolWithLlm(
+  run: IRetrievalRun,
+  pool: ICandidate[],
+  timeoutMs: number,
+): Promise<ICandidate[]> {
   const { deps, req, understanding } = run;
   const scores = await rerankWithLlm(
     deps.model!,
@@ -23,7 +30,7 @@ async function rerankPoolWithLlm(run: IRetrievalRun, pool: ICandidate[]): Promis
       bloomTargets: req.bloomTargets,
       passages: pool.map((c, id) => ({ id, heading: c.row.section_path, text: c.row.content })),
     },
-    deps.llmTimeoutMs,
+    timeoutMs,
   );
   return pool.map((c, id) => ({ ...c, rerank: scores.get(id) ?? 0 })).sort(byRerank);
 }
@@ -65,13 +72,20 @@ export async function rerankCandidates(
   }
   const pool = candidates.slice(0, understanding.fanout);
   const rest = candidates.slice(understanding.fanout);
+  const remainingMs = Math.round(run.llmDeadline - performance.now());
+  if (deps.model && remainingMs < MIN_LLM_RERANK_MS) {
+    return {
+      candidates: [...rerankPoolOffline(run, pool), ...rest],
+      reranker: "offline",
+      warnings: [
+        "The language-model budget was spent on planning; the offline reranker ordered the results.",
+      ],
+    };
+  }
   if (deps.model) {
     try {
-      return {
-        candidates: [...(await rerankPoolWithLlm(run, pool)), ...rest],
-        reranker: "llm",
-        warnings: [],
-      };
+      const reranked = await rerankPoolWithLlm(run, pool, remainingMs);
+      return { candidates: [...reranked, ...rest], reranker: "llm", warnings: [] };
     } catch (err) {
       log.warn("rerank.llm_failed", { error: describeError(err) });
       return {

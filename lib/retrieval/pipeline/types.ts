@@ -13,6 +13,8 @@ export interface IRetrieveDeps {
   /** null = offline reranker. */
   model: LanguageModel | null;
   llmTimeoutMs: number;
+  /** Optional planner probes start only while the request has used less than this (default PLAN_DEFAULTS). */
+  planBudgetMs?: number;
 }
 
 /** Switches for the eval's ablations; production uses the defaults (everything on). */
@@ -111,6 +113,12 @@ export interface IRetrievalRun {
   req: TRetrievalQueryRequest;
   ablation: IRetrieveAblation;
   understanding: IQueryUnderstanding;
+  /**
+   * When the request's language-model budget ends (performance.now() time): the planner's call and
+   * the reranker share one `llmTimeoutMs`, so a configured model never makes a request wait longer
+   * than the reranker alone could before the planner existed.
+   */
+  llmDeadline: number;
 }
 
 export const keyOf = (documentId: string, chunkIndex: number) => `${documentId}:${chunkIndex}`;
