@@ -117,12 +117,12 @@ export function cosineOf(vectorScore: number | null): number | null {
 /** Features of one passage (`scopeStems`: stems of every candidate the search returned). */
 export function relevanceFeatures(
   q: IQueryEvidence,
-  passage: { content: string; sectionPath: string; vectorScore: number | null },
+  passage: { content: string; sectionPath: string; vectorScore: number | null; stems?: ReadonlySet<string> },
   scope: { stems: ReadonlySet<string>; medianCosine: number | null },
 ): IRelevanceFeatures {
   const cosine = cosineOf(passage.vectorScore);
   return {
-    coverage: share(q, new Set(terms(passage.content))),
+    coverage: share(q, passage.stems ?? new Set(terms(passage.content))),
     heading: share(q, new Set(terms(passage.sectionPath))),
     cosine,
     cosineLift: cosine !== null && scope.medianCosine !== null ? cosine - scope.medianCosine : null,

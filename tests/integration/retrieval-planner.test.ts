@@ -195,6 +195,21 @@ describe("query planner through POST /api/retrieval/query", () => {
   });
 });
 
+describe("refusal (issue 16: 'xylophone zebra quasar cryptocurrency' in Physics)", () => {
+  it("answers items: [] with the reason, while real Physics queries keep their passages", async () => {
+    const PHYSICS = { board: "OpenStax", grade: "11", subject: "Physics" };
+    const { body } = await ask({ filters: PHYSICS, query: "xylophone zebra quasar cryptocurrency" });
+    expect(body.items).toEqual([]);
+    expect(body.refusal?.message).toMatch(/scope/);
+    expect(body.session.turn.anchor).toBeUndefined();
+    for (const q of ["Newton's second law of motion", "What is a force?", "the scientific method in physics"]) {
+      const real = await ask({ filters: PHYSICS, query: q });
+      expect(real.body.refusal, q).toBeUndefined();
+      expect(real.body.items.filter((i) => !i.weak).length, q).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe("follow-ups across a builder session", () => {
   it("resolves 'more on X', 'not X', 'harder ones' and 'the next section' against earlier turns", async () => {
     const first = await ask({ filters: BIOLOGY, query: "photosynthesis" });

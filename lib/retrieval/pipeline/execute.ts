@@ -109,7 +109,8 @@ export async function gatherPlan(
       const g = await gatherProbe(run, {
         searchText: text,
         alpha: legs === "vector" ? 1 : alpha,
-        limit,
+        // A probe beside the query only needs to reach its head: fewer full vectors to re-score.
+        limit: Math.min(limit, Math.max(run.req.topK, understanding.fanout)),
         chapter: chapterNumber,
         legs,
       });

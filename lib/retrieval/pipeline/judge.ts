@@ -9,10 +9,28 @@ import {
   REFUSE_BELOW,
   relevanceFeatures,
 } from "../calibrate";
-import type { ICandidate, IRetrievalRun } from "./types";
+import { type ICandidate, type IRetrievalRun, keyOf } from "./types";
 
 /** Candidates whose words count as "found in the scope" (the searched pool, best first). */
 const SCOPE_SAMPLE = 48;
+
+/**
+ * Stems per chunk, shared across requests: a chunk's text never changes under its key (re-ingestion
+ * makes a new document), and the same passages recur across a teacher's queries. Bounded; cleared
+ * when full.
+ */
+const STEM_CACHE_MAX = 20_000;
+const stemCache = new Map<string, ReadonlySet<string>>();
+function stemsOf(c: ICandidate): ReadonlySet<string> {
+  const key = keyOf(c.row.document_id, c.row.chunk_index);
+  let stems = stemCache.get(key);
+  if (!stems) {
+    stems = new Set(terms(c.row.content));
+    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
+    stemCache.set(key, stems);
+  }
+  return stems;
+}
 
 export interface IJudgement {
   relevance: number[];
@@ -37,7 +55,7 @@ export function judgeRelevance(
   const q = queryEvidence(topicWords);
   const sample = pool.slice(0, SCOPE_SAMPLE);
   const scope = {
-    stems: new Set(sample.flatMap((c) => terms(c.row.content))),
+    stems: new Set(sample.flatMap((c) => [...stemsOf(c)])),
     medianCosine: medianCosine(sample.map((c) => c.row.vector_score)),
   };
   const noTopic = q.total === 0;
@@ -46,7 +64,12 @@ export function judgeRelevance(
       ? { coverage: 1, heading: 1, cosine: null, cosineLift: null, scopeCoverage: 1 }
       : relevanceFeatures(
           q,
-          { content: c.row.content, sectionPath: c.row.section_path, vectorScore: c.row.vector_score },
+          {
+            content: c.row.content,
+            sectionPath: c.row.section_path,
+            vectorScore: c.row.vector_score,
+            stems: stemsOf(c),
+          },
           scope,
         ),
   );
