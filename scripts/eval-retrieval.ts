@@ -39,6 +39,10 @@ const opts = new Command()
   .option("--follow-ups <file>", "run the follow-up sequences instead (eval/retrieval/follow-ups.jsonl)")
   .option("--refusal <file>", "run the out-of-scope set and the open queries over both books instead")
   .option("--physics <dir>", "second book for --refusal", "../shared/eval/corpus/physics")
+  .option(
+    "--mcq <file>",
+    "pasted MCQs instead: stem + lettered options from an eval question file (../shared/eval/questions/biology-2e.jsonl)",
+  )
   .option("--json", "print JSON")
   .parse()
   .opts<{
@@ -56,6 +60,7 @@ const opts = new Command()
     followUps?: string;
     refusal?: string;
     physics: string;
+    mcq?: string;
   }>();
 
 /** The previous pipeline, stage by stage (planner and refusal off), then the planner's stages. */
@@ -198,7 +203,31 @@ interface IQuery {
   type: string;
   relevant: TGrades;
 }
-const queries = (await readJsonl<IQuery>(opts.queries))
+/**
+ * `--mcq`: each end-of-section MCQ pasted whole ("stem A) … B) …"), labelled like the open set's
+ * exam questions (its section grade 2, the rest of its chapter grade 1).
+ */
+async function mcqQueries(file: string): Promise<IQuery[]> {
+  const rows = await readJsonl<{
+    id: string;
+    sectionId: string;
+    stem: string;
+    options: string[];
+    needsFigure: boolean;
+  }>(file);
+  return rows
+    .filter((r) => !r.needsFigure && r.options.length >= 3)
+    .map((r) => {
+      const chapter = manifest.chapters.find((c) => c.sections.some((s) => s.id === r.sectionId));
+      const relevant: TGrades = Object.fromEntries(
+        (chapter?.sections ?? []).map((s) => [s.id, s.id === r.sectionId ? 2 : 1]),
+      );
+      const letters = r.options.map((o, i) => `${"ABCDE"[i]}) ${o}`).join(" ");
+      return { id: r.id, query: `${r.stem} ${letters}`, type: "pasted mcq", relevant };
+    });
+}
+
+const queries = (opts.mcq ? await mcqQueries(opts.mcq) : await readJsonl<IQuery>(opts.queries))
   .filter((_, i) => !opts.split || (opts.split === "even" ? i % 2 === 0 : i % 2 === 1))
   .filter((q) => !opts.type || q.type === opts.type)
   .slice(0, opts.limit ? Number(opts.limit) : undefined);
