@@ -124,6 +124,7 @@ const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
   single: { ...PREVIOUS },
   "no-refusal": { refuse: false },
   "no-hyde": { hyde: false },
+  "+hyde-lookups": { hydeLookups: true },
   "no-focus": { focus: false },
   "no-variants": { variants: false },
   rrf: { fusion: "rrf" },

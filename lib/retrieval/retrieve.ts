@@ -77,6 +77,7 @@ export async function retrieve(
       planner: req.planner !== false && ablation.planner !== false,
       variants: ablation.variants !== false,
       hyde: ablation.hyde !== false,
+      hydeLookups: ablation.hydeLookups === true,
       focus: ablation.focus !== false && !navigation,
       llm: deps.model !== null,
     },

@@ -27,7 +27,9 @@ test("an out-of-scope query shows the empty state with the reason and the advice
   await page.screenshot({ path: testInfo.outputPath("out-of-scope.png"), fullPage: true });
 });
 
-test("follow-ups build on the session: plan, resolved query, exclusion, clear", async ({ page }, testInfo) => {
+test("follow-ups build on the session: plan, resolved query, exclusion, clear", async ({
+  page,
+}, testInfo) => {
   const builder = new BuilderPage(page);
   await builder.pickScope("OpenStax", "11", "Biology");
   await page.getByTestId("query-input").fill("photosynthesis");

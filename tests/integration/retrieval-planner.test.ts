@@ -202,7 +202,11 @@ describe("refusal (issue 16: 'xylophone zebra quasar cryptocurrency' in Physics)
     expect(body.items).toEqual([]);
     expect(body.refusal?.message).toMatch(/scope/);
     expect(body.session.turn.anchor).toBeUndefined();
-    for (const q of ["Newton's second law of motion", "What is a force?", "the scientific method in physics"]) {
+    for (const q of [
+      "Newton's second law of motion",
+      "What is a force?",
+      "the scientific method in physics",
+    ]) {
       const real = await ask({ filters: PHYSICS, query: q });
       expect(real.body.refusal, q).toBeUndefined();
       expect(real.body.items.filter((i) => !i.weak).length, q).toBeGreaterThan(0);

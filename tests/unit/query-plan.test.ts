@@ -48,6 +48,9 @@ describe("planQuery", () => {
     const withModel = plan("Explain how the nephron filters blood", { llm: true });
     expect(withModel).toMatchObject({ strategy: "multi-query", llm: true });
     expect(plan("Explain how the nephron filters blood", { hyde: false })).toMatchObject({ hyde: false });
+    // A named term is searched as it is.
+    expect(plan("What is osmosis?").hyde).toBe(false);
+    expect(plan("What is osmosis?", { hydeLookups: true }).hyde).toBe(true);
   });
 
   it("keeps up to three distinct client variants with content words, not the query again", () => {

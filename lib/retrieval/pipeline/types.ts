@@ -48,6 +48,8 @@ export interface IRetrieveAblation {
   planner?: boolean;
   variants?: boolean;
   hyde?: boolean;
+  /** Offline HyDE for term lookups too (off in production). */
+  hydeLookups?: boolean;
   focus?: boolean;
   /** How the probes' lists are fused (default "score"). */
   fusion?: "score" | "rrf";
