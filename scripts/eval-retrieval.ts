@@ -137,6 +137,7 @@ const GROUPS: Record<string, string[]> = {
   planner: [
     "single",
     "no-hyde",
+    "+hyde-lookups",
     "no-focus",
     "no-variants",
     "rrf",

@@ -12,7 +12,8 @@ import { decompose, splitMcqOptions } from "./variants";
  *   (with the stem's topic) as a further probe;
  * - **multi-query**: phrasings from the language model or the client (the enhancer's variants);
  * - **HyDE**: a hypothetical answer passage, searched by meaning beside the query (the model's, or
- *   offline one assembled from the first results' key sentences); not for term lookups;
+ *   offline one assembled from the first results' key sentences; offline, not for term lookups or
+ *   exam stems);
  * - **chapter focus**: for exam-style questions, the rest of the chapter the first results agree on.
  *
  * Optional probes run only while the request is inside its latency budget; any failure of an
@@ -26,7 +27,7 @@ export interface IPlanSwitches {
   variants: boolean;
   hyde: boolean;
   focus: boolean;
-  /** Offline HyDE for term lookups too (an ablation: off in production). */
+  /** Offline HyDE for term lookups and exam stems too (an ablation: off in production). */
   hydeLookups?: boolean;
   /** A language model is configured for variants and the hypothetical passage. */
   llm: boolean;
@@ -110,12 +111,14 @@ export function planQuery(input: IPlanInput): IQueryPlan {
   const llm = switches.llm && (switches.variants || switches.hyde);
   if (llm)
     reasons.push("language model asked for phrasings and a hypothetical answer passage (offline fallback)");
-  // A named term is already the most precise query: a hypothetical passage around it cost term
-  // lookups Recall@8 on the open set and time on every request (README, "Query planner").
-  const hyde = switches.hyde && (classification.type !== "lookup" || switches.hydeLookups === true);
+  const examStyle = isExamStyle(query, classification);
+  // Offline HyDE is for explanations, procedures and requests: around a named term, or an exam
+  // stem (whose chapter focus below does more for it), it cost Recall@8 on the open set and time
+  // on every request (README, "Query planner").
+  const hyde =
+    switches.hyde && ((classification.type !== "lookup" && !examStyle) || switches.hydeLookups === true);
   if (hyde && !switches.llm)
     reasons.push("hypothetical passage from the first results' key sentences, searched by meaning");
-  const examStyle = isExamStyle(query, classification);
   const chapterFocus = switches.focus && examStyle && !classification.broad;
   if (chapterFocus) reasons.push("exam-style question: the chapter the first results agree on is filled in");
 

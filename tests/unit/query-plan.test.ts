@@ -51,6 +51,7 @@ describe("planQuery", () => {
     // A named term is searched as it is.
     expect(plan("What is osmosis?").hyde).toBe(false);
     expect(plan("What is osmosis?", { hydeLookups: true }).hyde).toBe(true);
+    expect(plan("The first forms of life on Earth were ________.").hyde).toBe(false);
   });
 
   it("keeps up to three distinct client variants with content words, not the query again", () => {

@@ -48,7 +48,7 @@ export interface IRetrieveAblation {
   planner?: boolean;
   variants?: boolean;
   hyde?: boolean;
-  /** Offline HyDE for term lookups too (off in production). */
+  /** Offline HyDE for term lookups and exam stems too (off in production). */
   hydeLookups?: boolean;
   focus?: boolean;
   /** How the probes' lists are fused (default "score"). */
