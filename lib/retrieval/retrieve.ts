@@ -138,7 +138,7 @@ export async function retrieve(
   }
 
   const assessed = await assessAndCorrect(run, pass);
-  const judgement = judgeRelevance(run, assessed.top, assessed.pass.candidates);
+  const judgement = judgeRelevance(run, assessed.top, assessed.pass.candidates, plan.options);
   return buildResponse(run, assessed, started, explanations, {
     plan,
     probes: gathered.probes,

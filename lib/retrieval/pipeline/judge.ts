@@ -49,30 +49,44 @@ export function judgeRelevance(
   run: IRetrievalRun,
   top: readonly ICandidate[],
   pool: readonly ICandidate[],
+  extraTopicWords: readonly string[] = [],
 ): IJudgement {
   const { classification } = run.understanding;
-  const topicWords = classification.topicTerms;
-  const q = queryEvidence(topicWords);
   const sample = pool.slice(0, SCOPE_SAMPLE);
   const scope = {
     stems: new Set(sample.flatMap((c) => [...stemsOf(c)])),
     medianCosine: medianCosine(sample.map((c) => c.row.vector_score)),
   };
-  const noTopic = q.total === 0;
-  const features = top.map((c) =>
-    noTopic
-      ? { coverage: 1, heading: 1, cosine: null, cosineLift: null, scopeCoverage: 1 }
-      : relevanceFeatures(
-          q,
-          {
-            content: c.row.content,
-            sectionPath: c.row.section_path,
-            vectorScore: c.row.vector_score,
-            stems: stemsOf(c),
-          },
-          scope,
-        ),
-  );
+  const featuresFor = (topicWords: readonly string[]): IRelevanceFeatures[] | null => {
+    const q = queryEvidence(topicWords);
+    if (q.total === 0) return null;
+    return top.map((c) =>
+      relevanceFeatures(
+        q,
+        {
+          content: c.row.content,
+          sectionPath: c.row.section_path,
+          vectorScore: c.row.vector_score,
+          stems: stemsOf(c),
+        },
+        scope,
+      ),
+    );
+  };
+  // A pasted MCQ is about its stem or its options ("Which statement is untrue? A) …"): each passage
+  // is judged both ways and keeps the better reading.
+  const byStem = featuresFor(classification.topicTerms);
+  const byOptions = extraTopicWords.length
+    ? featuresFor([...classification.topicTerms, ...extraTopicWords])
+    : null;
+  const noTopic = !byStem && !byOptions;
+  const score = (f: IRelevanceFeatures) => calibratedRelevance(f, run.deps.embedder.modelId);
+  const features = top.map((_, i): IRelevanceFeatures => {
+    const a = byStem?.[i];
+    const b = byOptions?.[i];
+    if (a && b) return score(b) > score(a) ? b : a;
+    return a ?? b ?? { coverage: 1, heading: 1, cosine: null, cosineLift: null, scopeCoverage: 1 };
+  });
   run.ablation.onJudged?.(
     top.map((c, i) => ({
       documentId: c.row.document_id,
