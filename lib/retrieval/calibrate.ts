@@ -42,12 +42,12 @@ interface ICalibration {
 
 /** Fitted for the offline embedder (`npm run eval:calibrate`). */
 const OFFLINE_CALIBRATION: ICalibration = {
-  intercept: -3.62,
-  coverage: 0.66,
-  heading: 2.75,
-  cosine: 1.82,
-  cosineLift: 1.6,
-  scopeCoverage: 2.37,
+  intercept: -3.7,
+  coverage: 0.69,
+  heading: 2.73,
+  cosine: 1.92,
+  cosineLift: 1.75,
+  scopeCoverage: 2.29,
 };
 
 /**
@@ -55,12 +55,12 @@ const OFFLINE_CALIBRATION: ICalibration = {
  * (the same fit without the cosine term).
  */
 const LEXICAL_CALIBRATION: ICalibration = {
-  intercept: -3.5,
-  coverage: 1.08,
-  heading: 2.99,
+  intercept: -3.59,
+  coverage: 1.19,
+  heading: 2.96,
   cosine: 0,
   cosineLift: 0,
-  scopeCoverage: 2.47,
+  scopeCoverage: 2.42,
 };
 
 const CALIBRATIONS: Record<string, ICalibration> = {
