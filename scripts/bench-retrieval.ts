@@ -1,5 +1,5 @@
 /**
- * npm run bench:retrieval -- [--queries ../shared/eval/queries-open.jsonl] [--scale 50000] [--limit N]
+ * npm run bench:retrieval -- [--queries ../shared/eval/queries-open.jsonl] [--scale 50000] [--limit N] [--no-planner]
  *
  * (a) Server-side latency of the retrieval pipeline (what /api/retrieval/query runs, offline
  *     providers, topK 8, rerank on) over the open queries with both books ingested; beside it,
@@ -28,6 +28,7 @@ const opts = new Command()
   .option("--scale <n>", "total chunks for the scale-up (0 = skip)", "50000")
   .option("--subjects <n>", "synthetic subjects the scale-up spreads over", "24")
   .option("--limit <n>", "first N queries")
+  .option("--no-planner", "the single query as classified (the pipeline before the query planner)")
   .option("--data-dir <dir>", "embedded database", ".bench/retrieval")
   .parse()
   .opts<{
@@ -36,6 +37,7 @@ const opts = new Command()
     scale: string;
     subjects: string;
     limit?: string;
+    planner: boolean;
     dataDir: string;
   }>();
 
@@ -112,6 +114,7 @@ async function run(label: string) {
       query: q.query,
       topK: 8,
       enableRerank: true,
+      planner: opts.planner,
     });
     ours.push(res.debug.totalMs);
     if (res.plan.probes.some((p) => p.note === "latency budget spent")) cut++;
@@ -121,6 +124,7 @@ async function run(label: string) {
       topK: 24,
       rerankFanout: 24,
       enableRerank: true,
+      planner: opts.planner,
     });
     const oursSections = wide.items.map((i) => sectionOf(i.documentId, i.sectionPath));
     quality.ours.r += recallAt(oursSections, q.relevant, 8);
@@ -151,7 +155,7 @@ async function run(label: string) {
   console.log("| method | Recall@8 | nDCG@10 | p50 ms | p95 ms | p99 ms |");
   console.log("|---|---:|---:|---:|---:|---:|");
   console.log(
-    `| Paperwise hybrid (BM25 + vector, classifier, planner, rerank) | ${(quality.ours.r / n).toFixed(3)} | ${(quality.ours.n / n).toFixed(3)} | ${pct(ours, 0.5).toFixed(1)} | ${pct(ours, 0.95).toFixed(1)} | ${pct(ours, 0.99).toFixed(1)} |`,
+    `| Paperwise hybrid (BM25 + vector, classifier, ${opts.planner ? "planner, " : ""}rerank) | ${(quality.ours.r / n).toFixed(3)} | ${(quality.ours.n / n).toFixed(3)} | ${pct(ours, 0.5).toFixed(1)} | ${pct(ours, 0.95).toFixed(1)} | ${pct(ours, 0.99).toFixed(1)} |`,
   );
   console.log(
     `| Supabase hybrid_search (RRF k=50) | ${(quality.rrf.r / n).toFixed(3)} | ${(quality.rrf.n / n).toFixed(3)} | ${pct(rrf, 0.5).toFixed(1)} | ${pct(rrf, 0.95).toFixed(1)} | ${pct(rrf, 0.99).toFixed(1)} |`,
@@ -260,6 +264,7 @@ for (let i = 0; ingesting; i++) {
     query: q.query,
     topK: 8,
     enableRerank: true,
+    planner: opts.planner,
   });
   during.push(performance.now() - t0);
 }

@@ -47,12 +47,15 @@ export async function retrieve(
       }
     : request;
   const understanding = await understandQuery(deps, userId, req, ablation);
-  // "The next section" names its target: no corrective retry may widen the search away from it.
+  const plannerOn = req.planner !== false && ablation.planner !== false;
+  // The planner's probes are the corrective search: a second pass after them found nothing better
+  // on the open set and was the slowest requests' cost (README, "Query planner"). "The next section"
+  // names its target: no retry may widen the search away from it.
   const run: IRetrievalRun = {
     deps,
     userId,
     req,
-    ablation: followUp.navigation ? { ...ablation, retry: false } : ablation,
+    ablation: followUp.navigation || plannerOn ? { ...ablation, retry: false } : ablation,
     understanding,
     llmDeadline: started + deps.llmTimeoutMs,
   };
@@ -74,7 +77,7 @@ export async function retrieve(
     classification,
     clientVariants: req.variants,
     switches: {
-      planner: req.planner !== false && ablation.planner !== false,
+      planner: plannerOn,
       variants: ablation.variants !== false,
       hyde: ablation.hyde !== false,
       hydeLookups: ablation.hydeLookups === true,
