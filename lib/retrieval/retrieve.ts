@@ -1,15 +1,14 @@
 import "server-only";
-import { terms } from "@/lib/text/tokenize";
 import type { TRetrievalQueryRequest, TRetrievalQueryResponse } from "@/schema/retrieval.schema";
-import { isAboutExcluded, resolveFollowUp } from "./follow-up";
 import { assessAndCorrect } from "./pipeline/correct";
 import { gatherPlan, tuningOf } from "./pipeline/execute";
-import { focusOnChapter, focusOnSection } from "./pipeline/focus";
+import { applyFocus } from "./pipeline/focus";
 import { judgeRelevance } from "./pipeline/judge";
 import { resolveNavigation } from "./pipeline/navigate";
 import { rankGathered, runPass } from "./pipeline/pass";
-import { buildResponse, type IPlanOutcome } from "./pipeline/respond";
-import type { ICandidate, IRetrievalRun, IRetrieveAblation, IRetrieveDeps } from "./pipeline/types";
+import { buildResponse } from "./pipeline/respond";
+import { applyFollowUp, leaveOutExcluded } from "./pipeline/session";
+import type { IRetrievalRun, IRetrieveAblation, IRetrieveDeps } from "./pipeline/types";
 import { understandQuery } from "./pipeline/understand";
 import { planQuery } from "./plan";
 
@@ -24,12 +23,13 @@ export type { IRetrieveAblation, IRetrieveDeps } from "./pipeline/types";
 /**
  * The retrieval pipeline behind POST /api/retrieval/query, one named stage per step:
  *
- *   resolveFollowUp (session turns) → understandQuery (scope, classifier) → planQuery →
- *   gatherPlan (the query's probe, then optional probes: sub-queries, MCQ options, variants, HyDE;
- *   fused) → rankGathered (adjacent expansion → rerank → chapter smoothing → section spread) →
- *   widen a narrowed chapter if too small → focus (chapter for exam questions, section for
- *   "the next section") → leave out excluded topics → assessAndCorrect (confidence, one corrective
- *   retry) → judgeRelevance (calibrated relevance, refusal) → buildResponse
+ *   applyFollowUp (session turns) → understandQuery (scope, classifier) → resolveNavigation →
+ *   planQuery → gatherPlan (the query's probe, then optional probes: sub-queries, MCQ options,
+ *   variants, HyDE; fused) → rankGathered (adjacent expansion → rerank → chapter smoothing →
+ *   section spread) → widen a narrowed chapter if too small → applyFocus (chapter for exam
+ *   questions, section for "the next section") → leaveOutExcluded → assessAndCorrect (confidence;
+ *   the corrective retry only without the planner) → judgeRelevance (calibrated relevance,
+ *   refusal) → buildResponse
  */
 export async function retrieve(
   deps: IRetrieveDeps,
@@ -38,14 +38,7 @@ export async function retrieve(
   ablation: IRetrieveAblation = {},
 ): Promise<TRetrievalQueryResponse> {
   const started = performance.now();
-  const followUp = resolveFollowUp(request.query, request.session?.turns ?? [], request.bloomTargets);
-  const req: TRetrievalQueryRequest = followUp.isFollowUp
-    ? {
-        ...request,
-        query: followUp.query,
-        ...(followUp.bloomTargets ? { bloomTargets: followUp.bloomTargets } : {}),
-      }
-    : request;
+  const { followUp, req } = applyFollowUp(request);
   const understanding = await understandQuery(deps, userId, req, ablation);
   const plannerOn = req.planner !== false && ablation.planner !== false;
   // The planner's probes are the corrective search: a second pass after them found nothing better
@@ -60,7 +53,6 @@ export async function retrieve(
     llmDeadline: started + deps.llmTimeoutMs,
   };
   const explanations = [...understanding.explanations];
-  const { classification, alpha, limit } = understanding;
 
   const navigation =
     followUp.navigation && followUp.anchor
@@ -74,7 +66,7 @@ export async function retrieve(
   }
   const plan = planQuery({
     query: req.query,
-    classification,
+    classification: understanding.classification,
     clientVariants: req.variants,
     switches: {
       planner: plannerOn,
@@ -91,8 +83,8 @@ export async function retrieve(
   const planStarted = performance.now();
   const gathered = await gatherPlan(run, plan, started);
   let pass = await rankGathered(run, gathered.gathered);
-  const { chapterNumber } = understanding;
   // A chapter the query named (not the filter) with too few passages: search the whole subject.
+  const { chapterNumber, alpha, limit } = understanding;
   if (
     chapterNumber !== null &&
     !navigation &&
@@ -102,60 +94,29 @@ export async function retrieve(
     explanations.push("Too few passages in that chapter; searched the whole subject.");
     pass = await runPass(run, { searchText: plan.mainText, alpha, limit, chapter: null });
   }
+  const focused = await applyFocus(run, pass, {
+    sectionKey: navigation?.sectionKey ?? null,
+    navigationChapter: navigation?.chapter ?? null,
+    chapterFocus: plan.chapterFocus,
+    searchText: plan.mainText,
+  });
+  const planMs = performance.now() - planStarted - focused.pass.rerankMs;
+  const kept = leaveOutExcluded(focused.pass, followUp.excluded);
 
-  let focus: IPlanOutcome["focus"] = null;
-  if (navigation?.sectionKey) {
-    pass = { ...pass, candidates: focusOnSection(pass.candidates, navigation.sectionKey) };
-    focus = { chapterNumber: navigation.chapter, share: 1, kind: "section" };
-  } else if (plan.chapterFocus && chapterNumber === null) {
-    const tuning = tuningOf(run);
-    const focused = await focusOnChapter(run, pass.candidates, plan.mainText, {
-      depth: tuning.focusDepth,
-      minShare: tuning.focusMinShare,
-      head: tuning.focusHeadSections,
-      fillFirst: tuning.focusFillFirst,
-      keep: tuning.focusKeepSections,
-    });
-    pass = { ...pass, candidates: focused.candidates };
-    if (focused.focused) {
-      focus = {
-        chapterNumber: focused.focused.chapterNumber,
-        share: round(focused.focused.share),
-        kind: "chapter",
-      };
-    }
-  }
-  const planMs = performance.now() - planStarted - pass.rerankMs;
-
-  let excludedCount = 0;
-  if (followUp.excluded.length > 0) {
-    const kept: ICandidate[] = [];
-    for (const c of pass.candidates) {
-      if (
-        isAboutExcluded({ content: c.row.content, sectionPath: c.row.section_path }, followUp.excluded, terms)
-      )
-        excludedCount++;
-      else kept.push(c);
-    }
-    pass = { ...pass, candidates: kept };
-  }
-
-  const assessed = await assessAndCorrect(run, pass);
+  const assessed = await assessAndCorrect(run, kept.pass);
   const judgement = judgeRelevance(run, assessed.top, assessed.pass.candidates, plan.options);
   return buildResponse(run, assessed, started, explanations, {
     plan,
     probes: gathered.probes,
     fallbacks: gathered.fallbacks,
-    focus,
+    focus: focused.focus,
     budgetMs: tuningOf(run).latencyBudgetMs,
     planMs,
     llmPlanMs: gathered.llmMs,
     judgement,
     followUp,
-    excludedCount,
+    excludedCount: kept.excludedCount,
     rawQuery: request.query,
     ...(navigation ? { topic: navigation.text } : {}),
   });
 }
-
-const round = (n: number) => Math.round(n * 1000) / 1000;

@@ -1,6 +1,7 @@
 import "server-only";
+import { tuningOf } from "./execute";
 import { gatherProbe } from "./pass";
-import { bookSectionOf, type ICandidate, type IRetrievalRun, keyOf } from "./types";
+import { bookSectionOf, type ICandidate, type IPassResult, type IRetrievalRun, keyOf } from "./types";
 
 export interface IChapterEvidence {
   documentId: string;
@@ -124,4 +125,52 @@ export async function focusOnChapter(
 export function focusOnSection(candidates: readonly ICandidate[], sectionKey: string): ICandidate[] {
   const inside = candidates.filter((c) => bookSectionOf(c.row) === sectionKey);
   return [...inside, ...candidates.filter((c) => bookSectionOf(c.row) !== sectionKey)];
+}
+
+/** What the focus stage did, as the response's `plan.focus` reports it. */
+export type TFocusReport = {
+  chapterNumber: number | null;
+  share: number;
+  kind: "chapter" | "section";
+} | null;
+
+/**
+ * Stage 6, focus: the target section first for "the next section", else the chapter the first
+ * results agree on for exam-style questions (when the plan asks for it and no chapter is set).
+ */
+export async function applyFocus(
+  run: IRetrievalRun,
+  pass: IPassResult,
+  opts: {
+    sectionKey: string | null;
+    navigationChapter: number | null;
+    chapterFocus: boolean;
+    searchText: string;
+  },
+): Promise<{ pass: IPassResult; focus: TFocusReport }> {
+  if (opts.sectionKey !== null) {
+    return {
+      pass: { ...pass, candidates: focusOnSection(pass.candidates, opts.sectionKey) },
+      focus: { chapterNumber: opts.navigationChapter, share: 1, kind: "section" },
+    };
+  }
+  if (!opts.chapterFocus || run.understanding.chapterNumber !== null) return { pass, focus: null };
+  const tuning = tuningOf(run);
+  const focused = await focusOnChapter(run, pass.candidates, opts.searchText, {
+    depth: tuning.focusDepth,
+    minShare: tuning.focusMinShare,
+    head: tuning.focusHeadSections,
+    fillFirst: tuning.focusFillFirst,
+    keep: tuning.focusKeepSections,
+  });
+  return {
+    pass: { ...pass, candidates: focused.candidates },
+    focus: focused.focused
+      ? {
+          chapterNumber: focused.focused.chapterNumber,
+          share: Math.round(focused.focused.share * 1000) / 1000,
+          kind: "chapter",
+        }
+      : null,
+  };
 }
