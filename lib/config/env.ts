@@ -34,6 +34,7 @@ const EnvSchema = z.object({
   PAPERWISE_SEED_DEMO: z.enum(["true", "false"]).default("true"),
   PAPERWISE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   PAPERWISE_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(120),
+  PAPERWISE_PLAN_BUDGET_MS: z.coerce.number().int().min(0).max(60_000).default(30),
 });
 
 export type TEnv = z.infer<typeof EnvSchema>;
@@ -70,6 +71,8 @@ export interface IAppConfig {
   seedDemo: boolean;
   logLevel: TEnv["PAPERWISE_LOG_LEVEL"];
   rateLimitPerMinute: number;
+  /** Retrieval: optional planner probes start only while a request has used less than this. */
+  planBudgetMs: number;
 }
 
 export function buildConfig(raw: Record<string, string | undefined>): IAppConfig {
@@ -143,6 +146,7 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
     seedDemo: env.PAPERWISE_SEED_DEMO === "true",
     logLevel: env.PAPERWISE_LOG_LEVEL,
     rateLimitPerMinute: env.PAPERWISE_RATE_LIMIT_PER_MIN,
+    planBudgetMs: env.PAPERWISE_PLAN_BUDGET_MS,
   };
 }
 

@@ -168,7 +168,8 @@ export const ROUTES: IRouteSpec[] = [
   {
     method: "post",
     path: "/api/retrieval/query",
-    summary: "Hybrid retrieval (BM25 + vector) with classification, rerank and confidence",
+    summary:
+      "Hybrid retrieval (BM25 + vector) with classification, a query planner (sub-queries, variants, HyDE, chapter focus), session follow-ups, rerank, calibrated relevance and refusal of out-of-scope queries",
     tag: "retrieval",
     request: RetrievalQueryRequestSchema,
     response: RetrievalQueryResponseSchema,

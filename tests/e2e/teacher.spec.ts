@@ -31,15 +31,20 @@ test("retrieve, enhance, select context, generate a mixed blueprint and review q
   await page.getByTestId("retrieve").click();
   await expect(builder.results()).toHaveCount(8);
   const first = builder.results().first();
-  await expect(first.getByTestId("result-score")).toContainText("fused");
+  await expect(first.getByTestId("result-score")).toContainText("relevance");
   await expect(first.getByTestId("result-title")).not.toBeEmpty();
   await expect(first.getByTestId("result-chunk")).toContainText("chunk");
   await expect(first.getByTestId("view-source")).toHaveAttribute("href", /\/api\/sources\//);
   await expect(page.getByTestId("results-meta")).toContainText("confidence");
   await page.screenshot({ path: testInfo.outputPath("2-results.png"), fullPage: true });
 
-  await builder.results().nth(7).getByTestId("result-select").click();
-  await expect(page.getByTestId("use-context")).toHaveText("Use selected as context (7)");
+  // Weak matches are not preselected: toggling one passage moves the count by one either way.
+  const useContext = page.getByTestId("use-context");
+  const selectedBefore = Number(/\((\d+)\)/.exec((await useContext.textContent()) ?? "")?.[1]);
+  const eighth = builder.results().nth(7).getByTestId("result-select");
+  const wasOn = (await eighth.getAttribute("data-state")) === "checked";
+  await eighth.click();
+  await expect(useContext).toHaveText(`Use selected as context (${selectedBefore + (wasOn ? -1 : 1)})`);
   await page.getByTestId("use-context").click();
 
   await page.getByTestId("count-mcq").fill("3");

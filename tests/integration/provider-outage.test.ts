@@ -25,7 +25,8 @@ import { readGenerationStream } from "../support/ui-stream";
 const FILTERS = { board: "OpenStax", grade: "11", subject: "Biology" };
 // Generous enough for a loaded CI machine: a trial that times out keeps its breaker open.
 const TIMEOUT_MS = 800;
-const COOL_DOWN_MS = 1_000;
+// Long enough for the five retrievals made while the breaker is open (the planner runs several probes each).
+const COOL_DOWN_MS = 2_500;
 let env: ITestEnv;
 let standIn: IStandIn;
 let refs: { documentId: string; chunkIndex: number }[] = [];
