@@ -14,7 +14,7 @@ import { getConfig } from "@/lib/config/env";
 export const E2E_MODEL_HEADER = "x-paperwise-e2e-model";
 
 const FIRST_TOKEN_MS = 300;
-const TOKEN_MS = 30;
+const TOKEN_MS = 40;
 const TOKEN_CHARS = 6;
 
 function draftFor(prompt: string): string {

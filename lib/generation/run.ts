@@ -437,18 +437,33 @@ async function fillSlot(run: IRun, model: LanguageModel | null, slot: ISlot, key
   run.events.progress(done, run.total, `${done} of ${run.total} questions ready`);
 }
 
+const OUTPUT_WEIGHT: Record<ISlot["type"], number> = { long: 2, short: 1, mcq: 0 };
+
+/**
+ * The order parallel slots start in (their cards keep slot order): the first card first, as the
+ * teacher reads from the top, then the slots the model writes longest (long answers, then short
+ * ones), so the set is not left waiting on one long answer started last.
+ */
+function startOrder(slots: readonly ISlot[]): ISlot[] {
+  const [first, ...rest] = slots;
+  if (!first) return [];
+  const byLength = rest
+    .map((slot, i) => ({ slot, i }))
+    .sort((a, b) => OUTPUT_WEIGHT[b.slot.type] - OUTPUT_WEIGHT[a.slot.type] || a.i - b.i);
+  return [first, ...byLength.map(({ slot }) => slot)];
+}
+
 /** Runs `work` over `items` with at most `width` at once, each worker taking the next in order. */
 async function eachLimited<T>(
   items: readonly T[],
   width: number,
-  work: (item: T, index: number) => Promise<void>,
+  work: (item: T) => Promise<void>,
   stop: () => boolean,
 ): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length && !stop()) {
-      const i = next++;
-      await work(items[i]!, i);
+      await work(items[next++]!);
     }
   };
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
@@ -528,13 +543,13 @@ export async function runGeneration(
   for (const slot of slots) events.question(slot, { status: "generating" });
   const positions = keyPositions(slots.filter((s) => s.type === "mcq").length, seed);
   let mcqIndex = 0;
-  const keyAt = slots.map((s) => (s.type === "mcq" ? (positions[mcqIndex++] ?? 0) : 0));
+  const keyAt = new Map(slots.map((s) => [s.id, s.type === "mcq" ? (positions[mcqIndex++] ?? 0) : 0]));
   const width = model && !run.providerDown ? Math.max(1, deps.concurrency ?? DEFAULT_CONCURRENCY) : 1;
   try {
     await eachLimited(
-      slots,
+      width > 1 ? startOrder(slots) : slots,
       width,
-      (slot, i) => fillSlot(run, model, slot, keyAt[i]!),
+      (slot) => fillSlot(run, model, slot, keyAt.get(slot.id) ?? 0),
       () => cancelled(run),
     );
   } finally {
