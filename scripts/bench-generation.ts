@@ -13,7 +13,8 @@
  *    wrote for the same slots (so the gate can pass them), else a question at another level,
  *    which the gate refuses and which is then rewritten once: the same work in both runs.
  *
- * Options: --runs N (streaming runs per setting, default 3), --skip-offline, --skip-streaming.
+ * Options: --runs N (streaming runs per setting, default 3), --first-token-ms N (400),
+ * --token-ms N (20), --notes (print why the gate refused drafts), --skip-offline, --skip-streaming.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -26,9 +27,11 @@ import type { TQuestion } from "@/types/generation.types";
 import { openOfflineWorkspace } from "./support/workspace";
 
 const args = process.argv.slice(2);
-const RUNS = Number(args[args.indexOf("--runs") + 1]) || 3;
-const FIRST_TOKEN_MS = Number(process.env.BENCH_FIRST_MS ?? 400);
-const TOKEN_MS = Number(process.env.BENCH_TOKEN_MS ?? 20);
+const option = (name: string, fallback: number) =>
+  args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
+const RUNS = option("--runs", 3);
+const FIRST_TOKEN_MS = option("--first-token-ms", 400);
+const TOKEN_MS = option("--token-ms", 20);
 const TOKEN_CHARS = 4;
 
 const dir = await mkdtemp(path.join(os.tmpdir(), "paperwise-bench-gen-"));
@@ -111,7 +114,7 @@ async function once(counts: [number, number, number]) {
         questions.push(part.data!.question!);
       }
       if ((status === "draft" && part.data?.draft?.promptText) || status === "final") t.visible ||= now;
-      if (process.env.BENCH_DEBUG && status === "generating" && (part.data as { note?: string }).note)
+      if (args.includes("--notes") && status === "generating" && (part.data as { note?: string }).note)
         console.error((part.data as { note?: string }).note);
     }
   }
