@@ -69,6 +69,8 @@ export const POST = handle("generation", async (request) => {
   const cancel = new AbortController();
   const stop = () => cancel.abort(request.signal.reason ?? new DOMException("cancelled", "AbortError"));
   request.signal.addEventListener("abort", stop, { once: true });
+  // Gone already while the evidence was checked: nothing to generate for.
+  if (request.signal.aborted) stop();
   const stream = createUIMessageStream<TGenerationMessage>({
     execute: async ({ writer }) => {
       for (const message of evidence.warnings)
