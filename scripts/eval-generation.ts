@@ -160,8 +160,8 @@ for (const topic of topics) {
     chunks,
     request,
     {
-      question: (_slot, status) => {
-        if (status === "final" && first === 0) first = performance.now() - started;
+      question: (_slot, update) => {
+        if (update.status === "final" && first === 0) first = performance.now() - started;
       },
       progress: () => undefined,
       error: () => undefined,

@@ -26,6 +26,8 @@ const EnvSchema = z.object({
   PAPERWISE_EMBEDDER: z.enum(["auto", "offline", "openai"]).default("auto"),
   PAPERWISE_LLM: z.enum(["auto", "offline", "openai"]).default("auto"),
   PAPERWISE_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  PAPERWISE_GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(3),
+  PAPERWISE_E2E_SLOW_MODEL: z.enum(["true", "false"]).default("false"),
   PAPERWISE_EMBEDDING_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   PAPERWISE_BREAKER_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
   PAPERWISE_BREAKER_WINDOW_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
@@ -65,6 +67,13 @@ export interface IAppConfig {
   llm:
     | { kind: "offline" }
     | { kind: "openai"; apiKey: string; baseURL?: string; model: string; timeoutMs: number };
+  /** Question slots the language model writes at once (the offline generator takes one at a time). */
+  generationConcurrency: number;
+  /**
+   * Test-only: the e2e server sets it so a request carrying the `x-paperwise-e2e-model: slow` header
+   * gets a slow streaming stand-in model for its questions (lib/ai/e2e-slow-model.ts).
+   */
+  e2eSlowModel: boolean;
   /** Circuit breakers in front of the model provider, one per provider and step (lib/ai/provider-guard.ts). */
   breaker: { failureThreshold: number; windowMs: number; coolDownMs: number };
   maxUploadBytes: number;
@@ -137,6 +146,8 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
           timeoutMs: env.PAPERWISE_LLM_TIMEOUT_MS,
         }
       : { kind: "offline" },
+    generationConcurrency: env.PAPERWISE_GENERATION_CONCURRENCY,
+    e2eSlowModel: env.PAPERWISE_E2E_SLOW_MODEL === "true",
     breaker: {
       failureThreshold: env.PAPERWISE_BREAKER_FAILURES,
       windowMs: env.PAPERWISE_BREAKER_WINDOW_MS,
