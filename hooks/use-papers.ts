@@ -1,4 +1,5 @@
-"use client";
+// No "use client": server pages import the key factory to fill the cache (lib/query/prefetch.ts);
+// the TanStack hooks used here are client modules of their own.
 
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TAddItems, TPaperCreateInput } from "@/schema/paper.schema";

@@ -1,16 +1,29 @@
+import { HydrationBoundary } from "@tanstack/react-query";
 import { Suspense } from "react";
 import { QuestionsBuilder } from "@/components/builder/questions-builder";
+import { retrievalKeys } from "@/hooks/use-retrieval";
+import { prefetchForSession } from "@/lib/query/prefetch";
+import { loadFacets } from "@/lib/retrieval/facets";
 
-export default function QuestionsPage() {
+export default async function QuestionsPage() {
+  // The Board/Class/Subject choices come with the page (GET /api/retrieval/facets's answer).
+  const state = await prefetchForSession([
+    {
+      queryKey: retrievalKeys.facets(),
+      load: async (db, userId) => ({ ok: true, boards: await loadFacets(db, userId) }),
+    },
+  ]);
   return (
     <div className="flex flex-col gap-2">
       <h1 className="text-2xl font-semibold tracking-tight">Questions builder</h1>
       <p className="text-sm text-muted-foreground">
         Retrieve passages from your curriculum, then generate grounded questions that cite them.
       </p>
-      <Suspense>
-        <QuestionsBuilder />
-      </Suspense>
+      <HydrationBoundary state={state}>
+        <Suspense>
+          <QuestionsBuilder />
+        </Suspense>
+      </HydrationBoundary>
     </div>
   );
 }
