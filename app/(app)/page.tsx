@@ -1,18 +1,12 @@
 import { HydrationBoundary } from "@tanstack/react-query";
 import { Suspense } from "react";
 import { QuestionsBuilder } from "@/components/builder/questions-builder";
-import { retrievalKeys } from "@/hooks/use-retrieval";
+import { pageQueries } from "@/lib/query/page-queries";
 import { prefetchForSession } from "@/lib/query/prefetch";
-import { loadFacets } from "@/lib/retrieval/facets";
 
 export default async function QuestionsPage() {
-  // The Board/Class/Subject choices come with the page (GET /api/retrieval/facets's answer).
-  const state = await prefetchForSession([
-    {
-      queryKey: retrievalKeys.facets(),
-      load: async (db, userId) => ({ ok: true, boards: await loadFacets(db, userId) }),
-    },
-  ]);
+  // The Board/Class/Subject choices come with the page.
+  const state = await prefetchForSession([pageQueries.facets()]);
   return (
     <div className="flex flex-col gap-2">
       <h1 className="text-2xl font-semibold tracking-tight">Questions builder</h1>

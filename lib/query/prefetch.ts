@@ -19,19 +19,26 @@ export interface IServerQuery {
  * as before and shows the API's error.
  */
 export async function prefetchForSession(queries: IServerQuery[]): Promise<DehydratedState> {
-  const client = new QueryClient();
   const user = await getSessionUser();
-  if (user) {
-    const db = await getDb();
-    await Promise.all(
-      queries.map(async ({ queryKey, load }) => {
-        try {
-          client.setQueryData(queryKey, JSON.parse(JSON.stringify(await load(db, user.id))));
-        } catch (err) {
-          log.debug("prefetch skipped", { queryKey: JSON.stringify(queryKey), err: String(err) });
-        }
-      }),
-    );
-  }
+  if (!user) return dehydrate(new QueryClient());
+  return prefetchForUser(await getDb(), user.id, queries);
+}
+
+/** `prefetchForSession` for a known user: each query loaded, JSON round-tripped, failures left out. */
+export async function prefetchForUser(
+  db: IDatabase,
+  userId: string,
+  queries: IServerQuery[],
+): Promise<DehydratedState> {
+  const client = new QueryClient();
+  await Promise.all(
+    queries.map(async ({ queryKey, load }) => {
+      try {
+        client.setQueryData(queryKey, JSON.parse(JSON.stringify(await load(db, userId))));
+      } catch (err) {
+        log.debug("prefetch skipped", { queryKey: JSON.stringify(queryKey), err: String(err) });
+      }
+    }),
+  );
   return dehydrate(client);
 }

@@ -1,25 +1,12 @@
 import { HydrationBoundary } from "@tanstack/react-query";
 import { PaperBuilder } from "@/components/papers/paper-builder";
-import { paperKeys } from "@/hooks/use-papers";
-import { assertUuid } from "@/lib/ingestion/access";
-import { checkPaper } from "@/lib/papers/check";
-import { getPaper } from "@/lib/papers/store";
+import { pageQueries } from "@/lib/query/page-queries";
 import { prefetchForSession } from "@/lib/query/prefetch";
 
 export default async function PaperPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  // The paper comes with the page (GET /api/papers/{id}'s answer); a missing or foreign paper is
-  // left to the client, which shows the API's 404 as before.
-  const state = await prefetchForSession([
-    {
-      queryKey: paperKeys.detail(id),
-      load: async (db, userId) => {
-        assertUuid(id, "paper id");
-        const paper = await getPaper(db, userId, id);
-        return { ok: true, paper, check: checkPaper(paper) };
-      },
-    },
-  ]);
+  // The paper comes with the page; a missing or foreign one is left to the client (the API's 404).
+  const state = await prefetchForSession([pageQueries.paper(id)]);
   return (
     <div className="flex flex-col gap-2">
       <h1 className="sr-only">Paper builder</h1>
