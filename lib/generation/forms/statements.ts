@@ -1,0 +1,335 @@
+import nlp from "compromise";
+import type { ISentence } from "@/lib/generation/knowledge";
+import { contentWords } from "@/lib/text/tokenize";
+import type { TQuestion } from "@/types/generation.types";
+import {
+  capital,
+  clip,
+  type IForm,
+  type IFormEnv,
+  keywords,
+  mcq,
+  stripEnd,
+  topicName,
+  written,
+} from "./common";
+import { LEANS_ON_CONTEXT } from "./recall";
+import { ABOUT_NAMES } from "./relations";
+
+/**
+ * Statements made false by reversing the one comparison or direction word a passage sentence
+ * holds ("bogs have low productivity" → "high productivity", "increases" → "decreases"): the text
+ * itself states the opposite, so the false version is provably false, and it reads exactly like
+ * the true ones (no "not" that gives it away). Two forms use them:
+ *  - "Which statement about <topic> is correct?" (Remember: recognise a stated fact among
+ *    reversed ones), or "… is NOT correct?" with one reversed statement among three true ones;
+ *  - a student's notes with a reversed statement to find, correct and support (Evaluate: judge a
+ *    claim against the text and correct the misconception).
+ */
+
+/** Pairs of words whose swap reverses a statement; each direction is listed. */
+const OPPOSITES: Record<string, string> = {};
+for (const [a, b] of [
+  ["increase", "decrease"],
+  ["increases", "decreases"],
+  ["increased", "decreased"],
+  ["increasing", "decreasing"],
+  ["higher", "lower"],
+  ["high", "low"],
+  ["larger", "smaller"],
+  ["inside", "outside"],
+  ["inner", "outer"],
+  ["before", "after"],
+  ["positive", "negative"],
+  ["positively", "negatively"],
+  ["dominant", "recessive"],
+  ["haploid", "diploid"],
+  ["hydrophobic", "hydrophilic"],
+  ["aerobic", "anaerobic"],
+  ["faster", "slower"],
+  ["longer", "shorter"],
+  ["stronger", "weaker"],
+  ["strong", "weak"],
+  ["maximum", "minimum"],
+  ["endothermic", "ectothermic"],
+  ["exothermic", "endothermic"],
+  ["exergonic", "endergonic"],
+  ["anabolic", "catabolic"],
+  ["hypertonic", "hypotonic"],
+  ["afferent", "efferent"],
+  ["xylem", "phloem"],
+  ["endocytosis", "exocytosis"],
+  ["autotrophs", "heterotrophs"],
+  ["unicellular", "multicellular"],
+  ["homozygous", "heterozygous"],
+  ["sporophyte", "gametophyte"],
+  ["innate", "adaptive"],
+
+  ["absorbs", "releases"],
+  ["more", "less"],
+  ["most", "least"],
+  ["heavier", "lighter"],
+  ["warmer", "cooler"],
+  ["rises", "falls"],
+  ["raises", "lowers"],
+  ["stimulates", "inhibits"],
+  ["activates", "inhibits"],
+  ["promotes", "inhibits"],
+  ["excitatory", "inhibitory"],
+  ["sympathetic", "parasympathetic"],
+  ["anterior", "posterior"],
+  ["dorsal", "ventral"],
+  ["upper", "lower"],
+  ["younger", "older"],
+] as const) {
+  OPPOSITES[a] ??= b;
+  OPPOSITES[b] ??= a;
+}
+const SWAP_WORD = new RegExp(`\\b(?:${Object.keys(OPPOSITES).join("|")})\\b`, "gi");
+
+/** A statement that holds only with qualifications, or already negated: reversing it proves nothing. */
+const UNSAFE =
+  /\b(?:not|no|never|cannot|n't|neither|nor|either|often|usually|sometimes|may|might|can|could|some|many|generally|typically|probably|likely|approximately|respectively|versus|vs|unless|except)\b|[%=]/i;
+
+export interface ISwap {
+  sentence: ISentence;
+  /** The reversed statement. */
+  text: string;
+  from: string;
+  to: string;
+}
+
+function keepCase(word: string, like: string): string {
+  return /^\p{Lu}/u.test(like) ? capital(word) : word;
+}
+
+/** The sentence with its single direction word reversed, or null when that would not clearly be false. */
+export function reverse(s: ISentence): ISwap | null {
+  const text = stripEnd(s.text);
+  const hits = [...text.matchAll(SWAP_WORD)];
+  if (
+    hits.length === 0 ||
+    hits.length > 2 ||
+    UNSAFE.test(text) ||
+    ABOUT_NAMES.test(text) ||
+    LEANS_ON_CONTEXT.test(text)
+  )
+    return null;
+  // Two direction words that answer each other ("from low to high") cannot be reversed one at a time.
+  if (hits.length === 2 && OPPOSITES[hits[0]![0].toLowerCase()] === hits[1]![0].toLowerCase()) return null;
+  const words = text.split(/\s+/).length;
+  if (words < 7 || words > 32 || contentWords(text).length < 5) return null;
+  // The last one: in "as A increases, B increases" it is the consequence that is reversed.
+  const hit = hits[hits.length - 1]!;
+  const from = hit[0];
+  const at = hit.index ?? 0;
+  // A compound ("high-energy", "Gram-negative") or a bound phrase ("at least") is not a claim to reverse.
+  if (/-$/.test(text.slice(0, at)) || text.charAt(at + from.length) === "-") return null;
+  if (/\bat $/i.test(text.slice(0, at))) return null;
+  let to = keepCase(OPPOSITES[from.toLowerCase()]!, from);
+  if (/^(?:more|less|most|least)$/i.test(from)) {
+    // Only a comparison of a quality reverses cleanly ("more derived" → "less derived", "the most
+    // common" → "the least common"); "most mammals" becomes "few mammals", "more evidence" is left.
+    const next =
+      text
+        .slice(at + from.length)
+        .trim()
+        .split(/\s+/)[0] ?? "";
+    const adjective = nlp(next).has("#Adjective") || nlp(next).has("#Adverb");
+    if (/^most$/i.test(from) && !adjective && !/\bthe $/i.test(text.slice(0, at))) {
+      if (next === "of" || !nlp(next).has("#Noun")) return null;
+      to = keepCase("few", from);
+    } else if (!adjective) return null;
+  }
+  const swapped = `${text.slice(0, at)}${to}${text.slice(at + from.length)}`;
+  // "an" / "a" before the swapped word must still agree ("an increase" → "a decrease").
+  const fixed = swapped.replace(/\b(a|an|A|An) (\S+)/g, (m, art: string, w: string) => {
+    if (w !== to) return m;
+    const vowel = /^[aeiou]/i.test(w);
+    const want = vowel ? "an" : "a";
+    return `${/^A/.test(art) ? capital(want) : want} ${w}`;
+  });
+  return { sentence: s, text: `${fixed}.`, from: from.toLowerCase(), to: to.toLowerCase() };
+}
+
+/** Lesson sentences that can be offered as statements: standalone, not a side box, not about names. */
+function statements(env: IFormEnv): ISentence[] {
+  return env.kb.sentences.filter((s) => {
+    if (!s.standalone || s.sideBox || env.used.has(s.text)) return false;
+    const words = s.text.split(/\s+/).length;
+    return (
+      words >= 7 &&
+      !/\b(?:fig|figures?|tables?|we|our|us|you|this way)\b|\b(?:figure|discuss)/i.test(s.text) &&
+      words <= 32 &&
+      !LEANS_ON_CONTEXT.test(s.text) &&
+      !ABOUT_NAMES.test(s.text) &&
+      !/\b(?:not|no|never)\b/i.test(s.text) &&
+      !/\?|!/.test(s.text)
+    );
+  });
+}
+
+const byRank = (env: IFormEnv, items: readonly ISentence[]) =>
+  [...items].sort(
+    (a, b) =>
+      (env.kb.rank.get(a.chunkKey) ?? 99) - (env.kb.rank.get(b.chunkKey) ?? 99) || a.position - b.position,
+  );
+
+const SUMMARY = /\b(?:summary|introduction|review|overview|key terms)\b/i;
+
+/** What the statements are about, for the stem: the block's heading, else its section (never "Section Summary"). */
+function topicOf(env: IFormEnv, s: ISentence): string {
+  if (s.heading && !SUMMARY.test(s.heading)) return topicName(s.heading.replace(/^#+\s*/, ""));
+  const path = (env.kb.byKey.get(s.chunkKey)?.sectionPath ?? "").split(" > ").slice(1);
+  const named = path.filter((p) => !SUMMARY.test(p)).pop() ?? "";
+  return topicName(named.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, ""));
+}
+
+/** Sentences of the same heading block (else the same section), nearest first. */
+function neighbours(env: IFormEnv, s: ISentence, pool: readonly ISentence[]): ISentence[] {
+  const same = pool.filter((o) => o.text !== s.text && o.heading === s.heading && o.chunkKey === s.chunkKey);
+  const section = pool.filter((o) => o.text !== s.text && o.section === s.section && !same.includes(o));
+  return [
+    ...same.sort((a, b) => Math.abs(a.position - s.position) - Math.abs(b.position - s.position)),
+    ...byRank(env, section),
+  ];
+}
+
+/** Options of comparable length, so the odd one out is not the longest or the shortest. */
+const similarLength = (a: string, b: string) => {
+  const r = a.length / b.length;
+  return r >= 0.55 && r <= 1.8;
+};
+
+const lowerFirst = (t: string) => (/^\p{Lu}\p{Ll}/u.test(t) ? t.charAt(0).toLowerCase() + t.slice(1) : t);
+const sentenceOf = (t: string) => `${capital(stripEnd(t))}.`;
+
+function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISentence[]): TQuestion | null {
+  const reversed = neighbours(env, key, pool)
+    .map(reverse)
+    .filter((r): r is ISwap => r !== null && similarLength(r.text, key.text))
+    .slice(0, 3);
+  if (reversed.length < 3) return null;
+  const topic = topicOf(env, key);
+  if (!topic) return null;
+  return mcq(env, {
+    prompt: `Which of the following statements about ${topic} is correct?`,
+    key: { text: sentenceOf(key.text) },
+    distractors: reversed.map((r) => ({
+      text: r.text,
+      rationale: `Takes ${r.to} for ${r.from}: the text states that ${clip(lowerFirst(stripEnd(r.sentence.text)), 150)}.`,
+    })),
+    explanation: `The text states: “${clip(stripEnd(key.text), 220)}.” Each other option reverses one word of a statement the text makes.`,
+    sources: [key, ...reversed.map((r) => r.sentence)].map((s) => ({ chunkKey: s.chunkKey, quote: s.text })),
+  });
+}
+
+function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISentence[]): TQuestion | null {
+  // True statements that cannot be reversed first: the reversible ones are kept for other questions.
+  const near = neighbours(env, wrong.sentence, pool).filter((s) => similarLength(s.text, wrong.text));
+  const truths = [
+    ...near.filter((s) => reverse(s) === null),
+    ...near.filter((s) => reverse(s) !== null),
+  ].slice(0, 3);
+  if (truths.length < 3) return null;
+  const topic = topicOf(env, wrong.sentence);
+  if (!topic) return null;
+  return mcq(env, {
+    prompt: `Which of the following statements about ${topic} is NOT correct?`,
+    key: { text: wrong.text },
+    distractors: truths.map((t) => ({
+      text: sentenceOf(t.text),
+      rationale: `A true statement the text makes (${clip(lowerFirst(stripEnd(t.text)), 120)}); choosing it means doubting a stated fact and missing the reversed one.`,
+    })),
+    explanation: `The text states the opposite: “${clip(stripEnd(wrong.sentence.text), 220)}.” — it is “${wrong.from}”, not “${wrong.to}”. The other three statements are made by the text as given.`,
+    sources: [wrong.sentence, ...truths].map((s) => ({ chunkKey: s.chunkKey, quote: s.text })),
+  });
+}
+
+/** Remember: pick the statement the text makes among reversed ones (or the reversed one among true ones). */
+export const statementMcq: IForm = {
+  id: "statement-mcq",
+  fits: (type, level) => type === "mcq" && level === "Remember",
+  available: (kb) => kb.sentences.filter((s) => s.standalone).length,
+  *build(env) {
+    const pool = statements(env);
+    const seen = new Set<string>();
+    for (const s of byRank(env, pool)) {
+      const q = correctStatementMcq(env, s, pool);
+      const id = q?.type === "mcq" ? q.options.join("|") : "";
+      if (q && !seen.has(id)) {
+        seen.add(id);
+        yield q;
+      }
+    }
+    for (const s of byRank(env, pool)) {
+      const r = reverse(s);
+      if (!r) continue;
+      const q = incorrectStatementMcq(env, r, pool);
+      if (q) yield q;
+    }
+  },
+};
+
+/**
+ * Evaluate: a student's notes on a topic — two statements (three in a long answer), one of them
+ * reversed (two in a long answer) — to check against the text: say which is wrong, correct it,
+ * and say which is right. The scheme credits each finding and each correction.
+ */
+export const spotTheError: IForm = {
+  id: "spot-the-error",
+  fits: (type, level) => type !== "mcq" && level === "Evaluate",
+  available: (kb) => kb.sentences.filter((s) => s.standalone).length,
+  *build(env) {
+    const pool = statements(env);
+    const long = env.slot.type === "long";
+    for (const s of byRank(env, pool)) {
+      const first = reverse(s);
+      if (!first) continue;
+      const all = neighbours(env, s, pool);
+      const near = all.slice(0, 6);
+      const second = long ? all.map(reverse).find((r): r is ISwap => r !== null) : undefined;
+      if (long && !second) continue;
+      const errors = [first, ...(second ? [second] : [])];
+      const others = near.filter((o) => !errors.some((e) => e.sentence.text === o.text));
+      const correct = others.find((o) => reverse(o) === null) ?? others[0];
+      if (!correct) continue;
+      // The notes in the order the text gives them.
+      const notes = [
+        ...errors.map((e) => ({ s: e.sentence, text: e.text, error: e })),
+        { s: correct, text: sentenceOf(correct.text), error: null as ISwap | null },
+      ].sort((a, b) =>
+        a.s.chunkKey === b.s.chunkKey
+          ? a.s.position - b.s.position
+          : (env.kb.rank.get(a.s.chunkKey) ?? 99) - (env.kb.rank.get(b.s.chunkKey) ?? 99),
+      );
+      const numbered = notes.map((n, i) => `(${i + 1}) ${n.text}`).join(" ");
+      const topic = topicOf(env, s);
+      if (!topic) continue;
+      const which = (e: ISwap) => notes.findIndex((n) => n.error === e) + 1;
+      const points = [
+        ...errors.flatMap((e) => [
+          { point: `Identifies statement ${which(e)} as wrong: it says “${e.to}”` },
+          { point: `Corrects it: ${clip(stripEnd(e.sentence.text), 150)}` },
+        ]),
+        { point: `Recognises statement ${notes.findIndex((n) => n.error === null) + 1} as correct` },
+      ];
+      const q = written(env, {
+        prompt: `A student writes these notes on ${topic}: “${numbered}” Evaluate the notes: which ${errors.length > 1 ? "statements are" : "statement is"} wrong? Correct ${errors.length > 1 ? "each error" : "the error"} and say which statement is right.`,
+        answer: `${errors
+          .map(
+            (e) =>
+              `Statement ${which(e)} is wrong: it should say “${e.from}”, not “${e.to}”. ${sentenceOf(e.sentence.text)}`,
+          )
+          .join(" ")} Statement ${notes.findIndex((n) => n.error === null) + 1} is correct as written.`,
+        points,
+        keywords: keywords([...errors.map((e) => e.from), ...errors.map((e) => e.sentence.text)]),
+        sources: [...errors.map((e) => e.sentence), correct].map((x) => ({
+          chunkKey: x.chunkKey,
+          quote: x.text,
+        })),
+      });
+      if (q) yield q;
+    }
+  },
+};
