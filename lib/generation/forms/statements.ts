@@ -64,6 +64,27 @@ for (const [a, b] of [
   ["homozygous", "heterozygous"],
   ["sporophyte", "gametophyte"],
   ["innate", "adaptive"],
+  ["maternal", "paternal"],
+  ["maternally", "paternally"],
+  ["polar", "nonpolar"],
+  ["saturated", "unsaturated"],
+  ["oxygenated", "deoxygenated"],
+  ["systemic", "pulmonary"],
+  ["open", "closed"],
+  ["inhalation", "exhalation"],
+  ["contraction", "relaxation"],
+  ["contracts", "relaxes"],
+  ["depolarization", "hyperpolarization"],
+  ["permeable", "impermeable"],
+  ["soluble", "insoluble"],
+  ["rapidly", "slowly"],
+  ["thicker", "thinner"],
+  ["thick", "thin"],
+  ["vascular", "nonvascular"],
+  ["internal", "external"],
+  ["leading", "lagging"],
+  ["upstream", "downstream"],
+  ["attracts", "repels"],
 
   ["absorbs", "releases"],
   ["more", "less"],
@@ -85,11 +106,22 @@ for (const [a, b] of [
   OPPOSITES[a] ??= b;
   OPPOSITES[b] ??= a;
 }
+// "Light falls on the mirror" does not reverse to "rises on": only "rises" is reversed.
+delete OPPOSITES.falls;
 const SWAP_WORD = new RegExp(`\\b(?:${Object.keys(OPPOSITES).join("|")})\\b`, "gi");
 
 /** A statement that holds only with qualifications, or already negated: reversing it proves nothing. */
 const UNSAFE =
-  /\b(?:not|no|never|cannot|n't|neither|nor|either|often|usually|sometimes|may|might|can|could|some|many|generally|typically|probably|likely|approximately|respectively|versus|vs|unless|except)\b|[%=]/i;
+  /\b(?:not|no|never|cannot|n't|neither|nor|either|often|usually|sometimes|may|might|can|could|some|many|generally|typically|probably|likely|approximately|respectively|versus|vs|unless|except|will|would|should)\b|[%=]/i;
+
+/** Openings that lean on what came before or speak to the reader: not a statement to offer alone. */
+const OPENER =
+  /^(?:but|and|so|or|yet|altogether|now|perhaps|even|after all|additionally|furthermore|moreover|however|therefore|thus|hence|in addition|similarly|likewise|finally|undoubtedly|certainly|of these|as shown|of course|in fact|interestingly|remember|imagine|consider|use|note|suppose|let|recall|here|again|still|indeed|clearly|obviously|surprisingly|fortunately|unfortunately|in other words|that is)\b/i;
+/** A judgement, not a fact: "even more interesting" reversed is not provably false. */
+const EVALUATIVE =
+  /^(?:interesting|bizarre|important|useful|surprising|remarkable|striking|amazing|significant|exciting|fascinating|difficult|easy|famous|popular|likely|beautiful|dramatic)$/i;
+/** Symbols of an equation or a quantity name ("ΔS_envir", "θ_c"): the statement is not plain prose. */
+const MATH = /[_=^ΔθλμΣπ√]/;
 
 export interface ISwap {
   sentence: ISentence;
@@ -125,7 +157,7 @@ export function reverse(s: ISentence): ISwap | null {
   const at = hit.index ?? 0;
   // A compound ("high-energy", "Gram-negative") or a bound phrase ("at least") is not a claim to reverse.
   if (/-$/.test(text.slice(0, at)) || text.charAt(at + from.length) === "-") return null;
-  if (/\bat $/i.test(text.slice(0, at))) return null;
+  if (/\bat $/i.test(text.slice(0, at)) || /^after all\b/i.test(text.slice(at))) return null;
   let to = keepCase(OPPOSITES[from.toLowerCase()]!, from);
   if (/^(?:more|less|most|least)$/i.test(from)) {
     // Only a comparison of a quality reverses cleanly ("more derived" → "less derived", "the most
@@ -135,6 +167,7 @@ export function reverse(s: ISentence): ISwap | null {
         .slice(at + from.length)
         .trim()
         .split(/\s+/)[0] ?? "";
+    if (EVALUATIVE.test(next)) return null;
     const adjective = nlp(next).has("#Adjective") || nlp(next).has("#Adverb");
     if (/^most$/i.test(from) && !adjective && !/\bthe $/i.test(text.slice(0, at))) {
       if (next === "of" || !nlp(next).has("#Noun")) return null;
@@ -160,6 +193,8 @@ function statements(env: IFormEnv): ISentence[] {
     return (
       words >= 7 &&
       !/\b(?:fig|figures?|tables?|we|our|us|you|this way)\b|\b(?:figure|discuss)/i.test(s.text) &&
+      !OPENER.test(s.text) &&
+      !MATH.test(s.text) &&
       words <= 32 &&
       !LEANS_ON_CONTEXT.test(s.text) &&
       !ABOUT_NAMES.test(s.text) &&
