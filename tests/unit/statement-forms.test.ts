@@ -121,17 +121,22 @@ describe("statement forms", () => {
       /^A student writes these notes on circulatory system architecture: “\(1\) .+ \(2\) .+” Evaluate the notes/,
     );
     expect(q.markingScheme!.reduce((a, p) => a + p.marks, 0)).toBe(3);
-    expect(q.suggestedAnswer).toMatch(/^Statement [12] is wrong: it should say “\w+”, not “\w+”\./);
+    expect(q.suggestedAnswer.match(/is wrong: it should say “\w+”, not “\w+”\./g)).toHaveLength(1);
+    expect(q.suggestedAnswer.match(/is correct\./g)).toHaveLength(1);
     const ctx = createGateContext(PASSAGES);
     expect(gateQuestion(q, "Evaluate", ctx).demand).toBe("Evaluate");
   });
 
-  it("a long Evaluate item with two errors, each found and corrected, adding up to the marks", () => {
+  it("a long Evaluate item: each statement judged and each error corrected, a mark each, adding up to the marks", () => {
     const found = firstPassing("long", "Evaluate", 5);
     expect(found?.form).toBe("spot-the-error");
     const q = found!.question as Extract<TQuestion, { type: "long" }>;
-    expect(q.promptText).toMatch(/\(3\) .+” Evaluate the notes: which statements are wrong\?/);
+    expect(q.promptText).toMatch(/\(3\) .+” Evaluate the notes: say whether each statement is correct/);
     expect(q.markingScheme.map((p) => p.marks)).toEqual([1, 1, 1, 1, 1]);
-    expect(q.suggestedAnswer.match(/is wrong: it should say/g)).toHaveLength(2);
+    // Three statements with two errors, or four with one: judgements + corrections = 5.
+    const wrong = q.suggestedAnswer.match(/is wrong: it should say/g)?.length ?? 0;
+    const right = q.suggestedAnswer.match(/is correct\./g)?.length ?? 0;
+    expect(wrong + right + wrong).toBe(5);
+    expect(wrong).toBeGreaterThanOrEqual(1);
   });
 });

@@ -306,10 +306,53 @@ export const statementMcq: IForm = {
   },
 };
 
+/** Notes to judge for `marks`: one mark per statement judged, one per error corrected (2 + 1, 3 + 2 or 4 + 1, …). */
+function layouts(marks: number): { notes: number; errors: number }[] {
+  const out: { notes: number; errors: number }[] = [];
+  for (const errors of [2, 1]) {
+    const notes = marks - errors;
+    if (notes >= errors + 1 && notes >= 2 && notes <= 5) out.push({ notes, errors });
+  }
+  return out;
+}
+
+interface INote {
+  s: ISentence;
+  text: string;
+  error: ISwap | null;
+}
+
+function notesQuestion(env: IFormEnv, topic: string, notes: readonly INote[]): TQuestion | null {
+  const numbered = notes.map((n, i) => `(${i + 1}) ${n.text}`).join(" ");
+  const points = notes.flatMap((n, i) =>
+    n.error
+      ? [
+          { point: `Judges statement ${i + 1} wrong: it says “${n.error.to}”` },
+          { point: `Corrects statement ${i + 1}: ${clip(stripEnd(n.s.text), 150)}` },
+        ]
+      : [{ point: `Judges statement ${i + 1} correct as written` }],
+  );
+  const errors = notes.flatMap((n) => (n.error ? [n.error] : []));
+  return written(env, {
+    prompt: `A student writes these notes on ${topic}: “${numbered}” Evaluate the notes: say whether each statement is correct, and correct any statement that is wrong.`,
+    answer: notes
+      .map((n, i) =>
+        n.error
+          ? `Statement ${i + 1} is wrong: it should say “${n.error.from}”, not “${n.error.to}”. ${sentenceOf(n.s.text)}`
+          : `Statement ${i + 1} is correct.`,
+      )
+      .join(" "),
+    points,
+    keywords: keywords([...errors.map((e) => e.from), ...errors.map((e) => e.sentence.text)]),
+    sources: notes.map((n) => ({ chunkKey: n.s.chunkKey, quote: n.s.text })),
+  });
+}
+
 /**
- * Evaluate: a student's notes on a topic — two statements (three in a long answer), one of them
- * reversed (two in a long answer) — to check against the text: say which is wrong, correct it,
- * and say which is right. The scheme credits each finding and each correction.
+ * Evaluate: a student's notes on a topic, some statements reversed, to check against the text:
+ * judge each statement and correct the wrong ones. One mark per judgement and per correction, so
+ * a short answer holds two statements (one wrong) and a long one three (two wrong) or four (one
+ * wrong). The number of errors is not given away.
  */
 export const spotTheError: IForm = {
   id: "spot-the-error",
@@ -317,54 +360,35 @@ export const spotTheError: IForm = {
   available: (kb) => kb.sentences.filter((s) => s.standalone).length,
   *build(env) {
     const pool = statements(env);
-    const long = env.slot.type === "long";
     for (const s of byRank(env, pool)) {
       const first = reverse(s);
-      if (!first) continue;
+      const topic = first ? topicOf(env, s) : "";
+      if (!first || !topic) continue;
       const all = neighbours(env, s, pool);
-      const near = all.slice(0, 6);
-      const second = long ? all.map(reverse).find((r): r is ISwap => r !== null) : undefined;
-      if (long && !second) continue;
-      const errors = [first, ...(second ? [second] : [])];
-      const others = near.filter((o) => !errors.some((e) => e.sentence.text === o.text));
-      const correct = others.find((o) => reverse(o) === null) ?? others[0];
-      if (!correct) continue;
-      // The notes in the order the text gives them.
-      const notes = [
-        ...errors.map((e) => ({ s: e.sentence, text: e.text, error: e })),
-        { s: correct, text: sentenceOf(correct.text), error: null as ISwap | null },
-      ].sort((a, b) =>
-        a.s.chunkKey === b.s.chunkKey
-          ? a.s.position - b.s.position
-          : (env.kb.rank.get(a.s.chunkKey) ?? 99) - (env.kb.rank.get(b.s.chunkKey) ?? 99),
-      );
-      const numbered = notes.map((n, i) => `(${i + 1}) ${n.text}`).join(" ");
-      const topic = topicOf(env, s);
-      if (!topic) continue;
-      const which = (e: ISwap) => notes.findIndex((n) => n.error === e) + 1;
-      const points = [
-        ...errors.flatMap((e) => [
-          { point: `Identifies statement ${which(e)} as wrong: it says “${e.to}”` },
-          { point: `Corrects it: ${clip(stripEnd(e.sentence.text), 150)}` },
-        ]),
-        { point: `Recognises statement ${notes.findIndex((n) => n.error === null) + 1} as correct` },
-      ];
-      const q = written(env, {
-        prompt: `A student writes these notes on ${topic}: “${numbered}” Evaluate the notes: which ${errors.length > 1 ? "statements are" : "statement is"} wrong? Correct ${errors.length > 1 ? "each error" : "the error"} and say which statement is right.`,
-        answer: `${errors
-          .map(
-            (e) =>
-              `Statement ${which(e)} is wrong: it should say “${e.from}”, not “${e.to}”. ${sentenceOf(e.sentence.text)}`,
-          )
-          .join(" ")} Statement ${notes.findIndex((n) => n.error === null) + 1} is correct as written.`,
-        points,
-        keywords: keywords([...errors.map((e) => e.from), ...errors.map((e) => e.sentence.text)]),
-        sources: [...errors.map((e) => e.sentence), correct].map((x) => ({
-          chunkKey: x.chunkKey,
-          quote: x.text,
-        })),
-      });
-      if (q) yield q;
+      for (const { notes: n, errors: e } of layouts(env.slot.marks)) {
+        const second = e > 1 ? all.map(reverse).find((r): r is ISwap => r !== null) : undefined;
+        if (e > 1 && !second) continue;
+        const errors = [first, ...(second ? [second] : [])];
+        const others = all.slice(0, 8).filter((o) => !errors.some((x) => x.sentence.text === o.text));
+        // True statements that cannot be reversed first: the reversible ones are kept for other items.
+        const correct = [
+          ...others.filter((o) => reverse(o) === null),
+          ...others.filter((o) => reverse(o) !== null),
+        ].slice(0, n - e);
+        if (correct.length < n - e) continue;
+        // The notes in the order the text gives them.
+        const notes: INote[] = [
+          ...errors.map((x) => ({ s: x.sentence, text: x.text, error: x })),
+          ...correct.map((c) => ({ s: c, text: sentenceOf(c.text), error: null })),
+        ].sort((a, b) =>
+          a.s.chunkKey === b.s.chunkKey
+            ? a.s.position - b.s.position
+            : (env.kb.rank.get(a.s.chunkKey) ?? 99) - (env.kb.rank.get(b.s.chunkKey) ?? 99),
+        );
+        const q = notesQuestion(env, topic, notes);
+        if (q) yield q;
+        break;
+      }
     }
   },
 };
