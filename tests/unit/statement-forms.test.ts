@@ -84,7 +84,8 @@ describe("reverse: a statement made false by its one direction word", () => {
     for (const text of [
       "Exercise may increase the heart rate of an untrained person.",
       "The heart rate does not increase during sleep in most mammals.",
-      "High-energy electrons are passed along the transport chain of the membrane.",
+      "High-energy carriers pass along the transport chain of the membrane.",
+      "The cell uses an electron transport chain to make ATP in the membrane.",
       "At least one enzyme exists for each of the twenty amino acids.",
       "Blood moves from high pressure in the arteries to low pressure in the veins.",
       "Scientists will revise the tree as more evidence becomes available to them.",

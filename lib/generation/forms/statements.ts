@@ -85,8 +85,35 @@ for (const [a, b] of [
   ["leading", "lagging"],
   ["upstream", "downstream"],
   ["attracts", "repels"],
-
+  ["attract", "repel"],
+  ["attraction", "repulsion"],
+  ["prokaryotes", "eukaryotes"],
+  ["prokaryote", "eukaryote"],
+  ["prokaryotic", "eukaryotic"],
+  ["arteries", "veins"],
+  ["artery", "vein"],
+  ["vertebrates", "invertebrates"],
+  ["genotype", "phenotype"],
+  ["inspiration", "expiration"],
+  ["parallel", "perpendicular"],
+  ["conductors", "insulators"],
+  ["conductor", "insulator"],
+  ["elastic", "inelastic"],
+  ["convex", "concave"],
+  ["converging", "diverging"],
+  ["transverse", "longitudinal"],
+  ["reflection", "refraction"],
+  ["vector", "scalar"],
+  ["clockwise", "counterclockwise"],
+  ["electrons", "protons"],
+  ["electron", "proton"],
+  ["gain", "lose"],
+  ["gains", "loses"],
+  ["gained", "lost"],
+  ["absorb", "release"],
   ["absorbs", "releases"],
+  ["absorbed", "released"],
+
   ["more", "less"],
   ["most", "least"],
   ["heavier", "lighter"],
@@ -113,6 +140,14 @@ const SWAP_WORD = new RegExp(`\\b(?:${Object.keys(OPPOSITES).join("|")})\\b`, "g
 /** A statement that holds only with qualifications, or already negated: reversing it proves nothing. */
 const UNSAFE =
   /\b(?:not|no|never|cannot|n't|neither|nor|either|often|usually|sometimes|may|might|can|could|some|many|generally|typically|probably|likely|approximately|respectively|versus|vs|unless|except|will|would|should)\b|[%=]/i;
+
+/** Words reversed only as verbs ("cells gain water"), never as nouns ("a gain", "the release of"). */
+const VERB_ONLY =
+  /^(?:gain|gains|gained|lose|loses|lost|absorb|absorbs|absorbed|release|releases|released)$/i;
+
+/** Names of things (not qualities), reversed only where they are the thing itself. */
+const NAME_WORD =
+  /^(?:electrons?|protons?|arter(?:y|ies)|veins?|prokaryotes?|eukaryotes?|conductors?|insulators?|vector|scalar|genotype|phenotype|vertebrates|invertebrates|xylem|phloem|sporophyte|gametophyte|reflection|refraction|inspiration|expiration)$/i;
 
 /** Openings that lean on what came before or speak to the reader: not a statement to offer alone. */
 const OPENER =
@@ -158,6 +193,9 @@ export function reverse(s: ISentence): ISwap | null {
   // A compound ("high-energy", "Gram-negative") or a bound phrase ("at least") is not a claim to reverse.
   if (/-$/.test(text.slice(0, at)) || text.charAt(at + from.length) === "-") return null;
   if (/\bat $/i.test(text.slice(0, at)) || /^after all\b/i.test(text.slice(at))) return null;
+  if (VERB_ONLY.test(from) && !nlp(text).match(from).has("#Verb")) return null;
+  // A noun naming part of a compound ("electron transport chain", "proton pump") is not a claim.
+  if (NAME_WORD.test(from) && nlp(text).match(`${from} #Noun`).found) return null;
   let to = keepCase(OPPOSITES[from.toLowerCase()]!, from);
   if (/^(?:more|less|most|least)$/i.test(from)) {
     // Only a comparison of a quality reverses cleanly ("more derived" → "less derived", "the most
