@@ -1,5 +1,6 @@
 import nlp from "compromise";
 import type { ISentence } from "@/lib/generation/knowledge";
+import { FEATURE_BOX } from "@/lib/generation/knowledge/sentences";
 import { contentWords } from "@/lib/text/tokenize";
 import type { TQuestion } from "@/types/generation.types";
 import {
@@ -80,7 +81,6 @@ for (const [a, b] of [
   ["rapidly", "slowly"],
   ["thicker", "thinner"],
   ["thick", "thin"],
-  ["vascular", "nonvascular"],
   ["internal", "external"],
   ["leading", "lagging"],
   ["upstream", "downstream"],
@@ -192,7 +192,9 @@ export function reverse(s: ISentence): ISwap | null {
   const at = hit.index ?? 0;
   // A compound ("high-energy", "Gram-negative") or a bound phrase ("at least") is not a claim to reverse.
   if (/-$/.test(text.slice(0, at)) || text.charAt(at + from.length) === "-") return null;
-  if (/\bat $/i.test(text.slice(0, at)) || /^after all\b/i.test(text.slice(at))) return null;
+  // Bound phrases: "at least", "after all", "one or more", "until after".
+  if (/\b(?:at|or|and|until)\s$/i.test(text.slice(0, at)) || /^after all\b/i.test(text.slice(at)))
+    return null;
   if (VERB_ONLY.test(from) && !nlp(text).match(from).has("#Verb")) return null;
   // A noun naming part of a compound ("electron transport chain", "proton pump") is not a claim.
   if (NAME_WORD.test(from) && nlp(text).match(`${from} #Noun`).found) return null;
@@ -207,8 +209,11 @@ export function reverse(s: ISentence): ISwap | null {
         .split(/\s+/)[0] ?? "";
     if (EVALUATIVE.test(next)) return null;
     const adjective = nlp(next).has("#Adjective") || nlp(next).has("#Adverb");
-    if (/^most$/i.test(from) && !adjective && !/\bthe $/i.test(text.slice(0, at))) {
-      if (next === "of" || !nlp(next).has("#Noun")) return null;
+    const superlative = /\bthe\s$/i.test(text.slice(0, at));
+    // "most mammals", "most terrestrial ecosystems": a quantity, reversed to "few"; "the most
+    // common": a superlative, reversed to "the least common".
+    if (/^most$/i.test(from) && !superlative) {
+      if (next === "of" || !(adjective || nlp(next).has("#Noun"))) return null;
       to = keepCase("few", from);
     } else if (!adjective) return null;
   }
@@ -249,12 +254,14 @@ const byRank = (env: IFormEnv, items: readonly ISentence[]) =>
   );
 
 const SUMMARY = /\b(?:summary|introduction|review|overview|key terms)\b/i;
+const NOT_A_TOPIC = (heading: string) =>
+  SUMMARY.test(heading) || FEATURE_BOX.test(heading.replace(/^#+\s*/, ""));
 
 /** What the statements are about, for the stem: the block's heading, else its section (never "Section Summary"). */
 function topicOf(env: IFormEnv, s: ISentence): string {
-  if (s.heading && !SUMMARY.test(s.heading)) return topicName(s.heading.replace(/^#+\s*/, ""));
+  if (s.heading && !NOT_A_TOPIC(s.heading)) return topicName(s.heading.replace(/^#+\s*/, ""));
   const path = (env.kb.byKey.get(s.chunkKey)?.sectionPath ?? "").split(" > ").slice(1);
-  const named = path.filter((p) => !SUMMARY.test(p)).pop() ?? "";
+  const named = path.filter((p) => !NOT_A_TOPIC(p)).pop() ?? "";
   return topicName(named.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, ""));
 }
 
