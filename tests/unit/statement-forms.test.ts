@@ -78,6 +78,9 @@ describe("reverse: a statement made false by its one direction word", () => {
     expect(reverse(sentence("Hair is one of the most obvious characteristics of the mammals."))?.text).toBe(
       "Hair is one of the least obvious characteristics of the mammals.",
     );
+    expect(reverse(sentence("Neutrophils are the body’s most abundant phagocytes in the blood."))?.text).toBe(
+      "Neutrophils are the body’s least abundant phagocytes in the blood.",
+    );
   });
 
   it("leaves statements it cannot prove false: hedged, negated, compounds, bound phrases, pairs", () => {

@@ -209,7 +209,7 @@ export function reverse(s: ISentence): ISwap | null {
         .split(/\s+/)[0] ?? "";
     if (EVALUATIVE.test(next)) return null;
     const adjective = nlp(next).has("#Adjective") || nlp(next).has("#Adverb");
-    const superlative = /\bthe\s$/i.test(text.slice(0, at));
+    const superlative = /(?:\bthe|['’]s|\bits|\btheir)\s$/i.test(text.slice(0, at));
     // "most mammals", "most terrestrial ecosystems": a quantity, reversed to "few"; "the most
     // common": a superlative, reversed to "the least common".
     if (/^most$/i.test(from) && !superlative) {
