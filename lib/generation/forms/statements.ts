@@ -28,6 +28,12 @@ import { ABOUT_NAMES } from "./relations";
  *    claim against the text and correct the misconception).
  */
 
+/**
+ * Candidates a statement form proposes per slot: the best-ranked passages come first, and each
+ * candidate costs the gate a full reading (a slot nothing fits would otherwise read 40).
+ */
+const MAX_CANDIDATES = 12;
+
 /** Pairs of words whose swap reverses a statement; each direction is listed. */
 const OPPOSITES: Record<string, string> = {};
 for (const [a, b] of [
@@ -170,8 +176,25 @@ function keepCase(word: string, like: string): string {
   return /^\p{Lu}/u.test(like) ? capital(word) : word;
 }
 
-/** The sentence with its single direction word reversed, or null when that would not clearly be false. */
+const reversed = new Map<string, Omit<ISwap, "sentence"> | null>();
+
+/**
+ * The sentence with its direction word reversed, or null when that would not clearly be false.
+ * Memoised by text: every candidate question reads the reversals of its neighbours, and each
+ * costs a part-of-speech reading.
+ */
 export function reverse(s: ISentence): ISwap | null {
+  let hit = reversed.get(s.text);
+  if (hit === undefined) {
+    const r = reverseText(s);
+    hit = r ? { text: r.text, from: r.from, to: r.to } : null;
+    if (reversed.size > 5000) reversed.clear();
+    reversed.set(s.text, hit);
+  }
+  return hit ? { ...hit, sentence: s } : null;
+}
+
+function reverseText(s: ISentence): ISwap | null {
   const text = stripEnd(s.text);
   const hits = [...text.matchAll(SWAP_WORD)];
   if (
@@ -334,19 +357,25 @@ export const statementMcq: IForm = {
   *build(env) {
     const pool = statements(env);
     const seen = new Set<string>();
+    let n = 0;
     for (const s of byRank(env, pool)) {
+      if (n >= MAX_CANDIDATES) return;
       const q = correctStatementMcq(env, s, pool);
       const id = q?.type === "mcq" ? q.options.join("|") : "";
       if (q && !seen.has(id)) {
         seen.add(id);
+        n++;
         yield q;
       }
     }
     for (const s of byRank(env, pool)) {
       const r = reverse(s);
       if (!r) continue;
-      const q = incorrectStatementMcq(env, r, pool);
-      if (q) yield q;
+      const q = n < MAX_CANDIDATES ? incorrectStatementMcq(env, r, pool) : null;
+      if (q) {
+        n++;
+        yield q;
+      }
     }
   },
 };
@@ -405,7 +434,9 @@ export const spotTheError: IForm = {
   available: (kb) => kb.sentences.filter((s) => s.standalone).length,
   *build(env) {
     const pool = statements(env);
+    let made = 0;
     for (const s of byRank(env, pool)) {
+      if (made >= MAX_CANDIDATES) return;
       const first = reverse(s);
       const topic = first ? topicOf(env, s) : "";
       if (!first || !topic) continue;
@@ -431,7 +462,10 @@ export const spotTheError: IForm = {
             : (env.kb.rank.get(a.s.chunkKey) ?? 99) - (env.kb.rank.get(b.s.chunkKey) ?? 99),
         );
         const q = notesQuestion(env, topic, notes);
-        if (q) yield q;
+        if (q) {
+          made++;
+          yield q;
+        }
         break;
       }
     }
