@@ -89,6 +89,8 @@ describe("reverse: a statement made false by its one direction word", () => {
       "The heart rate does not increase during sleep in most mammals.",
       "High-energy carriers pass along the transport chain of the membrane.",
       "The cell uses an electron transport chain to make ATP in the membrane.",
+      "Long-distance signaling elicits a systemic response aimed at deterring the predator.",
+      "A plant’s sensory response to external stimuli relies on chemical messengers.",
       "At least one enzyme exists for each of the twenty amino acids.",
       "Blood moves from high pressure in the arteries to low pressure in the veins.",
       "Scientists will revise the tree as more evidence becomes available to them.",

@@ -221,6 +221,13 @@ function reverseText(s: ISentence): ISwap | null {
   if (VERB_ONLY.test(from) && !nlp(text).match(from).has("#Verb")) return null;
   // A noun naming part of a compound ("electron transport chain", "proton pump") is not a claim.
   if (NAME_WORD.test(from) && nlp(text).match(`${from} #Noun`).found) return null;
+  // Pairs that are opposites only in one context: the circulation's circuits, a body's layers.
+  if (/^(?:systemic|pulmonary)$/i.test(from) && !/\bcircula|\bcircuit|\bblood\b/i.test(text)) return null;
+  if (
+    /^(?:internal|external)$/i.test(from) &&
+    /^\s*(?:stimul|signal|factor|cue|environment)/i.test(text.slice(at + from.length))
+  )
+    return null;
   let to = keepCase(OPPOSITES[from.toLowerCase()]!, from);
   if (/^(?:more|less|most|least)$/i.test(from)) {
     // Only a comparison of a quality reverses cleanly ("more derived" → "less derived", "the most
