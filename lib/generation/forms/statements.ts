@@ -32,7 +32,7 @@ import { ABOUT_NAMES } from "./relations";
  * Candidates a statement form proposes per slot: the best-ranked passages come first, and each
  * candidate costs the gate a full reading (a slot nothing fits would otherwise read 40).
  */
-const MAX_CANDIDATES = 12;
+const MAX_CANDIDATES = 24;
 
 /** Pairs of words whose swap reverses a statement; each direction is listed. */
 const OPPOSITES: Record<string, string> = {};
