@@ -89,6 +89,7 @@ describe("reverse: a statement made false by its one direction word", () => {
       "The heart rate does not increase during sleep in most mammals.",
       "High-energy carriers pass along the transport chain of the membrane.",
       "The cell uses an electron transport chain to make ATP in the membrane.",
+      "Most activation occurs on the lit side, causing the hormone to accumulate on the shaded side.",
       "Long-distance signaling elicits a systemic response aimed at deterring the predator.",
       "A plant’s sensory response to external stimuli relies on chemical messengers.",
       "At least one enzyme exists for each of the twenty amino acids.",

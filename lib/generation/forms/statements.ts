@@ -243,7 +243,8 @@ function reverseText(s: ISentence): ISwap | null {
     // "most mammals", "most terrestrial ecosystems": a quantity, reversed to "few"; "the most
     // common": a superlative, reversed to "the least common".
     if (/^most$/i.test(from) && !superlative) {
-      if (next === "of" || !(adjective || nlp(next).has("#Noun"))) return null;
+      // "few" counts: "most activation" (a mass noun) has no countable reversal.
+      if (next === "of" || !(adjective || nlp(next).has("#Plural"))) return null;
       to = keepCase("few", from);
     } else if (!adjective) return null;
   }
