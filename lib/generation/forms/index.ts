@@ -11,6 +11,7 @@ import {
 } from "./reasoning";
 import { calledCloze, conceptCloze, defineWritten, definitionMcq } from "./recall";
 import { assertionReason, numericProblem, predictChange } from "./relations";
+import { spotTheError, statementMcq } from "./statements";
 
 export type { IForm, IFormEnv } from "./common";
 
@@ -19,6 +20,7 @@ export const FORMS: readonly IForm[] = [
   definitionMcq,
   calledCloze,
   conceptCloze,
+  statementMcq,
   defineWritten,
   numericProblem,
   predictChange,
@@ -26,6 +28,7 @@ export const FORMS: readonly IForm[] = [
   compareTerms,
   contrastSiblings,
   nameAndDescribe,
+  spotTheError,
   judgeClaim,
   designInvestigation,
 ];

@@ -1,0 +1,481 @@
+import nlp from "compromise";
+import type { ISentence } from "@/lib/generation/knowledge";
+import { FEATURE_BOX } from "@/lib/generation/knowledge/sentences";
+import { contentWords } from "@/lib/text/tokenize";
+import type { TQuestion } from "@/types/generation.types";
+import {
+  capital,
+  clip,
+  type IForm,
+  type IFormEnv,
+  keywords,
+  mcq,
+  stripEnd,
+  topicName,
+  written,
+} from "./common";
+import { LEANS_ON_CONTEXT } from "./recall";
+import { ABOUT_NAMES } from "./relations";
+
+/**
+ * Statements made false by reversing the one comparison or direction word a passage sentence
+ * holds ("bogs have low productivity" → "high productivity", "increases" → "decreases"): the text
+ * itself states the opposite, so the false version is provably false, and it reads exactly like
+ * the true ones (no "not" that gives it away). Two forms use them:
+ *  - "Which statement about <topic> is correct?" (Remember: recognise a stated fact among
+ *    reversed ones), or "… is NOT correct?" with one reversed statement among three true ones;
+ *  - a student's notes with a reversed statement to find, correct and support (Evaluate: judge a
+ *    claim against the text and correct the misconception).
+ */
+
+/**
+ * Candidates a statement form proposes per slot: the best-ranked passages come first, and each
+ * candidate costs the gate a full reading (a slot nothing fits would otherwise read 40).
+ */
+const MAX_CANDIDATES = 24;
+
+/** Pairs of words whose swap reverses a statement; each direction is listed. */
+const OPPOSITES: Record<string, string> = {};
+for (const [a, b] of [
+  ["increase", "decrease"],
+  ["increases", "decreases"],
+  ["increased", "decreased"],
+  ["increasing", "decreasing"],
+  ["higher", "lower"],
+  ["high", "low"],
+  ["larger", "smaller"],
+  ["inside", "outside"],
+  ["inner", "outer"],
+  ["before", "after"],
+  ["positive", "negative"],
+  ["positively", "negatively"],
+  ["dominant", "recessive"],
+  ["haploid", "diploid"],
+  ["hydrophobic", "hydrophilic"],
+  ["aerobic", "anaerobic"],
+  ["faster", "slower"],
+  ["longer", "shorter"],
+  ["stronger", "weaker"],
+  ["strong", "weak"],
+  ["maximum", "minimum"],
+  ["endothermic", "ectothermic"],
+  ["exothermic", "endothermic"],
+  ["exergonic", "endergonic"],
+  ["anabolic", "catabolic"],
+  ["hypertonic", "hypotonic"],
+  ["afferent", "efferent"],
+  ["xylem", "phloem"],
+  ["endocytosis", "exocytosis"],
+  ["autotrophs", "heterotrophs"],
+  ["unicellular", "multicellular"],
+  ["homozygous", "heterozygous"],
+  ["sporophyte", "gametophyte"],
+  ["innate", "adaptive"],
+  ["maternal", "paternal"],
+  ["maternally", "paternally"],
+  ["polar", "nonpolar"],
+  ["saturated", "unsaturated"],
+  ["oxygenated", "deoxygenated"],
+  ["systemic", "pulmonary"],
+  ["open", "closed"],
+  ["inhalation", "exhalation"],
+  ["contraction", "relaxation"],
+  ["contracts", "relaxes"],
+  ["depolarization", "hyperpolarization"],
+  ["permeable", "impermeable"],
+  ["soluble", "insoluble"],
+  ["rapidly", "slowly"],
+  ["thicker", "thinner"],
+  ["thick", "thin"],
+  ["internal", "external"],
+  ["leading", "lagging"],
+  ["upstream", "downstream"],
+  ["attracts", "repels"],
+  ["attract", "repel"],
+  ["attraction", "repulsion"],
+  ["prokaryotes", "eukaryotes"],
+  ["prokaryote", "eukaryote"],
+  ["prokaryotic", "eukaryotic"],
+  ["arteries", "veins"],
+  ["artery", "vein"],
+  ["vertebrates", "invertebrates"],
+  ["genotype", "phenotype"],
+  ["inspiration", "expiration"],
+  ["parallel", "perpendicular"],
+  ["conductors", "insulators"],
+  ["conductor", "insulator"],
+  ["elastic", "inelastic"],
+  ["convex", "concave"],
+  ["converging", "diverging"],
+  ["transverse", "longitudinal"],
+  ["reflection", "refraction"],
+  ["vector", "scalar"],
+  ["clockwise", "counterclockwise"],
+  ["electrons", "protons"],
+  ["electron", "proton"],
+  ["gain", "lose"],
+  ["gains", "loses"],
+  ["gained", "lost"],
+  ["absorb", "release"],
+  ["absorbs", "releases"],
+  ["absorbed", "released"],
+
+  ["more", "less"],
+  ["most", "least"],
+  ["heavier", "lighter"],
+  ["warmer", "cooler"],
+  ["rises", "falls"],
+  ["raises", "lowers"],
+  ["stimulates", "inhibits"],
+  ["activates", "inhibits"],
+  ["promotes", "inhibits"],
+  ["excitatory", "inhibitory"],
+  ["sympathetic", "parasympathetic"],
+  ["anterior", "posterior"],
+  ["dorsal", "ventral"],
+  ["upper", "lower"],
+  ["younger", "older"],
+] as const) {
+  OPPOSITES[a] ??= b;
+  OPPOSITES[b] ??= a;
+}
+// "Light falls on the mirror" does not reverse to "rises on": only "rises" is reversed.
+delete OPPOSITES.falls;
+const SWAP_WORD = new RegExp(`\\b(?:${Object.keys(OPPOSITES).join("|")})\\b`, "gi");
+
+/** A statement that holds only with qualifications, or already negated: reversing it proves nothing. */
+const UNSAFE =
+  /\b(?:not|no|never|cannot|n't|neither|nor|either|often|usually|sometimes|may|might|can|could|some|many|generally|typically|probably|likely|approximately|respectively|versus|vs|unless|except|will|would|should)\b|[%=]/i;
+
+/** Words reversed only as verbs ("cells gain water"), never as nouns ("a gain", "the release of"). */
+const VERB_ONLY =
+  /^(?:gain|gains|gained|lose|loses|lost|absorb|absorbs|absorbed|release|releases|released)$/i;
+
+/** Names of things (not qualities), reversed only where they are the thing itself. */
+const NAME_WORD =
+  /^(?:electrons?|protons?|arter(?:y|ies)|veins?|prokaryotes?|eukaryotes?|conductors?|insulators?|vector|scalar|genotype|phenotype|vertebrates|invertebrates|xylem|phloem|sporophyte|gametophyte|reflection|refraction|inspiration|expiration)$/i;
+
+/** Openings that lean on what came before or speak to the reader: not a statement to offer alone. */
+const OPENER =
+  /^(?:but|and|so|or|yet|altogether|now|perhaps|even|after all|additionally|furthermore|moreover|however|therefore|thus|hence|in addition|similarly|likewise|finally|undoubtedly|certainly|of these|as shown|of course|in fact|interestingly|remember|imagine|consider|use|note|suppose|let|recall|here|again|still|indeed|clearly|obviously|surprisingly|fortunately|unfortunately|in other words|that is)\b/i;
+/** A judgement, not a fact: "even more interesting" reversed is not provably false. */
+const EVALUATIVE =
+  /^(?:interesting|bizarre|important|useful|surprising|remarkable|striking|amazing|significant|exciting|fascinating|difficult|easy|famous|popular|likely|beautiful|dramatic)$/i;
+/** Symbols of an equation or a quantity name ("ΔS_envir", "θ_c"): the statement is not plain prose. */
+const MATH = /[_=^ΔθλμΣπ√]/;
+
+export interface ISwap {
+  sentence: ISentence;
+  /** The reversed statement. */
+  text: string;
+  from: string;
+  to: string;
+}
+
+function keepCase(word: string, like: string): string {
+  return /^\p{Lu}/u.test(like) ? capital(word) : word;
+}
+
+const reversed = new Map<string, Omit<ISwap, "sentence"> | null>();
+
+/**
+ * The sentence with its direction word reversed, or null when that would not clearly be false.
+ * Memoised by text: every candidate question reads the reversals of its neighbours, and each
+ * costs a part-of-speech reading.
+ */
+export function reverse(s: ISentence): ISwap | null {
+  let hit = reversed.get(s.text);
+  if (hit === undefined) {
+    const r = reverseText(s);
+    hit = r ? { text: r.text, from: r.from, to: r.to } : null;
+    if (reversed.size > 5000) reversed.clear();
+    reversed.set(s.text, hit);
+  }
+  return hit ? { ...hit, sentence: s } : null;
+}
+
+function reverseText(s: ISentence): ISwap | null {
+  const text = stripEnd(s.text);
+  const hits = [...text.matchAll(SWAP_WORD)];
+  if (
+    hits.length === 0 ||
+    hits.length > 2 ||
+    UNSAFE.test(text) ||
+    ABOUT_NAMES.test(text) ||
+    LEANS_ON_CONTEXT.test(text)
+  )
+    return null;
+  // Two direction words that answer each other ("from low to high") cannot be reversed one at a time.
+  if (hits.length === 2 && OPPOSITES[hits[0]![0].toLowerCase()] === hits[1]![0].toLowerCase()) return null;
+  const words = text.split(/\s+/).length;
+  if (words < 7 || words > 32 || contentWords(text).length < 5) return null;
+  // The last one: in "as A increases, B increases" it is the consequence that is reversed.
+  const hit = hits[hits.length - 1]!;
+  const from = hit[0];
+  const at = hit.index ?? 0;
+  // A compound ("high-energy", "Gram-negative") or a bound phrase ("at least") is not a claim to reverse.
+  if (/-$/.test(text.slice(0, at)) || text.charAt(at + from.length) === "-") return null;
+  // Bound phrases: "at least", "after all", "one or more", "until after".
+  if (/\b(?:at|or|and|until)\s$/i.test(text.slice(0, at)) || /^after all\b/i.test(text.slice(at)))
+    return null;
+  if (VERB_ONLY.test(from) && !nlp(text).match(from).has("#Verb")) return null;
+  // A noun naming part of a compound ("electron transport chain", "proton pump") is not a claim.
+  if (NAME_WORD.test(from) && nlp(text).match(`${from} #Noun`).found) return null;
+  // Pairs that are opposites only in one context: the circulation's circuits, a body's layers.
+  if (/^(?:systemic|pulmonary)$/i.test(from) && !/\bcircula|\bcircuit|\bblood\b/i.test(text)) return null;
+  if (
+    /^(?:internal|external)$/i.test(from) &&
+    /^\s*(?:stimul|signal|factor|cue|environment)/i.test(text.slice(at + from.length))
+  )
+    return null;
+  let to = keepCase(OPPOSITES[from.toLowerCase()]!, from);
+  if (/^(?:more|less|most|least)$/i.test(from)) {
+    // Only a comparison of a quality reverses cleanly ("more derived" → "less derived", "the most
+    // common" → "the least common"); "most mammals" becomes "few mammals", "more evidence" is left.
+    const next =
+      text
+        .slice(at + from.length)
+        .trim()
+        .split(/\s+/)[0] ?? "";
+    if (EVALUATIVE.test(next)) return null;
+    const adjective = nlp(next).has("#Adjective") || nlp(next).has("#Adverb");
+    const superlative = /(?:\bthe|['’]s|\bits|\btheir)\s$/i.test(text.slice(0, at));
+    // "most mammals", "most terrestrial ecosystems": a quantity, reversed to "few"; "the most
+    // common": a superlative, reversed to "the least common".
+    if (/^most$/i.test(from) && !superlative) {
+      // "few" counts: "most activation" (a mass noun) has no countable reversal.
+      if (next === "of" || !(adjective || nlp(next).has("#Plural"))) return null;
+      to = keepCase("few", from);
+    } else if (!adjective) return null;
+  }
+  const swapped = `${text.slice(0, at)}${to}${text.slice(at + from.length)}`;
+  // "an" / "a" before the swapped word must still agree ("an increase" → "a decrease").
+  const fixed = swapped.replace(/\b(a|an|A|An) (\S+)/g, (m, art: string, w: string) => {
+    if (w !== to) return m;
+    const vowel = /^[aeiou]/i.test(w);
+    const want = vowel ? "an" : "a";
+    return `${/^A/.test(art) ? capital(want) : want} ${w}`;
+  });
+  return { sentence: s, text: `${fixed}.`, from: from.toLowerCase(), to: to.toLowerCase() };
+}
+
+/** Lesson sentences that can be offered as statements: standalone, not a side box, not about names. */
+function statements(env: IFormEnv): ISentence[] {
+  return env.kb.sentences.filter((s) => {
+    if (!s.standalone || s.sideBox || env.used.has(s.text)) return false;
+    const words = s.text.split(/\s+/).length;
+    return (
+      words >= 7 &&
+      !/\b(?:fig|figures?|tables?|we|our|us|you|this way)\b|\b(?:figure|discuss)/i.test(s.text) &&
+      !OPENER.test(s.text) &&
+      !MATH.test(s.text) &&
+      words <= 32 &&
+      !LEANS_ON_CONTEXT.test(s.text) &&
+      !ABOUT_NAMES.test(s.text) &&
+      !/\b(?:not|no|never)\b/i.test(s.text) &&
+      !/\?|!/.test(s.text)
+    );
+  });
+}
+
+const byRank = (env: IFormEnv, items: readonly ISentence[]) =>
+  [...items].sort(
+    (a, b) =>
+      (env.kb.rank.get(a.chunkKey) ?? 99) - (env.kb.rank.get(b.chunkKey) ?? 99) || a.position - b.position,
+  );
+
+const SUMMARY = /\b(?:summary|introduction|review|overview|key terms)\b/i;
+const NOT_A_TOPIC = (heading: string) =>
+  SUMMARY.test(heading) || FEATURE_BOX.test(heading.replace(/^#+\s*/, ""));
+
+/** What the statements are about, for the stem: the block's heading, else its section (never "Section Summary"). */
+function topicOf(env: IFormEnv, s: ISentence): string {
+  if (s.heading && !NOT_A_TOPIC(s.heading)) return topicName(s.heading.replace(/^#+\s*/, ""));
+  const path = (env.kb.byKey.get(s.chunkKey)?.sectionPath ?? "").split(" > ").slice(1);
+  const named = path.filter((p) => !NOT_A_TOPIC(p)).pop() ?? "";
+  return topicName(named.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, ""));
+}
+
+/** Sentences of the same heading block (else the same section), nearest first. */
+function neighbours(env: IFormEnv, s: ISentence, pool: readonly ISentence[]): ISentence[] {
+  const same = pool.filter((o) => o.text !== s.text && o.heading === s.heading && o.chunkKey === s.chunkKey);
+  const section = pool.filter((o) => o.text !== s.text && o.section === s.section && !same.includes(o));
+  return [
+    ...same.sort((a, b) => Math.abs(a.position - s.position) - Math.abs(b.position - s.position)),
+    ...byRank(env, section),
+  ];
+}
+
+/** Options of comparable length, so the odd one out is not the longest or the shortest. */
+const similarLength = (a: string, b: string) => {
+  const r = a.length / b.length;
+  return r >= 0.55 && r <= 1.8;
+};
+
+const lowerFirst = (t: string) => (/^\p{Lu}\p{Ll}/u.test(t) ? t.charAt(0).toLowerCase() + t.slice(1) : t);
+const sentenceOf = (t: string) => `${capital(stripEnd(t))}.`;
+
+function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISentence[]): TQuestion | null {
+  const reversed = neighbours(env, key, pool)
+    .map(reverse)
+    .filter((r): r is ISwap => r !== null && similarLength(r.text, key.text))
+    .slice(0, 3);
+  if (reversed.length < 3) return null;
+  const topic = topicOf(env, key);
+  if (!topic) return null;
+  return mcq(env, {
+    prompt: `Which of the following statements about ${topic} is correct?`,
+    key: { text: sentenceOf(key.text) },
+    distractors: reversed.map((r) => ({
+      text: r.text,
+      rationale: `Takes ${r.to} for ${r.from}: the text states that ${clip(lowerFirst(stripEnd(r.sentence.text)), 150)}.`,
+    })),
+    explanation: `The text states: “${clip(stripEnd(key.text), 220)}.” Each other option reverses one word of a statement the text makes.`,
+    sources: [key, ...reversed.map((r) => r.sentence)].map((s) => ({ chunkKey: s.chunkKey, quote: s.text })),
+  });
+}
+
+function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISentence[]): TQuestion | null {
+  // True statements that cannot be reversed first: the reversible ones are kept for other questions.
+  const near = neighbours(env, wrong.sentence, pool).filter((s) => similarLength(s.text, wrong.text));
+  const truths = [
+    ...near.filter((s) => reverse(s) === null),
+    ...near.filter((s) => reverse(s) !== null),
+  ].slice(0, 3);
+  if (truths.length < 3) return null;
+  const topic = topicOf(env, wrong.sentence);
+  if (!topic) return null;
+  return mcq(env, {
+    prompt: `Which of the following statements about ${topic} is NOT correct?`,
+    key: { text: wrong.text },
+    distractors: truths.map((t) => ({
+      text: sentenceOf(t.text),
+      rationale: `A true statement the text makes (${clip(lowerFirst(stripEnd(t.text)), 120)}); choosing it means doubting a stated fact and missing the reversed one.`,
+    })),
+    explanation: `The text states the opposite: “${clip(stripEnd(wrong.sentence.text), 220)}.” — it is “${wrong.from}”, not “${wrong.to}”. The other three statements are made by the text as given.`,
+    sources: [wrong.sentence, ...truths].map((s) => ({ chunkKey: s.chunkKey, quote: s.text })),
+  });
+}
+
+/** Remember: pick the statement the text makes among reversed ones (or the reversed one among true ones). */
+export const statementMcq: IForm = {
+  id: "statement-mcq",
+  fits: (type, level) => type === "mcq" && level === "Remember",
+  available: (kb) => kb.sentences.filter((s) => s.standalone).length,
+  *build(env) {
+    const pool = statements(env);
+    const seen = new Set<string>();
+    let n = 0;
+    for (const s of byRank(env, pool)) {
+      if (n >= MAX_CANDIDATES) return;
+      const q = correctStatementMcq(env, s, pool);
+      const id = q?.type === "mcq" ? q.options.join("|") : "";
+      if (q && !seen.has(id)) {
+        seen.add(id);
+        n++;
+        yield q;
+      }
+    }
+    for (const s of byRank(env, pool)) {
+      const r = reverse(s);
+      if (!r) continue;
+      const q = n < MAX_CANDIDATES ? incorrectStatementMcq(env, r, pool) : null;
+      if (q) {
+        n++;
+        yield q;
+      }
+    }
+  },
+};
+
+/** Notes to judge for `marks`: one mark per statement judged, one per error corrected (2 + 1, 3 + 2 or 4 + 1, …). */
+function layouts(marks: number): { notes: number; errors: number }[] {
+  const out: { notes: number; errors: number }[] = [];
+  for (const errors of [2, 1]) {
+    const notes = marks - errors;
+    if (notes >= errors + 1 && notes >= 2 && notes <= 5) out.push({ notes, errors });
+  }
+  return out;
+}
+
+interface INote {
+  s: ISentence;
+  text: string;
+  error: ISwap | null;
+}
+
+function notesQuestion(env: IFormEnv, topic: string, notes: readonly INote[]): TQuestion | null {
+  const numbered = notes.map((n, i) => `(${i + 1}) ${n.text}`).join(" ");
+  const points = notes.flatMap((n, i) =>
+    n.error
+      ? [
+          { point: `Judges statement ${i + 1} wrong: it says “${n.error.to}”` },
+          { point: `Corrects statement ${i + 1}: ${clip(stripEnd(n.s.text), 150)}` },
+        ]
+      : [{ point: `Judges statement ${i + 1} correct as written` }],
+  );
+  const errors = notes.flatMap((n) => (n.error ? [n.error] : []));
+  return written(env, {
+    prompt: `A student writes these notes on ${topic}: “${numbered}” Evaluate the notes: say whether each statement is correct, and correct any statement that is wrong.`,
+    answer: notes
+      .map((n, i) =>
+        n.error
+          ? `Statement ${i + 1} is wrong: it should say “${n.error.from}”, not “${n.error.to}”. ${sentenceOf(n.s.text)}`
+          : `Statement ${i + 1} is correct.`,
+      )
+      .join(" "),
+    points,
+    keywords: keywords([...errors.map((e) => e.from), ...errors.map((e) => e.sentence.text)]),
+    sources: notes.map((n) => ({ chunkKey: n.s.chunkKey, quote: n.s.text })),
+  });
+}
+
+/**
+ * Evaluate: a student's notes on a topic, some statements reversed, to check against the text:
+ * judge each statement and correct the wrong ones. One mark per judgement and per correction, so
+ * a short answer holds two statements (one wrong) and a long one three (two wrong) or four (one
+ * wrong). The number of errors is not given away.
+ */
+export const spotTheError: IForm = {
+  id: "spot-the-error",
+  fits: (type, level) => type !== "mcq" && level === "Evaluate",
+  available: (kb) => kb.sentences.filter((s) => s.standalone).length,
+  *build(env) {
+    const pool = statements(env);
+    let made = 0;
+    for (const s of byRank(env, pool)) {
+      if (made >= MAX_CANDIDATES) return;
+      const first = reverse(s);
+      const topic = first ? topicOf(env, s) : "";
+      if (!first || !topic) continue;
+      const all = neighbours(env, s, pool);
+      for (const { notes: n, errors: e } of layouts(env.slot.marks)) {
+        const second = e > 1 ? all.map(reverse).find((r): r is ISwap => r !== null) : undefined;
+        if (e > 1 && !second) continue;
+        const errors = [first, ...(second ? [second] : [])];
+        const others = all.slice(0, 8).filter((o) => !errors.some((x) => x.sentence.text === o.text));
+        // True statements that cannot be reversed first: the reversible ones are kept for other items.
+        const correct = [
+          ...others.filter((o) => reverse(o) === null),
+          ...others.filter((o) => reverse(o) !== null),
+        ].slice(0, n - e);
+        if (correct.length < n - e) continue;
+        // The notes in the order the text gives them.
+        const notes: INote[] = [
+          ...errors.map((x) => ({ s: x.sentence, text: x.text, error: x })),
+          ...correct.map((c) => ({ s: c, text: sentenceOf(c.text), error: null })),
+        ].sort((a, b) =>
+          a.s.chunkKey === b.s.chunkKey
+            ? a.s.position - b.s.position
+            : (env.kb.rank.get(a.s.chunkKey) ?? 99) - (env.kb.rank.get(b.s.chunkKey) ?? 99),
+        );
+        const q = notesQuestion(env, topic, notes);
+        if (q) {
+          made++;
+          yield q;
+        }
+        break;
+      }
+    }
+  },
+};

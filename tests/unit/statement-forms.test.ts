@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { reverse } from "@/lib/generation/forms/statements";
+import { createGateContext, gateQuestion } from "@/lib/generation/gate";
+import type { ISentence } from "@/lib/generation/knowledge";
+import { createOfflineGenerator } from "@/lib/generation/offline-generator";
+import type { EBloomLevel } from "@/types/bloom.types";
+import type { IContextChunk, TQuestion } from "@/types/generation.types";
+
+const DOC = "7a1c2e4a-1b2c-4d3e-8f40-123456789abc";
+const PASSAGES: IContextChunk[] = [
+  {
+    documentId: DOC,
+    chunkIndex: 0,
+    title: "Biology",
+    sectionPath:
+      "Chapter 40: The Circulatory System > 40.1 Overview of the Circulatory System > Circulatory System Architecture",
+    content: [
+      "### Circulatory System Architecture",
+      "",
+      [
+        "Arteries carry blood away from the heart under high pressure.",
+        "The walls of veins are thinner than the walls of arteries, and veins hold most of the blood volume.",
+        "Capillaries connect the smallest arteries to the smallest veins in the tissues.",
+        "Amphibians have a three-chambered heart that mixes oxygenated and deoxygenated blood.",
+        "Fish have a two-chambered heart with a single circuit of blood flow through the body.",
+        "Birds and mammals have a four-chambered heart that keeps oxygenated and deoxygenated blood apart.",
+        "During exercise, the heart rate of a trained athlete increases to supply the muscles with oxygen.",
+        "After a meal, blood flow to the digestive organs rises to absorb the nutrients.",
+      ].join(" "),
+    ].join("\n"),
+  },
+];
+
+const sentence = (text: string): ISentence => ({
+  text,
+  chunkKey: `${DOC}:0`,
+  heading: "Circulatory System Architecture",
+  section: "Circulatory System Architecture",
+  position: 0,
+  sideBox: false,
+  standalone: true,
+});
+
+const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel, marks: number) => ({
+  id: "s0",
+  index: 0,
+  type,
+  bloomLevel,
+  marks,
+  difficulty: "medium" as const,
+  sourceKeys: [`${DOC}:0`],
+});
+
+function firstPassing(type: "mcq" | "short" | "long", level: EBloomLevel, marks: number, keyAt = 0) {
+  const gen = createOfflineGenerator(PASSAGES, 1);
+  const ctx = createGateContext(PASSAGES);
+  const s = slot(type, level, marks);
+  for (const { form, question } of gen.candidates(s, { used: new Set(), keyAt }))
+    if (gateQuestion(question, level, ctx).passed) return { form, question };
+  return null;
+}
+
+describe("reverse: a statement made false by its one direction word", () => {
+  it("reverses the word and keeps the article in agreement", () => {
+    expect(
+      reverse(sentence("During exercise, the heart rate of a trained athlete increases to supply oxygen."))
+        ?.text,
+    ).toBe("During exercise, the heart rate of a trained athlete decreases to supply oxygen.");
+    expect(
+      reverse(sentence("A meal brings an increase in the blood flow to the digestive organs."))?.text,
+    ).toBe("A meal brings a decrease in the blood flow to the digestive organs.");
+  });
+
+  it("turns a determiner 'most' into 'few' and a superlative into its opposite", () => {
+    expect(reverse(sentence("Most mammals keep their body temperature within a narrow range."))?.text).toBe(
+      "Few mammals keep their body temperature within a narrow range.",
+    );
+    expect(reverse(sentence("Hair is one of the most obvious characteristics of the mammals."))?.text).toBe(
+      "Hair is one of the least obvious characteristics of the mammals.",
+    );
+    expect(reverse(sentence("Neutrophils are the body’s most abundant phagocytes in the blood."))?.text).toBe(
+      "Neutrophils are the body’s least abundant phagocytes in the blood.",
+    );
+  });
+
+  it("leaves statements it cannot prove false: hedged, negated, compounds, bound phrases, pairs", () => {
+    for (const text of [
+      "Exercise may increase the heart rate of an untrained person.",
+      "The heart rate does not increase during sleep in most mammals.",
+      "High-energy carriers pass along the transport chain of the membrane.",
+      "The cell uses an electron transport chain to make ATP in the membrane.",
+      "Most activation occurs on the lit side, causing the hormone to accumulate on the shaded side.",
+      "Long-distance signaling elicits a systemic response aimed at deterring the predator.",
+      "A plant’s sensory response to external stimuli relies on chemical messengers.",
+      "At least one enzyme exists for each of the twenty amino acids.",
+      "Blood moves from high pressure in the arteries to low pressure in the veins.",
+      "Scientists will revise the tree as more evidence becomes available to them.",
+    ])
+      expect(reverse(sentence(text)), text).toBeNull();
+  });
+});
+
+describe("statement forms", () => {
+  it("an MCQ 'which statement is (NOT) correct' keyed by what the text states, passing the gate", () => {
+    const found = firstPassing("mcq", "Remember", 1, 2);
+    expect(found?.form).toBe("statement-mcq");
+    const q = found!.question as Extract<TQuestion, { type: "mcq" }>;
+    expect(q.promptText).toMatch(
+      /^Which of the following statements about circulatory system architecture is (?:NOT )?correct\?$/,
+    );
+    expect(q.correctIndex).toBe(2);
+    const passage = PASSAGES[0]!.content;
+    const isStated = (o: string) => passage.includes(o.replace(/\.$/, ""));
+    const negative = /NOT correct/.test(q.promptText);
+    // "NOT correct": the key is the one statement the text does not make; "correct": the only one it makes.
+    expect(isStated(q.options[q.correctIndex]!)).toBe(!negative);
+    expect(q.options.filter((_o, i) => i !== q.correctIndex).every((o) => isStated(o) === negative)).toBe(
+      true,
+    );
+    expect(new Set(q.distractorRationales).size).toBe(3);
+  });
+
+  it("a short Evaluate item: a student's notes with one reversed statement to find, correct and confirm", () => {
+    const found = firstPassing("short", "Evaluate", 3);
+    expect(found?.form).toBe("spot-the-error");
+    const q = found!.question as Extract<TQuestion, { type: "short" }>;
+    expect(q.promptText).toMatch(
+      /^A student writes these notes on circulatory system architecture: “\(1\) .+ \(2\) .+” Evaluate the notes/,
+    );
+    expect(q.markingScheme!.reduce((a, p) => a + p.marks, 0)).toBe(3);
+    expect(q.suggestedAnswer.match(/is wrong: it should say “\w+”, not “\w+”\./g)).toHaveLength(1);
+    expect(q.suggestedAnswer.match(/is correct\./g)).toHaveLength(1);
+    const ctx = createGateContext(PASSAGES);
+    expect(gateQuestion(q, "Evaluate", ctx).demand).toBe("Evaluate");
+  });
+
+  it("a long Evaluate item: each statement judged and each error corrected, a mark each, adding up to the marks", () => {
+    const found = firstPassing("long", "Evaluate", 5);
+    expect(found?.form).toBe("spot-the-error");
+    const q = found!.question as Extract<TQuestion, { type: "long" }>;
+    expect(q.promptText).toMatch(/\(3\) .+” Evaluate the notes: say whether each statement is correct/);
+    expect(q.markingScheme.map((p) => p.marks)).toEqual([1, 1, 1, 1, 1]);
+    // Three statements with two errors, or four with one: judgements + corrections = 5.
+    const wrong = q.suggestedAnswer.match(/is wrong: it should say/g)?.length ?? 0;
+    const right = q.suggestedAnswer.match(/is correct\./g)?.length ?? 0;
+    expect(wrong + right + wrong).toBe(5);
+    expect(wrong).toBeGreaterThanOrEqual(1);
+  });
+});
