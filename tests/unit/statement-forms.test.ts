@@ -120,30 +120,32 @@ describe("statement forms", () => {
     expect(new Set(q.distractorRationales).size).toBe(3);
   });
 
-  it("a short Evaluate item: a student's notes with one reversed statement to find, correct and confirm", () => {
-    const found = firstPassing("short", "Evaluate", 3);
+  it("a short written Remember item: notes with one reversed statement to find and correct, the rest confirmed for one mark", () => {
+    const found = firstPassing("short", "Remember", 3);
     expect(found?.form).toBe("spot-the-error");
     const q = found!.question as Extract<TQuestion, { type: "short" }>;
+    expect(q.bloomLevel).toBe("Remember");
     expect(q.promptText).toMatch(
-      /^A student writes these notes on circulatory system architecture: “\(1\) .+ \(2\) .+” Evaluate the notes/,
+      /^A student writes these notes on circulatory system architecture: “\(1\) .+ \(2\) .+ \(3\) .+” Check the notes/,
     );
     expect(q.markingScheme!.reduce((a, p) => a + p.marks, 0)).toBe(3);
     expect(q.suggestedAnswer.match(/is wrong: it should say “\w+”, not “\w+”\./g)).toHaveLength(1);
-    expect(q.suggestedAnswer.match(/is correct\./g)).toHaveLength(1);
-    const ctx = createGateContext(PASSAGES);
-    expect(gateQuestion(q, "Evaluate", ctx).demand).toBe("Evaluate");
+    expect(q.suggestedAnswer.match(/is correct\./g)).toHaveLength(2);
+    // Saying the true statements are true is worth one mark, not one each.
+    expect(q.markingScheme!.filter((p) => /correct$/.test(p.point))).toHaveLength(1);
   });
 
-  it("a long Evaluate item: each statement judged and each error corrected, a mark each, adding up to the marks", () => {
-    const found = firstPassing("long", "Evaluate", 5);
+  it("a long written Remember item: two reversed statements, two marks each (identify, correct), one for the rest", () => {
+    const found = firstPassing("long", "Remember", 5);
     expect(found?.form).toBe("spot-the-error");
     const q = found!.question as Extract<TQuestion, { type: "long" }>;
-    expect(q.promptText).toMatch(/\(3\) .+” Evaluate the notes: say whether each statement is correct/);
+    expect(q.promptText).toMatch(/\(3\) .+” Check the notes: say whether each statement is correct/);
     expect(q.markingScheme.map((p) => p.marks)).toEqual([1, 1, 1, 1, 1]);
-    // Three statements with two errors, or four with one: judgements + corrections = 5.
-    const wrong = q.suggestedAnswer.match(/is wrong: it should say/g)?.length ?? 0;
-    const right = q.suggestedAnswer.match(/is correct\./g)?.length ?? 0;
-    expect(wrong + right + wrong).toBe(5);
-    expect(wrong).toBeGreaterThanOrEqual(1);
+    expect(q.suggestedAnswer.match(/is wrong: it should say/g)).toHaveLength(2);
+    expect(q.suggestedAnswer.match(/is correct\./g)).toHaveLength(1);
+  });
+
+  it("is not offered for an Evaluate slot: spotting a flipped word is recall", () => {
+    expect(firstPassing("short", "Evaluate", 3)?.form).not.toBe("spot-the-error");
   });
 });

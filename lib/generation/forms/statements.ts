@@ -24,8 +24,8 @@ import { ABOUT_NAMES } from "./relations";
  * the true ones (no "not" that gives it away). Two forms use them:
  *  - "Which statement about <topic> is correct?" (Remember: recognise a stated fact among
  *    reversed ones), or "… is NOT correct?" with one reversed statement among three true ones;
- *  - a student's notes with a reversed statement to find, correct and support (Evaluate: judge a
- *    claim against the text and correct the misconception).
+ *  - a student's notes with reversed statements to find and correct (Remember, written: spotting
+ *    a flipped word is recall of the stated fact, whatever the prompt's verb).
  */
 
 /**
@@ -388,12 +388,18 @@ export const statementMcq: IForm = {
   },
 };
 
-/** Notes to judge for `marks`: one mark per statement judged, one per error corrected (2 + 1, 3 + 2 or 4 + 1, …). */
-function layouts(marks: number): { notes: number; errors: number }[] {
-  const out: { notes: number; errors: number }[] = [];
+/**
+ * Notes to check for `marks`: two marks per reversed statement (say it is wrong, correct it) and,
+ * when a mark is left, one for saying the rest are right (5 = 2 errors + 1, 4 = 2 errors,
+ * 3 = 1 error + 1, 2 = 1 error). "Correct as written" earns at most one mark, so guessing that
+ * every statement is right earns little; at least one true statement is always among the notes.
+ */
+function layouts(marks: number): { notes: number; errors: number; restMark: boolean }[] {
+  const out: { notes: number; errors: number; restMark: boolean }[] = [];
   for (const errors of [2, 1]) {
-    const notes = marks - errors;
-    if (notes >= errors + 1 && notes >= 2 && notes <= 5) out.push({ notes, errors });
+    const rest = marks - 2 * errors;
+    if (rest !== 0 && rest !== 1) continue;
+    out.push({ notes: errors + (errors === 2 ? 1 : 2), errors, restMark: rest === 1 });
   }
   return out;
 }
@@ -404,19 +410,34 @@ interface INote {
   error: ISwap | null;
 }
 
-function notesQuestion(env: IFormEnv, topic: string, notes: readonly INote[]): TQuestion | null {
+function notesQuestion(
+  env: IFormEnv,
+  topic: string,
+  notes: readonly INote[],
+  restMark: boolean,
+): TQuestion | null {
   const numbered = notes.map((n, i) => `(${i + 1}) ${n.text}`).join(" ");
-  const points = notes.flatMap((n, i) =>
-    n.error
+  const right = notes.flatMap((n, i) => (n.error ? [] : [i + 1]));
+  const points = [
+    ...notes.flatMap((n, i) =>
+      n.error
+        ? [
+            { point: `Identifies statement ${i + 1} as wrong: it says “${n.error.to}”` },
+            { point: `Corrects statement ${i + 1}: ${clip(stripEnd(n.s.text), 150)}` },
+          ]
+        : [],
+    ),
+    ...(restMark
       ? [
-          { point: `Judges statement ${i + 1} wrong: it says “${n.error.to}”` },
-          { point: `Corrects statement ${i + 1}: ${clip(stripEnd(n.s.text), 150)}` },
+          {
+            point: `States that ${right.length === 1 ? `statement ${right[0]} is` : `statements ${right.join(" and ")} are`} correct`,
+          },
         ]
-      : [{ point: `Judges statement ${i + 1} correct as written` }],
-  );
+      : []),
+  ];
   const errors = notes.flatMap((n) => (n.error ? [n.error] : []));
   return written(env, {
-    prompt: `A student writes these notes on ${topic}: “${numbered}” Evaluate the notes: say whether each statement is correct, and correct any statement that is wrong.`,
+    prompt: `A student writes these notes on ${topic}: “${numbered}” Check the notes: say whether each statement is correct, and correct any statement that is wrong.`,
     answer: notes
       .map((n, i) =>
         n.error
@@ -431,14 +452,15 @@ function notesQuestion(env: IFormEnv, topic: string, notes: readonly INote[]): T
 }
 
 /**
- * Evaluate: a student's notes on a topic, some statements reversed, to check against the text:
- * judge each statement and correct the wrong ones. One mark per judgement and per correction, so
- * a short answer holds two statements (one wrong) and a long one three (two wrong) or four (one
- * wrong). The number of errors is not given away.
+ * Remember, written: a student's notes on a topic, some statements reversed, to check: say which
+ * are wrong and correct them. Spotting a flipped word is recall of the stated fact, not judgement
+ * (three independent readers put all 60 such items labelled Evaluate at Remember or Understand),
+ * so it is labelled Remember and stands in for higher levels only as a labelled substitute. The
+ * number of errors is not given away.
  */
 export const spotTheError: IForm = {
   id: "spot-the-error",
-  fits: (type, level) => type !== "mcq" && level === "Evaluate",
+  fits: (type, level) => type !== "mcq" && level === "Remember",
   available: (kb) => kb.sentences.filter((s) => s.standalone).length,
   *build(env) {
     const pool = statements(env);
@@ -449,7 +471,7 @@ export const spotTheError: IForm = {
       const topic = first ? topicOf(env, s) : "";
       if (!first || !topic) continue;
       const all = neighbours(env, s, pool);
-      for (const { notes: n, errors: e } of layouts(env.slot.marks)) {
+      for (const { notes: n, errors: e, restMark } of layouts(env.slot.marks)) {
         const second = e > 1 ? all.map(reverse).find((r): r is ISwap => r !== null) : undefined;
         if (e > 1 && !second) continue;
         const errors = [first, ...(second ? [second] : [])];
@@ -469,7 +491,7 @@ export const spotTheError: IForm = {
             ? a.s.position - b.s.position
             : (env.kb.rank.get(a.s.chunkKey) ?? 99) - (env.kb.rank.get(b.s.chunkKey) ?? 99),
         );
-        const q = notesQuestion(env, topic, notes);
+        const q = notesQuestion(env, topic, notes, restMark);
         if (q) {
           made++;
           yield q;
