@@ -16,6 +16,9 @@ const nextConfig: NextConfig = {
   // A lockfile in a parent folder would otherwise be taken as the workspace root.
   turbopack: { root },
   outputFileTracingRoot: root,
+  // Read at run time from paths the build cannot follow (lib/db/migrate.ts takes its folder as a
+  // parameter): listed here so a traced (standalone) output still carries them.
+  outputFileTracingIncludes: { "/**": ["./supabase/migrations/*.sql"] },
   poweredByHeader: false,
   // Every response, API and static files included; pages add their nonce-based CSP in proxy.ts.
   async headers() {

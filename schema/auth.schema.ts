@@ -31,3 +31,20 @@ export const CreateApiTokenRequestSchema = z.strictObject({
   expiresInDays: z.number().int().min(1).max(365).nullable().optional(),
 });
 export type TCreateApiTokenRequest = z.infer<typeof CreateApiTokenRequestSchema>;
+
+export const MeFullResponseSchema = MeResponseSchema.extend({
+  via: z.enum(["api-token", "bearer-jwt", "session"]),
+  scopes: z.array(z.enum(API_SCOPES)).nullable(),
+});
+
+/** A personal API token as listed (the secret itself is shown once, at creation). */
+export const ApiTokenInfoSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  prefix: z.string(),
+  scopes: z.array(z.enum(API_SCOPES)),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+  created_at: z.string(),
+});

@@ -99,3 +99,130 @@ export const LlmQuestionSchema = z.object({
   citations: z.array(z.string().max(80)).min(1),
 });
 export type TLlmQuestion = z.infer<typeof LlmQuestionSchema>;
+
+// ---- Responses: what the API returns for saved questions (types/generation.types.ts infers them).
+
+export const ContextRefSchema = z.object({
+  documentId: z.string(),
+  chunkIndex: z.number().int(),
+  title: z.string(),
+  pageStart: z.number().int().optional(),
+  pageEnd: z.number().int().optional(),
+  /** The sentence(s) of the passage that support the question. */
+  quote: z.string(),
+});
+
+/** What the gate checked about a question before it was accepted. */
+export const ValidationSchema = z.object({
+  citationsOk: z.boolean(),
+  supported: z.boolean(),
+  /** The quality gate's reading of the demand equals the label. */
+  bloomAgreed: z.boolean(),
+  regenerated: z.boolean(),
+  /** Warnings of the quality gate (rejections never reach a saved question). */
+  flags: z.array(z.string()),
+  /** The Bloom level the question's demand supports, as the quality gate reads it. */
+  demand: z.enum(BLOOM_LEVELS).optional(),
+  /** The level the blueprint asked for when nothing acceptable could be written at it. */
+  substitutedFor: z.enum(BLOOM_LEVELS).optional(),
+});
+
+export const MarkingPointSchema = z.object({ point: z.string(), marks: z.number() });
+
+const questionBase = {
+  id: z.string(),
+  bloomLevel: z.enum(BLOOM_LEVELS),
+  promptText: z.string(),
+  marks: z.number().int(),
+  difficulty: z.enum(DIFFICULTIES),
+  contextRefs: z.array(ContextRefSchema),
+  validation: ValidationSchema,
+  /** Which generator wrote it: the LLM, or the offline algorithm (also as a fallback). */
+  source: z.enum(["llm", "offline"]),
+};
+
+export const McqQuestionSchema = z.object({
+  ...questionBase,
+  type: z.literal("mcq"),
+  options: z.array(z.string()),
+  correctIndex: z.number().int(),
+  explanation: z.string(),
+  distractorRationales: z.array(z.string()),
+});
+
+export const ShortQuestionSchema = z.object({
+  ...questionBase,
+  type: z.literal("short"),
+  suggestedAnswer: z.string(),
+  evaluatorKeywords: z.array(z.string()),
+  /** Separate, checkable ideas that add up to the marks (absent on sets saved before schemes). */
+  markingScheme: z.array(MarkingPointSchema).optional(),
+});
+
+export const LongQuestionSchema = z.object({
+  ...questionBase,
+  type: z.literal("long"),
+  suggestedAnswer: z.string(),
+  evaluatorKeywords: z.array(z.string()),
+  markingScheme: z.array(MarkingPointSchema),
+});
+
+export const QuestionSchema = z.discriminatedUnion("type", [
+  McqQuestionSchema,
+  ShortQuestionSchema,
+  LongQuestionSchema,
+]);
+
+export const QUESTION_STATUSES = ["draft", "approved", "rejected"] as const;
+
+/** A question as saved: its set and review status besides the question itself. */
+export const SavedQuestionSchema = z.intersection(
+  QuestionSchema,
+  z.object({ setId: z.string(), status: z.enum(QUESTION_STATUSES) }),
+);
+
+export const QuestionSetSchema = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  board: z.string(),
+  grade: z.string(),
+  subject: z.string(),
+  generator: z.string(),
+  warnings: z.array(z.string()),
+  created_at: z.string(),
+  questions: z.array(SavedQuestionSchema),
+});
+
+export const QuestionSummarySchema = z.object({
+  id: z.string(),
+  setId: z.string(),
+  setTitle: z.string(),
+  type: z.enum(QUESTION_TYPES),
+  bloomLevel: z.enum(BLOOM_LEVELS),
+  difficulty: z.enum(DIFFICULTIES),
+  marks: z.number().int(),
+  promptText: z.string(),
+  status: z.enum(QUESTION_STATUSES),
+  chapter: z.string().optional(),
+  createdAt: z.string(),
+});
+
+/** GET /api/questions: the caller's saved questions, for reuse in papers. */
+export const QuestionSearchQuerySchema = z.strictObject({
+  type: z.enum(QUESTION_TYPES).optional(),
+  bloomLevel: z.enum(BLOOM_LEVELS).optional(),
+  chapter: z.string().trim().min(1).max(200).optional(),
+  q: z.string().trim().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type TQuestionSearchQuery = z.input<typeof QuestionSearchQuerySchema>;
+
+/** PATCH /api/questions/[id]: review state and inline edits. */
+export const PatchQuestionSchema = z
+  .strictObject({
+    status: z.enum(QUESTION_STATUSES).optional(),
+    promptText: z.string().trim().min(8).max(1500).optional(),
+    marks: z.number().int().min(1).max(20).optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, "Nothing to change");
+export type TPatchQuestion = z.infer<typeof PatchQuestionSchema>;

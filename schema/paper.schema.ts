@@ -214,3 +214,145 @@ export const ExportQuerySchema = z.strictObject({
   format: z.enum(EXPORT_FORMATS, `Unknown export format: use one of ${EXPORT_FORMATS.join(", ")}`),
   part: z.enum(EXPORT_PARTS).default("paper"),
 });
+
+// ---- Responses: a paper as the API returns it (types/paper.types.ts infers its types from these).
+
+const ResponseCitationSchema = z.object({
+  documentId: z.string(),
+  chunkIndex: z.number().int(),
+  title: z.string(),
+  pageStart: z.number().int().optional(),
+  pageEnd: z.number().int().optional(),
+  quote: z.string(),
+});
+
+/**
+ * A question as it stands in a paper: a copy, so later edits to the generated set do not change a
+ * finished paper. `sourceQuestionId` remembers where it came from (for "swap for a similar one").
+ */
+export const PaperQuestionOutSchema = z.object({
+  type: z.enum(QUESTION_TYPES),
+  bloomLevel: z.enum(BLOOM_LEVELS),
+  difficulty: z.enum(DIFFICULTIES),
+  promptText: z.string(),
+  options: z.array(z.string()).optional(),
+  correctIndex: z.number().int().optional(),
+  explanation: z.string().optional(),
+  distractorRationales: z.array(z.string()).optional(),
+  suggestedAnswer: z.string().optional(),
+  evaluatorKeywords: z.array(z.string()).optional(),
+  markingScheme: z.array(z.object({ point: z.string(), marks: z.number() })).optional(),
+  citations: z.array(ResponseCitationSchema),
+  /** Chapter label ("4 · Cell Structure") resolved from the cited document, for the blueprint. */
+  chapter: z.string().optional(),
+  sourceQuestionId: z.string().optional(),
+});
+
+export const PaperItemOutSchema = z.object({
+  id: z.string(),
+  marks: z.number().int(),
+  question: PaperQuestionOutSchema,
+  /** Internal choice: the OR alternative of this question (same marks). */
+  alternative: PaperQuestionOutSchema.optional(),
+  /** The teacher has seen the past-paper match and keeps the question anyway. */
+  keepDespitePyq: z.boolean().optional(),
+});
+
+export const PaperSectionOutSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  instructions: z.string().optional(),
+  /** The type this section holds; "mixed" accepts any. */
+  questionType: z.enum([...QUESTION_TYPES, "mixed"]),
+  /** Marks every question of the section carries (optional for mixed sections). */
+  marksPerQuestion: z.number().int().optional(),
+  /** Internal choice "attempt any N of M": only the N highest-mark items count. */
+  attemptAny: z.number().int().optional(),
+  items: z.array(PaperItemOutSchema),
+});
+
+export const PaperBlueprintOutSchema = z.object({
+  /** Target marks per chapter label. */
+  chapters: z.record(z.string(), z.number()).optional(),
+  /** Target marks per Bloom level, or per three-band mix (use one of the two). */
+  bloom: z.partialRecord(z.enum(BLOOM_LEVELS), z.number()).optional(),
+  bloomBands: z.partialRecord(z.enum(BLOOM_BANDS), z.number()).optional(),
+  /** Target marks per question type. */
+  types: z.partialRecord(z.enum(QUESTION_TYPES), z.number()).optional(),
+  /** Target share of marks per difficulty, in percent. */
+  difficulty: z.partialRecord(z.enum(DIFFICULTIES), z.number()).optional(),
+  /** How far (in marks, or percentage points for difficulty) a total may stray and still pass. */
+  tolerance: z.number(),
+});
+
+export const PaperSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  schoolName: z.string().optional(),
+  board: z.string(),
+  grade: z.string(),
+  subject: z.string(),
+  durationMinutes: z.number().int(),
+  totalMarks: z.number().int(),
+  instructions: z.array(z.string()),
+  sections: z.array(PaperSectionOutSchema),
+  blueprint: PaperBlueprintOutSchema.optional(),
+  version: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const PaperSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  board: z.string(),
+  grade: z.string(),
+  subject: z.string(),
+  totalMarks: z.number().int(),
+  countedMarks: z.number(),
+  itemCount: z.number().int(),
+  updatedAt: z.string(),
+});
+
+export const CheckRowSchema = z.object({
+  key: z.string(),
+  target: z.number().optional(),
+  actual: z.number(),
+  status: z.enum(["ok", "under", "over"]),
+});
+
+export const PaperProblemSchema = z.object({ path: z.string(), message: z.string() });
+
+/** The live blueprint check: what the paper adds up to against its targets. */
+export const PaperCheckSchema = z.object({
+  countedMarks: z.number(),
+  totalMarks: z.number(),
+  /** Structural problems that block export (marks that do not add up, empty sections, ...). */
+  problems: z.array(PaperProblemSchema),
+  chapters: z.array(CheckRowSchema),
+  bloom: z.array(CheckRowSchema),
+  bloomBands: z.array(CheckRowSchema),
+  types: z.array(CheckRowSchema),
+  difficulty: z.array(CheckRowSchema),
+  /** True when there are no problems and every targeted row is within tolerance. */
+  blueprintMet: z.boolean(),
+});
+
+export const PyqMatchSchema = z.object({
+  documentId: z.string(),
+  title: z.string(),
+  pageStart: z.number().int().optional(),
+  /** The past-paper question text that matched. */
+  text: z.string(),
+  /** Similarity in [0, 1]. */
+  score: z.number(),
+});
+
+export const PaperResponseSchema = z.object({
+  ok: z.literal(true),
+  paper: PaperSchema,
+  check: PaperCheckSchema,
+});
+
+/** POST .../swap and .../regenerate: the paper version the caller edited (409 when stale). */
+export const ItemActionSchema = z.strictObject({ version: z.number().int().min(1).optional() });

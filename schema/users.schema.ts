@@ -28,6 +28,7 @@ export const AccountSummarySchema = z.object({
   email: z.string(),
   displayName: z.string().nullable(),
   role: z.enum(ROLES),
+  /** A local password is set (local accounts); Supabase Auth users have none here. */
   hasPassword: z.boolean(),
   createdAt: z.string(),
 });

@@ -136,13 +136,17 @@ async function viaServer(baseUrl: string, token: string | undefined): Promise<nu
 }
 
 async function embedded(): Promise<number> {
-  const [{ getConfig }, { getDb }, { getEmbedder }, { getStorage }, { ingestFiles }] = await Promise.all([
-    import("@/lib/config/env"),
-    import("@/lib/db"),
-    import("@/lib/ai/embedder"),
-    import("@/lib/storage"),
-    import("@/lib/ingestion/ingest-files"),
-  ]);
+  const [{ getConfig }, { getDb }, { getEmbedder }, { getStorage }, { ingestFiles }, { registerStartTasks }] =
+    await Promise.all([
+      import("@/lib/config/env"),
+      import("@/lib/db"),
+      import("@/lib/ai/embedder"),
+      import("@/lib/storage"),
+      import("@/lib/ingestion/ingest-files"),
+      import("@/lib/start"),
+    ]);
+  // Like a server start: an empty embedded database gets the demo accounts first.
+  registerStartTasks();
   const db = await getDb();
   const [owner] = await db.query<{ id: string }>(
     opts.as

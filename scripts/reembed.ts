@@ -13,6 +13,7 @@ import { getEmbedder } from "@/lib/ai/embedder";
 import { getDb } from "@/lib/db";
 import { processIngestion } from "@/lib/ingestion/pipeline";
 import { setIngestionStatus } from "@/lib/ingestion/store";
+import { registerStartTasks } from "@/lib/start";
 import { getStorage } from "@/lib/storage";
 import { runCli } from "./support/cli";
 
@@ -25,6 +26,7 @@ const opts = new Command()
 await runCli(
   "reembed",
   async () => {
+    registerStartTasks();
     const db = await getDb();
     const embedder = getEmbedder();
     const stale = await db.query<{ id: string; title: string; embedding_model: string }>(

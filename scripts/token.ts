@@ -7,6 +7,7 @@ import { Command } from "commander";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import { issueSession } from "@/lib/auth/sessions";
 import { getDb } from "@/lib/db";
+import { registerStartTasks } from "@/lib/start";
 import { API_SCOPES, type TApiScope } from "@/types/auth.types";
 import type { ERole } from "@/types/curriculum.types";
 import { runCli } from "./support/cli";
@@ -22,6 +23,7 @@ const opts = new Command()
 await runCli(
   "token",
   async () => {
+    registerStartTasks();
     const db = await getDb();
     const [user] = await db.query<{ id: string; email: string; role: ERole }>(
       "select id, email, role from profiles where email = $1",

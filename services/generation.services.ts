@@ -1,3 +1,4 @@
+import { getQuestionSetContract, patchQuestionContract } from "@/contracts/generation.contract";
 import { AppError } from "@/lib/errors";
 import type { TGenerationRequestInput } from "@/schema/generation.schema";
 import type { TQuestion, TQuestionPartData } from "@/types/generation.types";
@@ -30,4 +31,7 @@ export async function regenerateQuestion(request: TGenerationRequestInput): Prom
 export const patchQuestion = (
   id: string,
   body: { status?: "draft" | "approved" | "rejected"; promptText?: string },
-) => apiFetch<{ ok: true }>(`/api/questions/${id}`, { method: "PATCH", json: body });
+) => apiFetch(patchQuestionContract, { params: { id }, body });
+
+/** A saved question set with its questions. */
+export const getQuestionSet = (id: string) => apiFetch(getQuestionSetContract, { params: { id } });

@@ -1,63 +1,49 @@
+import type { TResponse } from "@/contracts/contract";
+import { searchQuestionsContract } from "@/contracts/generation.contract";
+import {
+  addPaperItemsContract,
+  createPaperContract,
+  deletePaperContract,
+  exportPaperContract,
+  getPaperContract,
+  listPapersContract,
+  putPaperContract,
+  pyqCheckContract,
+  regenerateItemContract,
+  swapItemContract,
+} from "@/contracts/papers.contract";
+import type { TQuestionSearchQuery } from "@/schema/generation.schema";
 import type { TAddItems, TPaperCreateInput, TPaperUpdate } from "@/schema/paper.schema";
-import type { IQuestionSummary } from "@/types/generation.types";
-import type {
-  EExportFormat,
-  EExportPart,
-  IPaper,
-  IPaperCheck,
-  IPaperSummary,
-  IPyqMatch,
-} from "@/types/paper.types";
-import { apiFetch } from "./http";
+import type { EExportFormat, EExportPart } from "@/types/paper.types";
+import { apiFetch, contractUrl } from "./http";
 
-export interface IPaperResponse {
-  ok: true;
-  paper: IPaper;
-  check: IPaperCheck;
-}
+export type IPaperResponse = TResponse<typeof getPaperContract>;
 
-export const getPapers = () => apiFetch<{ ok: true; papers: IPaperSummary[] }>("/api/papers");
+export const getPapers = () => apiFetch(listPapersContract, {});
 
-export const getPaper = (id: string) => apiFetch<IPaperResponse>(`/api/papers/${id}`);
+export const getPaper = (id: string) => apiFetch(getPaperContract, { params: { id } });
 
-export const postPaper = (body: TPaperCreateInput) =>
-  apiFetch<IPaperResponse>("/api/papers", { method: "POST", json: body });
+export const postPaper = (body: TPaperCreateInput) => apiFetch(createPaperContract, { body });
 
 export const putPaper = (id: string, body: TPaperUpdate) =>
-  apiFetch<IPaperResponse>(`/api/papers/${id}`, { method: "PUT", json: body });
+  apiFetch(putPaperContract, { params: { id }, body });
 
-export const deletePaper = (id: string) => apiFetch<{ ok: true }>(`/api/papers/${id}`, { method: "DELETE" });
+export const deletePaper = (id: string) => apiFetch(deletePaperContract, { params: { id } });
 
 export const postPaperItems = (id: string, body: TAddItems) =>
-  apiFetch<IPaperResponse & { added: number; skipped: number }>(`/api/papers/${id}/items`, {
-    method: "POST",
-    json: body,
-  });
+  apiFetch(addPaperItemsContract, { params: { id }, body });
 
 export const postSwapItem = (id: string, itemId: string, version: number) =>
-  apiFetch<IPaperResponse>(`/api/papers/${id}/items/${itemId}/swap`, { method: "POST", json: { version } });
+  apiFetch(swapItemContract, { params: { id, itemId }, body: { version } });
 
 export const postRegenerateItem = (id: string, itemId: string, version: number) =>
-  apiFetch<IPaperResponse>(`/api/papers/${id}/items/${itemId}/regenerate`, {
-    method: "POST",
-    json: { version },
-  });
+  apiFetch(regenerateItemContract, { params: { id, itemId }, body: { version } });
 
-export const getPyqCheck = (id: string) =>
-  apiFetch<{ ok: true; pyqChunks: number; threshold: number; matches: Record<string, IPyqMatch> }>(
-    `/api/papers/${id}/pyq-check`,
-  );
+export const getPyqCheck = (id: string) => apiFetch(pyqCheckContract, { params: { id } });
 
-export const getQuestions = (params: {
-  type?: string;
-  bloomLevel?: string;
-  chapter?: string;
-  q?: string;
-}) => {
-  const search = new URLSearchParams(Object.entries(params).filter(([, v]) => v) as [string, string][]);
-  return apiFetch<{ ok: true; questions: IQuestionSummary[] }>(`/api/questions?${search}`);
-};
+export const getQuestions = (params: { type?: string; bloomLevel?: string; chapter?: string; q?: string }) =>
+  apiFetch(searchQuestionsContract, { query: params as TQuestionSearchQuery });
 
 /** Where the browser downloads an export from (same-origin GET with the session cookie). */
 export const exportUrl = (id: string, format: EExportFormat, part: EExportPart = "paper") =>
-  `/api/papers/${id}/export?format=${format}&part=${part}`;
+  contractUrl(exportPaperContract, { id }, { format, part });

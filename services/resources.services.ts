@@ -1,17 +1,20 @@
-import type { TIngestion } from "@/schema/resources.schema";
+import {
+  deleteResourceContract,
+  listResourcesContract,
+  resourceChunksContract,
+  retryResourceContract,
+  uploadResourcesContract,
+} from "@/contracts/resources.contract";
 import { apiFetch } from "./http";
 
-export const getResources = () =>
-  apiFetch<{ ok: true; items: TIngestion[]; total: number }>("/api/resources?limit=200");
+export const getResources = () => apiFetch(listResourcesContract, { query: { limit: 200 } });
 
-export const postResources = (form: FormData) =>
-  apiFetch<{ ok: true; ingestions: (TIngestion & { duplicate: boolean })[] }>("/api/resources", {
-    method: "POST",
-    body: form,
-  });
+export const postResources = (form: FormData) => apiFetch(uploadResourcesContract, { form });
 
-export const deleteResource = (id: string) =>
-  apiFetch<{ ok: true }>(`/api/resources/${id}`, { method: "DELETE" });
+export const deleteResource = (id: string) => apiFetch(deleteResourceContract, { params: { id } });
 
-export const retryResource = (id: string) =>
-  apiFetch<{ ok: true }>(`/api/resources/${id}/retry`, { method: "POST" });
+export const retryResource = (id: string) => apiFetch(retryResourceContract, { params: { id } });
+
+/** A page of a resource's chunks for the library preview. */
+export const getResourceChunks = (id: string, query: { offset?: number; limit?: number } = {}) =>
+  apiFetch(resourceChunksContract, { params: { id }, query });

@@ -1,16 +1,10 @@
-import type {
-  TEnhanceQueryRequest,
-  TEnhanceQueryResponse,
-  TFacetsResponse,
-  TRetrievalQueryInput,
-  TRetrievalQueryResponse,
-} from "@/schema/retrieval.schema";
+import { enhanceQueryContract, facetsContract, retrievalQueryContract } from "@/contracts/retrieval.contract";
+import type { TEnhanceQueryRequest, TRetrievalQueryInput } from "@/schema/retrieval.schema";
 import { apiFetch } from "./http";
 
-export const postRetrievalQuery = (body: TRetrievalQueryInput) =>
-  apiFetch<TRetrievalQueryResponse>("/api/retrieval/query", { method: "POST", json: body });
+export const postRetrievalQuery = (body: TRetrievalQueryInput) => apiFetch(retrievalQueryContract, { body });
 
 export const postRetrievalEnhanceQuery = (body: TEnhanceQueryRequest) =>
-  apiFetch<TEnhanceQueryResponse>("/api/retrieval/enhance-query", { method: "POST", json: body });
+  apiFetch(enhanceQueryContract, { body });
 
-export const getFacets = () => apiFetch<TFacetsResponse>("/api/retrieval/facets");
+export const getFacets = () => apiFetch(facetsContract, {});

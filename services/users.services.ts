@@ -1,14 +1,14 @@
+import {
+  createUserContract,
+  listUsersContract,
+  resetPasswordContract,
+  updateUserContract,
+} from "@/contracts/users.contract";
 import type { TCreateUserRequest, TUpdateUserRequest } from "@/schema/users.schema";
-import type { IAccountSummary, ISessionUser, TAccountsMode } from "@/types/auth.types";
 import { apiFetch } from "./http";
 
-export const getUsers = () =>
-  apiFetch<{ ok: true; mode: TAccountsMode; users: IAccountSummary[] }>("/api/users");
-export const postUser = (body: TCreateUserRequest) =>
-  apiFetch<{ ok: true; user: ISessionUser; password?: string }>("/api/users", { method: "POST", json: body });
+export const getUsers = () => apiFetch(listUsersContract, {});
+export const postUser = (body: TCreateUserRequest) => apiFetch(createUserContract, { body });
 export const patchUser = (id: string, body: TUpdateUserRequest) =>
-  apiFetch<{ ok: true; user: ISessionUser }>(`/api/users/${id}`, { method: "PATCH", json: body });
-export const postUserPasswordReset = (id: string) =>
-  apiFetch<{ ok: true; user: ISessionUser; password: string }>(`/api/users/${id}/password`, {
-    method: "POST",
-  });
+  apiFetch(updateUserContract, { params: { id }, body });
+export const postUserPasswordReset = (id: string) => apiFetch(resetPasswordContract, { params: { id } });

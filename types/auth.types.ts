@@ -1,3 +1,6 @@
+import type { z } from "zod";
+import type { ApiTokenInfoSchema, SessionUserSchema } from "@/schema/auth.schema";
+import type { AccountSummarySchema } from "@/schema/users.schema";
 import type { ERole } from "./curriculum.types";
 
 export const API_SCOPES = [
@@ -39,31 +42,15 @@ export interface IPrincipal {
   sessionId: string | null;
 }
 
-export interface ISessionUser {
-  id: string;
-  email: string;
-  displayName: string | null;
-  role: ERole;
-}
+// API shapes, inferred from the schemas the endpoints answer with (schema/auth.schema.ts,
+// schema/users.schema.ts).
+export type ISessionUser = z.infer<typeof SessionUserSchema>;
 
 /** An account as an admin sees it on the Users page and in `npm run users -- list`. */
-export interface IAccountSummary extends ISessionUser {
-  /** A local password is set (local accounts); Supabase Auth users have none here. */
-  hasPassword: boolean;
-  createdAt: string;
-}
+export type IAccountSummary = z.infer<typeof AccountSummarySchema>;
 
 /** Where accounts live: local (this database, argon2 passwords) or Supabase Auth. */
 export type TAccountsMode = "local" | "supabase";
 
 /** A personal API token as listed to its owner (the secret is never stored or shown again). */
-export interface IApiTokenInfo {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: TApiScope[];
-  expires_at: string | null;
-  revoked_at: string | null;
-  last_used_at: string | null;
-  created_at: string;
-}
+export type IApiTokenInfo = z.infer<typeof ApiTokenInfoSchema>;

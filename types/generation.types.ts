@@ -1,3 +1,12 @@
+import type { z } from "zod";
+import type {
+  ContextRefSchema,
+  LongQuestionSchema,
+  McqQuestionSchema,
+  QuestionSummarySchema,
+  ShortQuestionSchema,
+  ValidationSchema,
+} from "@/schema/generation.schema";
 import type { EBloomLevel } from "./bloom.types";
 
 export const QUESTION_TYPES = ["mcq", "short", "long"] as const;
@@ -20,64 +29,15 @@ export interface IContextChunk {
   sectionPath?: string;
 }
 
-export interface IContextRef {
-  documentId: string;
-  chunkIndex: number;
-  title: string;
-  pageStart?: number;
-  pageEnd?: number;
-  /** The sentence(s) of the passage that support the question. */
-  quote: string;
-}
+export type IContextRef = z.infer<typeof ContextRefSchema>;
 
-export interface IValidation {
-  citationsOk: boolean;
-  supported: boolean;
-  /** The quality gate's reading of the demand equals the label. */
-  bloomAgreed: boolean;
-  regenerated: boolean;
-  /** Warnings of the quality gate (rejections never reach a saved question). */
-  flags: string[];
-  /** The Bloom level the question's demand supports, as the quality gate reads it. */
-  demand?: EBloomLevel;
-  /** The level the blueprint asked for when nothing acceptable could be written at it. */
-  substitutedFor?: EBloomLevel;
-}
+export type IValidation = z.infer<typeof ValidationSchema>;
 
-interface IQuestionBase {
-  id: string;
-  bloomLevel: EBloomLevel;
-  promptText: string;
-  marks: number;
-  difficulty: EDifficulty;
-  contextRefs: IContextRef[];
-  validation: IValidation;
-  /** Which generator wrote it: the LLM, or the offline algorithm (also as a fallback). */
-  source: "llm" | "offline";
-}
+export type IMcqQuestion = z.infer<typeof McqQuestionSchema>;
 
-export interface IMcqQuestion extends IQuestionBase {
-  type: "mcq";
-  options: string[];
-  correctIndex: number;
-  explanation: string;
-  distractorRationales: string[];
-}
+export type IShortQuestion = z.infer<typeof ShortQuestionSchema>;
 
-export interface IShortQuestion extends IQuestionBase {
-  type: "short";
-  suggestedAnswer: string;
-  evaluatorKeywords: string[];
-  /** Separate, checkable ideas that add up to the marks (absent on sets saved before schemes). */
-  markingScheme?: { point: string; marks: number }[];
-}
-
-export interface ILongQuestion extends IQuestionBase {
-  type: "long";
-  suggestedAnswer: string;
-  evaluatorKeywords: string[];
-  markingScheme: { point: string; marks: number }[];
-}
+export type ILongQuestion = z.infer<typeof LongQuestionSchema>;
 
 export type TQuestion = IMcqQuestion | IShortQuestion | ILongQuestion;
 
@@ -177,17 +137,4 @@ export type TGenerationDataParts = {
   notice: { message: string };
 };
 
-/** A saved question as listed for reuse (the paper builder's "add from previous sets"). */
-export interface IQuestionSummary {
-  id: string;
-  setId: string;
-  setTitle: string;
-  type: EQuestionType;
-  bloomLevel: EBloomLevel;
-  difficulty: EDifficulty;
-  marks: number;
-  promptText: string;
-  status: "draft" | "approved" | "rejected";
-  chapter?: string;
-  createdAt: string;
-}
+export type IQuestionSummary = z.infer<typeof QuestionSummarySchema>;

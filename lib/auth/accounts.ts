@@ -1,18 +1,16 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { ISqlExecutor } from "@/lib/db";
+import type { TNarrowRow } from "@/lib/db/rows.generated";
 import { AppError } from "@/lib/errors";
 import type { IAccountSummary, ISessionUser } from "@/types/auth.types";
 import type { ERole } from "@/types/curriculum.types";
 import { hashPassword, verifyPassword } from "./password";
 
-interface IProfileRow {
-  id: string;
-  email: string;
-  display_name: string | null;
-  role: ERole;
-  password_hash: string | null;
-}
+type IProfileRow = Pick<
+  TNarrowRow<"profiles", { role: ERole }>,
+  "id" | "email" | "display_name" | "role" | "password_hash"
+>;
 
 function toUser(row: IProfileRow): ISessionUser {
   return { id: row.id, email: row.email, displayName: row.display_name, role: row.role };

@@ -12,6 +12,11 @@ import { findSessionAccount } from "./sessions";
 
 export const SESSION_COOKIE = "pw_session";
 
+/** The session cookie's Set-Cookie value (an empty value with max-age 0 clears it). */
+export function sessionCookie(value: string, maxAgeSec: number, secure: boolean): string {
+  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSec}${secure ? "; Secure" : ""}`;
+}
+
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Our cookie's value; a value that is not valid percent-encoding is a bad credential, not a crash. */

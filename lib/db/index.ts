@@ -7,18 +7,32 @@ import type { IDatabase } from "./types";
 
 export type { IDatabase, ISqlExecutor } from "./types";
 
-/** An unfinished ingestion untouched this long on a shared Postgres was left by a dead instance. */
-export const STALE_INGESTION_MS = 15 * 60_000;
-
 const globalForDb = globalThis as unknown as { __paperwiseDb?: Promise<IDatabase> };
 
 export interface IOpenDatabaseOptions {
   /**
-   * What a server start does besides migrating: fail ingestions a dead process left behind and,
-   * embedded, seed an empty database with the demo. The accounts CLI opens without it, so the
-   * first account a school creates is its own and no demo data follows it.
+   * Whether the start tasks registered with `onDatabaseStart` run (a server start: fail ingestions
+   * a dead process left behind and, embedded, seed an empty database with the demo). The accounts
+   * CLI opens without them, so the first account a school creates is its own and no demo data
+   * follows it.
    */
   bootstrap?: boolean;
+}
+
+/** What runs once a database is open and migrated; the database layer only knows the signature. */
+export type TDatabaseStartTask = (db: IDatabase) => Promise<void>;
+
+// On globalThis with a name per task, so a dev reload replaces a task instead of adding it twice.
+const globalForStart = globalThis as unknown as { __paperwiseStartTasks?: Map<string, TDatabaseStartTask> };
+
+/**
+ * Registers a task for every start that opens the process database (lib/start.ts registers the
+ * demo seeding and the sweep of interrupted ingestions). Kept out of this module so the database
+ * layer does not import ingestion, which imports the database.
+ */
+export function onDatabaseStart(name: string, task: TDatabaseStartTask): void {
+  globalForStart.__paperwiseStartTasks ??= new Map();
+  globalForStart.__paperwiseStartTasks.set(name, task);
 }
 
 /** Opens the configured database (PGlite data dir or DATABASE_URL) with what a start needs. */
@@ -28,31 +42,14 @@ export async function openDatabase({ bootstrap = true }: IOpenDatabaseOptions = 
     config.database.kind === "pglite"
       ? await openPglite(config.database.dir)
       : openPostgres(config.database.url);
-  // Embedded mode migrates (and seeds) on start; against DATABASE_URL, `npm run db:migrate` does.
-  if (db.kind === "pglite") {
-    try {
-      await migrate(db);
-      if (bootstrap) {
-        const { bootstrapEmbedded } = await import("@/lib/bootstrap");
-        await bootstrapEmbedded(db);
-      }
-    } catch (err) {
-      // A half-opened PGlite would keep its lock file and the process alive.
-      await db.close().catch(() => undefined);
-      throw err;
-    }
-  } else if (bootstrap) {
-    // Another instance may be mid-way through an ingestion: only long-idle ones are dead.
-    const { failInterruptedIngestions } = await import("@/lib/ingestion/store");
-    const { describeError, log } = await import("@/lib/log");
-    // A failed sweep must not stop the app from serving; it is logged and tried at the next start.
-    const interrupted = await failInterruptedIngestions(db, { staleAfterMs: STALE_INGESTION_MS }).catch(
-      (err: unknown) => {
-        log.warn("ingestion.sweep_failed", { error: describeError(err) });
-        return 0;
-      },
-    );
-    if (interrupted > 0) log.warn("ingestion.interrupted", { count: interrupted });
+  try {
+    // Embedded mode migrates on start; against DATABASE_URL, `npm run db:migrate` does.
+    if (db.kind === "pglite") await migrate(db);
+    if (bootstrap) for (const task of globalForStart.__paperwiseStartTasks?.values() ?? []) await task(db);
+  } catch (err) {
+    // A half-opened PGlite would keep its lock file and the process alive.
+    if (db.kind === "pglite") await db.close().catch(() => undefined);
+    throw err;
   }
   return db;
 }

@@ -19,11 +19,13 @@ export async function migrate(db: IDatabase, dir = MIGRATIONS_DIR): Promise<stri
   const applied = new Set(
     (await db.query<{ name: string }>("select name from public.paperwise_migrations")).map((r) => r.name),
   );
+  // `dir` is a parameter (tests pass their own): the ignore comments keep the build from tracing
+  // the whole project for it; next.config.ts includes supabase/migrations in the output instead.
   const files = (await readdir(/*turbopackIgnore: true*/ dir)).filter((f) => f.endsWith(".sql")).sort();
   const ran: string[] = [];
   for (const file of files) {
     if (applied.has(file)) continue;
-    const sql = await readFile(/*turbopackIgnore: true*/ path.join(dir, file), "utf8");
+    const sql = await readFile(path.join(/*turbopackIgnore: true*/ dir, file), "utf8");
     await db.transaction(async (tx) => {
       await tx.exec(sql);
       await tx.query("insert into public.paperwise_migrations (name) values ($1)", [file]);

@@ -1,5 +1,6 @@
 import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
+import type { TNarrowRow } from "@/lib/db/rows.generated";
 import { AppError } from "@/lib/errors";
 import type { TGenerationRequest } from "@/schema/generation.schema";
 import type { IContextChunk, IQuestionSummary, TQuestion } from "@/types/generation.types";
@@ -152,20 +153,19 @@ export async function saveQuestionSet(
   });
 }
 
-export interface IQuestionRow {
-  id: string;
-  set_id: string;
-  position: number;
-  type: TQuestion["type"];
-  bloom_level: TQuestion["bloomLevel"];
-  difficulty: TQuestion["difficulty"];
-  marks: number;
-  prompt_text: string;
-  body: Record<string, unknown>;
-  context_refs: TStoredContextRef[];
-  validation: TQuestion["validation"];
-  status: "draft" | "approved" | "rejected";
-}
+/** A `questions` row (columns from the migrations) with its enums and jsonb shapes. */
+export type IQuestionRow = TNarrowRow<
+  "questions",
+  {
+    type: TQuestion["type"];
+    bloom_level: TQuestion["bloomLevel"];
+    difficulty: TQuestion["difficulty"];
+    body: Record<string, unknown>;
+    context_refs: TStoredContextRef[];
+    validation: TQuestion["validation"];
+    status: "draft" | "approved" | "rejected";
+  }
+>;
 
 type TStoredContextRef = TQuestion["contextRefs"][number] & { bucket?: unknown; path?: unknown };
 
@@ -300,3 +300,24 @@ export async function searchQuestions(
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Review state and inline edits of a saved question; only its owner's (others get 404, so a
+ * question id does not tell whether it exists).
+ */
+export async function updateQuestion(
+  db: ISqlExecutor,
+  userId: string,
+  id: string,
+  patch: { status?: IQuestionRow["status"]; promptText?: string; marks?: number },
+) {
+  const [row] = await db.query<IQuestionRow>(
+    `update questions q set status = coalesce($3, q.status), prompt_text = coalesce($4, q.prompt_text),
+       marks = coalesce($5, q.marks), updated_at = now()
+     from question_sets s where q.id = $1 and s.id = q.set_id and s.user_id = $2
+     returning q.*`,
+    [id, userId, patch.status ?? null, patch.promptText ?? null, patch.marks ?? null],
+  );
+  if (!row) throw new AppError("not_found", "Question not found");
+  return rowToQuestion(row);
+}

@@ -34,19 +34,6 @@ export function errorResponse(err: unknown, context: string): Response {
   return new AppError("internal", "Something went wrong on our side; the error was logged").toResponse();
 }
 
-type THandler<C> = (request: Request, ctx: C) => Promise<Response>;
-
-/** Wraps a route handler so every failure becomes a typed JSON error. */
-export function handle<C = unknown>(name: string, fn: THandler<C>): THandler<C> {
-  return async (request, ctx) => {
-    try {
-      return await fn(request, ctx);
-    } catch (err) {
-      return errorResponse(err, name);
-    }
-  };
-}
-
 export const DEFAULT_JSON_LIMIT = 256 * 1024;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -181,8 +168,4 @@ export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.
   if (!parsed.success)
     throw new AppError("bad_request", "Invalid query parameters", { details: zodDetails(parsed.error) });
   return parsed.data;
-}
-
-export function json(body: unknown, init?: ResponseInit): Response {
-  return Response.json(body, init);
 }

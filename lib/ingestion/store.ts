@@ -1,5 +1,6 @@
 import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
+import type { TNarrowRow } from "@/lib/db/rows.generated";
 import type { IInstructionFlag } from "@/lib/text/injection";
 import type { TIngestion } from "@/schema/resources.schema";
 import type { EIngestionStatus, EResourceType, EVisibility } from "@/types/curriculum.types";
@@ -20,36 +21,26 @@ const SELECT_INGESTION = `
   left join documents d on d.ingestion_id = i.id
   left join profiles p on p.id = i.user_id`;
 
-export interface IIngestionRow {
-  id: string;
-  title: string;
-  original_filename: string;
-  board: string;
-  grade: string;
-  subject: string;
-  resource_type: EResourceType;
-  chapter_number: number | null;
-  chapter_name: string | null;
-  visibility: EVisibility;
-  mime_type: string;
-  byte_size: number;
-  status: EIngestionStatus;
-  progress_done: number;
-  progress_total: number;
-  error: string | null;
-  bucket: string;
-  path: string;
-  user_id: string;
-  content_sha256: string;
+/**
+ * An `ingestions` row (columns from the migrations, enums narrowed) with what the list query
+ * joins from its document and uploader.
+ */
+export type IIngestionRow = TNarrowRow<
+  "ingestions",
+  {
+    resource_type: EResourceType;
+    visibility: EVisibility;
+    status: EIngestionStatus;
+    byte_size: number;
+  }
+> & {
   document_id: string | null;
   chunk_count: number | null;
   page_count: number | null;
   embedding_model: string | null;
   uploaded_by: string | null;
   instruction_like: IInstructionFlag[] | null;
-  created_at: string | Date;
-  updated_at: string | Date;
-}
+};
 
 const iso = (v: string | Date): string => (v instanceof Date ? v.toISOString() : new Date(v).toISOString());
 
@@ -175,4 +166,30 @@ export async function failInterruptedIngestions(
     [opts.staleAfterMs ?? null],
   );
   return rows.length;
+}
+
+/** A page of a document's chunks for the library's preview, in order. */
+export async function listChunkPreviews(db: ISqlExecutor, documentId: string, offset: number, limit: number) {
+  return db.query<{
+    chunkIndex: number;
+    content: string;
+    tokens: number;
+    pageStart: number | null;
+    pageEnd: number | null;
+    sectionPath: string | null;
+  }>(
+    `select chunk_index as "chunkIndex", content, tokens, page_start as "pageStart", page_end as "pageEnd",
+       section_path as "sectionPath"
+     from document_chunks where document_id = $1 and chunk_index >= $2 order by chunk_index limit $3`,
+    [documentId, offset, limit],
+  );
+}
+
+/** Where a document's original is stored, if the caller may see it (shared, or their own). */
+export async function getVisibleDocument(db: ISqlExecutor, userId: string, documentId: string) {
+  const [doc] = await db.query<{ bucket: string; path: string; mime_type: string; title: string }>(
+    "select bucket, path, mime_type, title from documents where id = $1 and (visibility = 'shared' or owner_id = $2)",
+    [documentId, userId],
+  );
+  return doc ?? null;
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ISqlExecutor } from "@/lib/db";
+import type { TNarrowRow } from "@/lib/db/rows.generated";
 import { AppError } from "@/lib/errors";
 import { type IQuestionRow, rowToQuestion } from "@/lib/generation/store";
 import type { TPaperCreate, TPaperUpdate } from "@/schema/paper.schema";
@@ -16,22 +17,11 @@ import type {
 import { countedMarks } from "./check";
 import { paperFromTemplate } from "./templates";
 
-interface IPaperRow {
-  id: string;
-  title: string;
-  school_name: string | null;
-  board: string;
-  grade: string;
-  subject: string;
-  duration_minutes: number;
-  total_marks: number;
-  instructions: string[];
-  sections: IPaperSection[];
-  blueprint: IPaperBlueprint | null;
-  version: number;
-  created_at: string | Date;
-  updated_at: string | Date;
-}
+/** A `papers` row (columns from the migrations) with its jsonb shapes. */
+type IPaperRow = TNarrowRow<
+  "papers",
+  { instructions: string[]; sections: IPaperSection[]; blueprint: IPaperBlueprint | null }
+>;
 
 const iso = (d: string | Date) => new Date(d).toISOString();
 

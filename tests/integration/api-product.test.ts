@@ -5,8 +5,8 @@ import { GET as openapi } from "@/app/api/openapi.json/route";
 import { POST as query } from "@/app/api/retrieval/query/route";
 import { DELETE as revoke } from "@/app/api/tokens/[id]/route";
 import { POST as createToken, GET as listTokens } from "@/app/api/tokens/route";
+import { CONTRACTS } from "@/contracts";
 import { setRateLimitForProcess } from "@/lib/http/rate-limit";
-import { ROUTES } from "@/lib/openapi/document";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
 
 let env: ITestEnv;
@@ -52,7 +52,7 @@ describe("OpenAPI document", () => {
     expect(body.required).toEqual(expect.arrayContaining(["filters", "query"]));
     expect(body.properties.topK).toMatchObject({ minimum: 1, maximum: 50 });
     expect(body.additionalProperties).toBe(false);
-    expect(ROUTES.every((r) => r.summary.length > 0)).toBe(true);
+    expect(CONTRACTS.every((c) => c.summary.length > 0)).toBe(true);
   });
 });
 

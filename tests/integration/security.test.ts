@@ -496,6 +496,8 @@ describe("who uploaded and where files live stay server-side (finding 14)", () =
       ],
       validation: { citationsOk: true, supported: true, bloomAgreed: true, regenerated: false, flags: [] },
       status: "draft",
+      created_at: new Date(),
+      updated_at: new Date(),
     } as Parameters<typeof rowToQuestion>[0]);
     expect(q.contextRefs[0]).toEqual({ documentId, chunkIndex: 1, title: "t", quote: "q" });
   });

@@ -1,18 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { createUIMessageStream, createUIMessageStreamResponse, type UIMessage } from "ai";
+import { generationContract } from "@/contracts/generation.contract";
 import { e2eQuestionModel } from "@/lib/ai/e2e-slow-model";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { getLanguageModel, getLlmTimeoutMs } from "@/lib/ai/providers";
-import { authorize } from "@/lib/auth/principal";
 import { getConfig } from "@/lib/config/env";
 import { getDb } from "@/lib/db";
 import { ensureEvidence } from "@/lib/generation/evidence";
 import { runGeneration } from "@/lib/generation/run";
 import { loadContext, loadExemplars, loadScope, saveQuestionSet } from "@/lib/generation/store";
-import { handle, parseJson } from "@/lib/http/handler";
-import { enforceRateLimit } from "@/lib/http/rate-limit";
+import { handle } from "@/lib/http/route";
 import { describeError, log } from "@/lib/log";
-import { GenerationRequestSchema } from "@/schema/generation.schema";
 import type { TGenerationDataParts } from "@/types/generation.types";
 
 export type TGenerationMessage = UIMessage<never, TGenerationDataParts>;
@@ -40,10 +38,7 @@ function cancellable<T>(source: ReadableStream<T>, onCancel: () => void): Readab
  * of the persisted set. Bad input, auth and evidence problems are answered as JSON errors before
  * the stream starts. When the client goes away (Stop), the model calls stop and nothing is saved.
  */
-export const POST = handle("generation", async (request) => {
-  const principal = await authorize(request, { roles: ["teacher", "admin"], scope: "generation:write" });
-  const body = await parseJson(request, GenerationRequestSchema);
-  const rate = await enforceRateLimit(principal, "generation");
+export const POST = handle(generationContract, async ({ request, principal, body, rateHeaders }) => {
   const db = await getDb();
   const model = getLanguageModel();
   const timeoutMs = getLlmTimeoutMs();
@@ -146,5 +141,5 @@ export const POST = handle("generation", async (request) => {
       return "Generation stopped because of an internal error; nothing was saved.";
     },
   });
-  return createUIMessageStreamResponse({ stream: cancellable(stream, stop), headers: rate.headers });
+  return createUIMessageStreamResponse({ stream: cancellable(stream, stop), headers: rateHeaders });
 });

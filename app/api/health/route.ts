@@ -1,24 +1,23 @@
+import { healthContract } from "@/contracts/system.contract";
 import { providerStatus } from "@/lib/ai/provider-guard";
 import { getConfig } from "@/lib/config/env";
 import { getDb } from "@/lib/db";
-import { handle } from "@/lib/http/handler";
-import type { THealthResponse } from "@/schema/health.schema";
+import { handle } from "@/lib/http/route";
 
 /**
  * Liveness + database readiness (Playwright's webServer waits on it), and the circuit breakers in
  * front of the model provider: an open one means that step is answered offline without waiting.
  * States and counts only, never prompts, keys or provider URLs.
  */
-export const GET = handle("health", async () => {
+export const GET = handle(healthContract, async () => {
   const db = await getDb();
   await db.query("select 1");
   const { llm, embeddings } = getConfig();
-  const body: THealthResponse = {
-    ok: true,
+  return {
+    ok: true as const,
     database: db.kind,
     llm: llm.kind,
     embeddings: embeddings.kind,
     providers: providerStatus(),
   };
-  return Response.json(body);
 });

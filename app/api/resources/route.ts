@@ -1,20 +1,20 @@
-import { authorize } from "@/lib/auth/principal";
+import { listResourcesContract, uploadResourcesContract } from "@/contracts/resources.contract";
 import { getConfig } from "@/lib/config/env";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { assertWellFormedStrings, handle, limitBody, parseQuery, zodDetails } from "@/lib/http/handler";
+import { assertWellFormedStrings, limitBody, zodDetails } from "@/lib/http/handler";
+import { handle } from "@/lib/http/route";
 import { assertMayUpload } from "@/lib/ingestion/access";
 import { registerSplitUpload, registerUpload } from "@/lib/ingestion/pipeline";
 import { enqueueIngestion } from "@/lib/ingestion/queue";
 import { listIngestions, toIngestion } from "@/lib/ingestion/store";
 import { getStorage } from "@/lib/storage";
-import { ListResourcesQuerySchema, ResourceMetadataSchema } from "@/schema/resources.schema";
+import { ResourceMetadataSchema } from "@/schema/resources.schema";
 
 const MAX_FILES = 20;
 
 /** Upload one or more files with shared metadata (multipart/form-data, field `file`). */
-export const POST = handle("resources.upload", async (request) => {
-  const principal = await authorize(request, { scope: "resources:write" });
+export const POST = handle(uploadResourcesContract, async ({ request, principal }) => {
   const { maxUploadBytes } = getConfig();
   const maxBody = maxUploadBytes * 4 + 1_000_000;
   const tooLarge = () =>
@@ -94,9 +94,7 @@ export const POST = handle("resources.upload", async (request) => {
   );
 });
 
-export const GET = handle("resources.list", async (request) => {
-  const principal = await authorize(request, { scope: "resources:read" });
-  const query = parseQuery(request, ListResourcesQuerySchema);
+export const GET = handle(listResourcesContract, async ({ principal, query }) => {
   const { items, total } = await listIngestions(await getDb(), { userId: principal.userId, ...query });
   return Response.json({ ok: true, items: items.map(toIngestion), total });
 });

@@ -1,21 +1,14 @@
+import { createTokenContract, listTokensContract } from "@/contracts/auth.contract";
 import { createApiToken, listApiTokens } from "@/lib/auth/api-tokens";
-import { authorize } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { handle, parseJson } from "@/lib/http/handler";
-import { CreateApiTokenRequestSchema } from "@/schema/auth.schema";
+import { handle } from "@/lib/http/route";
 
 /** Personal API tokens. Only a signed-in user (not another token) may mint or list them. */
-export const GET = handle("tokens.list", async (request) => {
-  const principal = await authorize(request, { scope: null });
-  if (principal.via === "api-token") throw new AppError("forbidden", "API tokens cannot manage tokens");
-  return Response.json({ ok: true, tokens: await listApiTokens(await getDb(), principal.userId) });
-});
+export const GET = handle(listTokensContract, async ({ principal }) =>
+  Response.json({ ok: true, tokens: await listApiTokens(await getDb(), principal.userId) }),
+);
 
-export const POST = handle("tokens.create", async (request) => {
-  const principal = await authorize(request, { scope: null });
-  if (principal.via === "api-token") throw new AppError("forbidden", "API tokens cannot manage tokens");
-  const body = await parseJson(request, CreateApiTokenRequestSchema, 16 * 1024);
+export const POST = handle(createTokenContract, async ({ principal, body }) => {
   const { token, row } = await createApiToken(await getDb(), {
     userId: principal.userId,
     name: body.name,

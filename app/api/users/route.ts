@@ -1,20 +1,16 @@
+import { createUserContract, listUsersContract } from "@/contracts/users.contract";
 import { createAccount, generatePassword, listAccounts } from "@/lib/auth/accounts";
-import { accountsMode, authorizeAccountAdmin, requireLocalAccounts } from "@/lib/auth/admin";
+import { accountsMode } from "@/lib/auth/admin";
 import { getDb } from "@/lib/db";
-import { handle, parseJson } from "@/lib/http/handler";
-import { CreateUserRequestSchema } from "@/schema/users.schema";
+import { handle } from "@/lib/http/route";
 
 /** Every account, for admins (read-only in Supabase mode, where accounts live in Supabase Auth). */
-export const GET = handle("users.list", async (request) => {
-  await authorizeAccountAdmin(request);
-  return Response.json({ ok: true, mode: accountsMode(), users: await listAccounts(await getDb()) });
-});
+export const GET = handle(listUsersContract, async () =>
+  Response.json({ ok: true, mode: accountsMode(), users: await listAccounts(await getDb()) }),
+);
 
 /** Adds a teacher or admin (local accounts); a generated password is returned once. */
-export const POST = handle("users.create", async (request) => {
-  await authorizeAccountAdmin(request);
-  requireLocalAccounts();
-  const body = await parseJson(request, CreateUserRequestSchema, 16 * 1024);
+export const POST = handle(createUserContract, async ({ body }) => {
   const password = body.password ?? generatePassword();
   const user = await createAccount(await getDb(), {
     email: body.email,

@@ -1,16 +1,11 @@
+import { enhanceQueryContract } from "@/contracts/retrieval.contract";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { getLanguageModel, getLlmTimeoutMs } from "@/lib/ai/providers";
-import { authorize } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db";
-import { handle, parseJson } from "@/lib/http/handler";
-import { enforceRateLimit } from "@/lib/http/rate-limit";
+import { handle } from "@/lib/http/route";
 import { enhanceQuery } from "@/lib/retrieval/enhance";
-import { EnhanceQueryRequestSchema } from "@/schema/retrieval.schema";
 
-export const POST = handle("retrieval.enhance", async (request) => {
-  const principal = await authorize(request, { scope: "retrieval:read" });
-  const body = await parseJson(request, EnhanceQueryRequestSchema);
-  const rate = await enforceRateLimit(principal, "retrieval");
+export const POST = handle(enhanceQueryContract, async ({ principal, body, rateHeaders }) => {
   const result = await enhanceQuery(
     {
       db: await getDb(),
@@ -21,5 +16,5 @@ export const POST = handle("retrieval.enhance", async (request) => {
     principal.userId,
     body,
   );
-  return Response.json(result, { headers: rate.headers });
+  return Response.json(result, { headers: rateHeaders });
 });

@@ -1,9 +1,8 @@
-import { authorize } from "@/lib/auth/principal";
+import { facetsContract } from "@/contracts/retrieval.contract";
 import { getDb } from "@/lib/db";
-import { handle } from "@/lib/http/handler";
+import { handle } from "@/lib/http/route";
 import { loadFacets } from "@/lib/retrieval/facets";
 
-export const GET = handle("retrieval.facets", async (request) => {
-  const principal = await authorize(request, { scope: "retrieval:read" });
-  return Response.json({ ok: true, boards: await loadFacets(await getDb(), principal.userId) });
-});
+export const GET = handle(facetsContract, async ({ principal }) =>
+  Response.json({ ok: true, boards: await loadFacets(await getDb(), principal.userId) }),
+);

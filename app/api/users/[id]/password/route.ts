@@ -1,19 +1,11 @@
+import { resetPasswordContract } from "@/contracts/users.contract";
 import { generatePassword, setAccountPassword } from "@/lib/auth/accounts";
-import { authorizeAccountAdmin, requireLocalAccounts } from "@/lib/auth/admin";
 import { getDb } from "@/lib/db";
-import { handle } from "@/lib/http/handler";
-import { assertUuid } from "@/lib/ingestion/access";
+import { handle } from "@/lib/http/route";
 
 /** A new generated password for a local account, returned once (the admin hands it over). */
-export const POST = handle<{ params: Promise<{ id: string }> }>(
-  "users.reset_password",
-  async (request, { params }) => {
-    await authorizeAccountAdmin(request);
-    requireLocalAccounts();
-    const { id } = await params;
-    assertUuid(id, "user id");
-    const password = generatePassword();
-    const user = await setAccountPassword(await getDb(), id, password);
-    return Response.json({ ok: true, user, password });
-  },
-);
+export const POST = handle(resetPasswordContract, async ({ params }) => {
+  const password = generatePassword();
+  const user = await setAccountPassword(await getDb(), params.id, password);
+  return { ok: true as const, user, password };
+});

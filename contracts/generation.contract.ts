@@ -1,0 +1,73 @@
+import { z } from "zod";
+import {
+  GenerationRequestSchema,
+  PatchQuestionSchema,
+  QuestionSearchQuerySchema,
+  QuestionSetSchema,
+  QuestionSummarySchema,
+  SavedQuestionSchema,
+} from "@/schema/generation.schema";
+import { defineContract, uuidParams } from "./contract";
+
+export const generationContract = defineContract({
+  name: "generation",
+  method: "POST",
+  path: "/api/generation",
+  summary:
+    "Generate a question set as an AI SDK UI message stream: data-question parts (stable id per slot, rewritten in place: generating → draft while a language model writes it, never usable → final | failed with its reason), data-progress, data-error ({ code, message, slotId? }), and a final data-set with the saved set id",
+  tag: "generation",
+  auth: { kind: "user", scope: "generation:write", roles: ["teacher", "admin"] },
+  body: GenerationRequestSchema,
+  rateLimit: "generation",
+  response: "stream",
+  errors: [422],
+  example: {
+    filters: { board: "OpenStax", grade: "11", subject: "Biology" },
+    context: [{ documentId: "6f1c2e4a-1b2c-4d3e-8f40-123456789abc", chunkIndex: 3 }],
+    blueprint: {
+      items: [
+        { type: "mcq", count: 3 },
+        { type: "short", count: 1 },
+      ],
+      bloomTargets: ["Remember", "Understand", "Apply"],
+    },
+  },
+});
+
+export const patchQuestionContract = defineContract({
+  name: "questions.patch",
+  method: "PATCH",
+  path: "/api/questions/{id}",
+  summary: "Review or edit a saved question: status draft/approved/rejected, prompt text, marks (owner only)",
+  tag: "generation",
+  auth: { kind: "user", scope: "generation:write" },
+  params: uuidParams({ id: "question id" }),
+  body: PatchQuestionSchema,
+  maxBodyBytes: 16 * 1024,
+  response: z.object({ ok: z.literal(true), question: SavedQuestionSchema }),
+  errors: [404],
+});
+
+export const getQuestionSetContract = defineContract({
+  name: "question-sets.get",
+  method: "GET",
+  path: "/api/question-sets/{id}",
+  summary: "A saved question set with its questions (owner only)",
+  tag: "generation",
+  auth: { kind: "user", scope: "questions:read" },
+  params: uuidParams({ id: "set id" }),
+  response: z.object({ ok: z.literal(true), set: QuestionSetSchema }),
+  errors: [404],
+});
+
+export const searchQuestionsContract = defineContract({
+  name: "questions.search",
+  method: "GET",
+  path: "/api/questions",
+  summary:
+    "Your saved questions for reuse, filtered by type, Bloom level, chapter and words (rejected ones left out)",
+  tag: "generation",
+  auth: { kind: "user", scope: "questions:read", roles: ["teacher", "admin"] },
+  query: QuestionSearchQuerySchema,
+  response: z.object({ ok: z.literal(true), questions: z.array(QuestionSummarySchema) }),
+});
