@@ -83,9 +83,11 @@ export function ResourcePreview({
               {role === "admin" && flagged.has(c.chunkIndex) && (
                 <span className="mr-1 font-medium text-destructive">instruction-like text ·</span>
               )}
-              chunk {c.chunkIndex} · {c.tokens} tokens · p. {c.pageStart ?? "?"}
-              {c.pageEnd !== c.pageStart ? `–${c.pageEnd}` : ""} ·{" "}
-              {c.sectionPath.split(" > ").slice(-2).join(" › ")}
+              chunk {c.chunkIndex} · {c.tokens} tokens
+              {/* Pages only where the source has them (PDF); Markdown and DOCX have none. */}
+              {c.pageStart != null &&
+                ` · p. ${c.pageStart}${c.pageEnd != null && c.pageEnd !== c.pageStart ? `–${c.pageEnd}` : ""}`}
+              {c.sectionPath && ` · ${c.sectionPath.split(" > ").slice(-2).join(" › ")}`}
             </div>
             <p className="line-clamp-3 whitespace-pre-line">{c.content}</p>
           </div>
