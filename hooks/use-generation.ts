@@ -1,74 +1,166 @@
 "use client";
 
-import { useChat } from "@ai-sdk/react";
 import { useQueryClient } from "@tanstack/react-query";
-import { DefaultChatTransport } from "ai";
-import { useMemo, useState } from "react";
+import { DefaultChatTransport, readUIMessageStream, type UIMessageChunk } from "ai";
+import { useCallback, useRef, useState } from "react";
 import type { TGenerationMessage } from "@/app/api/generation/route";
+import { AppError } from "@/lib/errors";
 import type { TGenerationRequestInput } from "@/schema/generation.schema";
 import { apiFetch } from "@/services/http";
-import type { IGenerationErrorData, IGenerationSetData, TQuestionPartData } from "@/types/generation.types";
+import type {
+  IGenerationErrorData,
+  IGenerationSetData,
+  TQuestion,
+  TQuestionPartData,
+} from "@/types/generation.types";
 
-/** Readable text from a failed stream request (the server answers JSON errors before streaming). */
-function readableError(err: Error | undefined): string | null {
-  if (!err) return null;
-  try {
-    const body = JSON.parse(err.message) as { error?: { message?: string; details?: { message: string }[] } };
-    if (body.error?.message)
-      return [body.error.message, ...(body.error.details ?? []).map((d) => d.message)].join(" ");
-  } catch {
-    // not JSON: fall through
-  }
-  return err.message || "Generation failed";
+/** Every generation query key. */
+export const generationKeys = {
+  all: ["generation"] as const,
+  set: (setId: string) => [...generationKeys.all, "set", setId] as const,
+};
+
+/**
+ * POST /api/generation as an AI SDK UI message stream. The request body is the generation request
+ * itself (no chat messages); an error answered before the stream starts (bad input, auth,
+ * evidence) is thrown as the server's `AppError`.
+ */
+const transport = new DefaultChatTransport<TGenerationMessage>({
+  api: "/api/generation",
+  prepareSendMessagesRequest: ({ body }) => ({ body: body ?? {} }),
+  fetch: async (input, init) => {
+    const res = await fetch(input, init);
+    if (!res.ok) throw AppError.fromBody(res.status, await res.json().catch(() => null));
+    return res;
+  },
+});
+
+/**
+ * The one stream reader for generation: yields the assistant message each time a part arrives
+ * (question parts keep their slot's id, so a slot's card is rewritten in place). Transient
+ * `data-notice` parts are not kept in the message; they go to `onNotice`.
+ */
+export async function* readGeneration(
+  request: TGenerationRequestInput,
+  options: { signal?: AbortSignal; onNotice?: (message: string) => void } = {},
+): AsyncGenerator<TGenerationMessage> {
+  const chunks = await transport.sendMessages({
+    trigger: "submit-message",
+    chatId: "generation",
+    messageId: undefined,
+    messages: [],
+    abortSignal: options.signal,
+    body: request,
+  });
+  const notices = new TransformStream<UIMessageChunk, UIMessageChunk>({
+    transform(chunk, controller) {
+      if (chunk.type === "data-notice") options.onNotice?.((chunk.data as { message: string }).message);
+      controller.enqueue(chunk);
+    },
+  });
+  yield* readUIMessageStream<TGenerationMessage>({
+    stream: chunks.pipeThrough(notices),
+    terminateOnError: true,
+  });
+}
+
+/** The parts of a streamed generation message, by kind. */
+export function generationParts(message: TGenerationMessage | null) {
+  const parts = message?.parts ?? [];
+  return {
+    questions: parts.flatMap((p) => (p.type === "data-question" ? [p.data as TQuestionPartData] : [])),
+    errors: parts.flatMap((p) => (p.type === "data-error" ? [p.data as IGenerationErrorData] : [])),
+    set: parts.find((p) => p.type === "data-set")?.data as IGenerationSetData | undefined,
+  };
+}
+
+/** Readable text of a failed generation: the server's message and its field messages. */
+function readableError(err: unknown): string {
+  if (err instanceof AppError) return [err.message, ...(err.details ?? []).map((d) => d.message)].join(" ");
+  return err instanceof Error && err.message ? err.message : "Generation failed";
+}
+
+const isAbort = (err: unknown) => err instanceof DOMException && err.name === "AbortError";
+
+export type TGenerationStatus = "ready" | "submitted" | "streaming" | "error";
+
+/**
+ * Streams a question set: each card updates in place from "generating" through the model's
+ * "draft" (rewritten as it grows, or replaced when the quality gate refuses it) to "final" or
+ * "failed". `stop` aborts the request, which stops the model calls on the server; what arrived
+ * stays on screen.
+ */
+export function useGeneration() {
+  const queryClient = useQueryClient();
+  const [message, setMessage] = useState<TGenerationMessage | null>(null);
+  const [status, setStatus] = useState<TGenerationStatus>("ready");
+  const [error, setError] = useState<string | null>(null);
+  const [notices, setNotices] = useState<string[]>([]);
+  // Not aborted on unmount: going back to the results lets a started set finish and be saved.
+  const abort = useRef<AbortController | null>(null);
+
+  const generate = useCallback(
+    async (request: TGenerationRequestInput) => {
+      abort.current?.abort();
+      const controller = new AbortController();
+      abort.current = controller;
+      setNotices([]);
+      setMessage(null);
+      setError(null);
+      setStatus("submitted");
+      let prefetched = false;
+      try {
+        const stream = readGeneration(request, {
+          signal: controller.signal,
+          onNotice: (n) => setNotices((cur) => [...cur, n]),
+        });
+        for await (const snapshot of stream) {
+          if (controller.signal.aborted) break;
+          setStatus("streaming");
+          setMessage(snapshot);
+          const set = generationParts(snapshot).set;
+          // The saved set becomes part of the query cache, so later views read it without refetching.
+          if (set && !prefetched) {
+            prefetched = true;
+            void queryClient.prefetchQuery({
+              queryKey: generationKeys.set(set.setId),
+              queryFn: () => apiFetch(`/api/question-sets/${set.setId}`),
+            });
+          }
+        }
+        if (abort.current === controller) setStatus("ready");
+      } catch (err) {
+        if (abort.current !== controller) return;
+        if (isAbort(err) || controller.signal.aborted) setStatus("ready");
+        else {
+          setError(readableError(err));
+          setStatus("error");
+        }
+      }
+    },
+    [queryClient],
+  );
+
+  return {
+    generate,
+    stop: () => abort.current?.abort(),
+    status,
+    error,
+    ...generationParts(message),
+    notices,
+  };
 }
 
 /**
- * Streams a question set with the AI SDK's useChat over /api/generation: question parts keep
- * their slot's id, so each card updates in place from "generating" through the model's "draft"
- * (rewritten as it grows, or replaced when the quality gate refuses it) to "final" or "failed".
- * `stop` aborts the request, which stops the model calls on the server.
+ * "Regenerate": a one-slot generation read with the same stream reader; resolves with the final
+ * question, or fails with the server's error or when none could be written from the context.
  */
-export function useGeneration() {
-  const [notices, setNotices] = useState<string[]>([]);
-  const transport = useMemo(
-    () =>
-      new DefaultChatTransport<TGenerationMessage>({
-        api: "/api/generation",
-        prepareSendMessagesRequest: ({ body }) => ({ body: body ?? {} }),
-      }),
-    [],
-  );
-  const queryClient = useQueryClient();
-  const chat = useChat<TGenerationMessage>({
-    transport,
-    onData: (part) => {
-      if (part.type === "data-notice") setNotices((n) => [...n, part.data.message]);
-      // The saved set becomes part of the query cache, so later views read it without refetching.
-      if (part.type === "data-set") {
-        void queryClient.prefetchQuery({
-          queryKey: ["question-set", part.data.setId],
-          queryFn: () => apiFetch(`/api/question-sets/${part.data.setId}`),
-        });
-      }
-    },
-  });
-  const last = chat.messages.filter((m) => m.role === "assistant").at(-1);
-  const parts = last?.parts ?? [];
-  const questions = parts.filter((p) => p.type === "data-question").map((p) => p.data as TQuestionPartData);
-  const errors = parts.filter((p) => p.type === "data-error").map((p) => p.data as IGenerationErrorData);
-  const set = parts.find((p) => p.type === "data-set")?.data as IGenerationSetData | undefined;
-  return {
-    generate: (request: TGenerationRequestInput) => {
-      setNotices([]);
-      chat.setMessages([]);
-      return chat.sendMessage({ text: "generate" }, { body: request });
-    },
-    stop: chat.stop,
-    status: chat.status,
-    error: readableError(chat.error),
-    questions,
-    errors,
-    set,
-    notices,
-  };
+export async function regenerateOne(request: TGenerationRequestInput): Promise<TQuestion> {
+  let final: TQuestion | null = null;
+  for await (const snapshot of readGeneration(request)) {
+    for (const q of generationParts(snapshot).questions)
+      if (q.status === "final" && q.question) final = q.question as TQuestion;
+  }
+  if (!final) throw new AppError("unprocessable", "No new question could be generated from this context.");
+  return final;
 }

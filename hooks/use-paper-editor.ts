@@ -7,6 +7,7 @@ import { checkPaper } from "@/lib/papers/check";
 import type { TPaperUpdate } from "@/schema/paper.schema";
 import { getPaper, type IPaperResponse, putPaper } from "@/services/papers.services";
 import type { IPaper } from "@/types/paper.types";
+import { paperKeys, paperQuery } from "./use-papers";
 
 export type TSaveState = "saved" | "dirty" | "saving" | "error" | "conflict";
 
@@ -26,7 +27,7 @@ const AUTOSAVE_MS = 700;
  */
 export function usePaperEditor(id: string) {
   const qc = useQueryClient();
-  const query = useQuery({ queryKey: ["paper", id], queryFn: () => getPaper(id), retry: false });
+  const query = useQuery(paperQuery(id));
   const [draft, setDraft] = useState<IPaper | null>(null);
   const [state, setState] = useState<TSaveState>("saved");
   const [error, setError] = useState<string | null>(null);
@@ -46,8 +47,8 @@ export function usePaperEditor(id: string) {
     (res: IPaperResponse) => {
       draftRef.current = res.paper;
       setDraft(res.paper);
-      qc.setQueryData(["paper", id], res);
-      void qc.invalidateQueries({ queryKey: ["papers"] });
+      qc.setQueryData(paperKeys.detail(id), res);
+      void qc.invalidateQueries({ queryKey: paperKeys.list() });
     },
     [id, qc],
   );

@@ -1,9 +1,11 @@
-"use client";
+// No "use client": server pages import the key factory to fill the cache (lib/query/prefetch.ts);
+// the TanStack hooks used here are client modules of their own.
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TAddItems, TPaperCreateInput } from "@/schema/paper.schema";
 import {
   deletePaper,
+  getPaper,
   getPapers,
   getPyqCheck,
   getQuestions,
@@ -11,8 +13,26 @@ import {
   postPaperItems,
 } from "@/services/papers.services";
 
+export type TQuestionSearch = { type?: string; bloomLevel?: string; chapter?: string; q?: string };
+
+/**
+ * Every papers query key. `list` is what creating, saving or deleting a paper makes stale; a
+ * paper's `detail` is replaced with the server's answer instead of refetched.
+ */
+export const paperKeys = {
+  all: ["papers"] as const,
+  list: () => [...paperKeys.all, "list"] as const,
+  detail: (id: string) => [...paperKeys.all, "detail", id] as const,
+  pyqCheck: (id: string, version: number | undefined) =>
+    [...paperKeys.all, "pyq-check", id, version] as const,
+  questionSearch: (params: TQuestionSearch) => ["questions", "search", params] as const,
+};
+
+export const paperQuery = (id: string) =>
+  queryOptions({ queryKey: paperKeys.detail(id), queryFn: () => getPaper(id), retry: false });
+
 export function usePapers() {
-  return useQuery({ queryKey: ["papers"], queryFn: getPapers });
+  return useQuery({ queryKey: paperKeys.list(), queryFn: getPapers });
 }
 
 export function useCreatePaper() {
@@ -20,8 +40,8 @@ export function useCreatePaper() {
   return useMutation({
     mutationFn: (body: TPaperCreateInput) => postPaper(body),
     onSuccess: (res) => {
-      qc.setQueryData(["paper", res.paper.id], res);
-      void qc.invalidateQueries({ queryKey: ["papers"] });
+      qc.setQueryData(paperKeys.detail(res.paper.id), res);
+      void qc.invalidateQueries({ queryKey: paperKeys.list() });
     },
   });
 }
@@ -30,7 +50,7 @@ export function useDeletePaper() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => deletePaper(id),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["papers"] }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: paperKeys.list() }),
   });
 }
 
@@ -40,24 +60,19 @@ export function useAddToPaper() {
   return useMutation({
     mutationFn: ({ paperId, ...body }: TAddItems & { paperId: string }) => postPaperItems(paperId, body),
     onSuccess: (res) => {
-      qc.setQueryData(["paper", res.paper.id], { ok: true, paper: res.paper, check: res.check });
-      void qc.invalidateQueries({ queryKey: ["papers"] });
+      qc.setQueryData(paperKeys.detail(res.paper.id), { ok: true, paper: res.paper, check: res.check });
+      void qc.invalidateQueries({ queryKey: paperKeys.list() });
     },
   });
 }
 
-export function useQuestionSearch(params: {
-  type?: string;
-  bloomLevel?: string;
-  chapter?: string;
-  q?: string;
-}) {
-  return useQuery({ queryKey: ["questions", params], queryFn: () => getQuestions(params) });
+export function useQuestionSearch(params: TQuestionSearch) {
+  return useQuery({ queryKey: paperKeys.questionSearch(params), queryFn: () => getQuestions(params) });
 }
 
 export function usePyqCheck(paperId: string, version: number | undefined) {
   return useQuery({
-    queryKey: ["pyq-check", paperId, version],
+    queryKey: paperKeys.pyqCheck(paperId, version),
     queryFn: () => getPyqCheck(paperId),
     enabled: version !== undefined,
   });

@@ -1,21 +1,11 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Alert, Skeleton } from "@/components/ui/misc";
+import { useResourceChunks } from "@/hooks/use-resources";
 import type { TIngestion } from "@/schema/resources.schema";
-import { apiFetch } from "@/services/http";
 import type { ERole } from "@/types/curriculum.types";
-
-interface IChunkPreview {
-  chunkIndex: number;
-  content: string;
-  tokens: number;
-  pageStart: number | null;
-  pageEnd: number | null;
-  sectionPath: string;
-}
 
 /**
  * Detail of one resource: who uploaded it, model, counts, and its first chunks with pages and
@@ -32,13 +22,7 @@ export function ResourcePreview({
   onClose: () => void;
 }) {
   const flagged = new Map(ingestion.instructionLike.map((f) => [f.chunkIndex, f.phrases]));
-  const chunks = useQuery({
-    queryKey: ["chunks", ingestion.id],
-    queryFn: () =>
-      apiFetch<{ ok: true; items: IChunkPreview[]; total: number }>(
-        `/api/resources/${ingestion.id}/chunks?limit=20`,
-      ),
-  });
+  const chunks = useResourceChunks(ingestion.id);
   return (
     <Card data-testid="resource-preview">
       <CardHeader className="flex-row items-start justify-between">

@@ -1,6 +1,5 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -8,32 +7,26 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Alert, Checkbox } from "@/components/ui/misc";
+import { useCreateToken, useRevokeToken, useTokens } from "@/hooks/use-tokens";
 import { CreateApiTokenRequestSchema } from "@/schema/auth.schema";
-import { deleteToken, getTokens, postToken } from "@/services/tokens.services";
 import { API_SCOPES, SCOPE_DESCRIPTIONS, type TApiScope } from "@/types/auth.types";
 
 /** Personal API tokens: create (secret shown once), list, revoke. */
 export function ApiTokens() {
-  const qc = useQueryClient();
-  const tokens = useQuery({ queryKey: ["tokens"], queryFn: getTokens });
+  const tokens = useTokens();
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<TApiScope[]>(["retrieval:read"]);
   const [days, setDays] = useState(90);
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const create = useMutation({
-    mutationFn: postToken,
+  const create = useCreateToken({
     onSuccess: (r) => {
       setSecret(r.token);
       setName("");
-      void qc.invalidateQueries({ queryKey: ["tokens"] });
     },
     onError: (e) => setError(e.message),
   });
-  const revoke = useMutation({
-    mutationFn: deleteToken,
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["tokens"] }),
-  });
+  const revoke = useRevokeToken();
 
   return (
     <div className="flex flex-col gap-4">

@@ -1,6 +1,11 @@
+import { HydrationBoundary } from "@tanstack/react-query";
 import { PapersList } from "@/components/papers/papers-list";
+import { pageQueries } from "@/lib/query/page-queries";
+import { prefetchForSession } from "@/lib/query/prefetch";
 
-export default function PapersPage() {
+export default async function PapersPage() {
+  // The list and the new-paper form's Board/Class/Subject choices come with the page.
+  const state = await prefetchForSession([pageQueries.papers(), pageQueries.facets()]);
   return (
     <div className="flex flex-col gap-2">
       <h1 className="text-2xl font-semibold tracking-tight">Question papers</h1>
@@ -8,7 +13,9 @@ export default function PapersPage() {
         Assemble papers from your generated questions, check them against a blueprint and export them with the
         answer key.
       </p>
-      <PapersList />
+      <HydrationBoundary state={state}>
+        <PapersList />
+      </HydrationBoundary>
     </div>
   );
 }

@@ -399,14 +399,21 @@ export function extractConcepts(
 }
 
 /** Words that never end (or start) a concept's name. */
-const NOT_NAME =
-  /^(?:form|forms|forming|formed|make|makes|take|takes|give|gives|cause|causes|sharing|transporting|bonded|enough|cannot|whereas|inside|outside|within|whether|three-dimensional|two-dimensional|also|very|more|most|less|many|much|such|other|several|various|certain|different|same|new|own|first|second|third|one|two|three|four|five|each|every|all|both|some|any|few|only|main|major|important|specific|particular|general|high|low|large|small|able|due|like|well|however|although|thus|then|often|usually|example|examples|figure|table|section|chapter|way|ways|type|types|kind|kinds|part|parts|number|amount|result|results|process|processes|use|uses|called|known|termed)$/i;
+const NOT_NAME: ReadonlySet<string> = new Set(
+  `form forms forming formed make makes take takes give gives cause causes sharing transporting
+  bonded enough cannot whereas inside outside within whether three-dimensional two-dimensional
+  also very more most less many much such other several various certain different same new own
+  first second third one two three four five each every all both some any few only main major
+  important specific particular general high low large small able due like well however although
+  thus then often usually example examples figure table section chapter way ways type types kind
+  kinds part parts number amount result results process processes use uses called known termed`.split(/\s+/),
+);
 
 const WORD_RUN = /[\p{L}][\p{L}\p{N}'’-]*/gu;
 
 function isNameWord(w: string, position: "first" | "last" | "inner"): boolean {
   const lower = w.toLowerCase();
-  if (lower.length < 2 || isStopword(lower) || NOT_NAME.test(lower) || /ly$|['’]s$/.test(lower)) return false;
+  if (lower.length < 2 || isStopword(lower) || NOT_NAME.has(lower) || /ly$|['’]s$/.test(lower)) return false;
   if (!isNounPhrase(lower)) return false; // function words: "since", "whereas", "among"
   const known = senses(lower, { maxSenses: 30 });
   // Technical words WordNet lacks ("aquaporin", "glycocalyx"), but not inflected verbs.

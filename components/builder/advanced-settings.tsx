@@ -1,0 +1,90 @@
+"use client";
+
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Checkbox, Slider } from "@/components/ui/misc";
+import { BLOOM_DESCRIPTIONS, BLOOM_LEVELS } from "@/types/bloom.types";
+import type { TBuilderSettings } from "./use-questions-builder";
+
+/** Top K, the hybrid weight α, preview length and Bloom targets, folded away by default. */
+export function AdvancedSettings({
+  settings,
+  autoAlpha,
+}: {
+  settings: TBuilderSettings;
+  /** The classifier's α from the last answer, shown while α is automatic. */
+  autoAlpha: number | undefined;
+}) {
+  const { alpha } = settings;
+  return (
+    <details className="rounded-md border border-border p-3 text-sm" data-testid="advanced">
+      <summary className="cursor-pointer font-medium">Advanced settings</summary>
+      <div className="mt-3 grid gap-4 md:grid-cols-3">
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor="topk">Top K</Label>
+          <Input
+            id="topk"
+            type="number"
+            min={1}
+            max={50}
+            value={settings.topK}
+            onChange={(e) => settings.setTopK(Math.min(50, Math.max(1, Number(e.target.value) || 8)))}
+          />
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <span className="text-sm font-medium">
+            Hybrid weight α:{" "}
+            {alpha === null ? `auto (${autoAlpha?.toFixed(2) ?? "from query type"})` : alpha.toFixed(2)}
+          </span>
+          <Slider
+            aria-label="Hybrid weight alpha"
+            min={0}
+            max={1}
+            step={0.05}
+            value={[alpha ?? 0.5]}
+            onValueChange={(v) => settings.setAlpha(v[0] ?? 0.5)}
+          />
+          {alpha !== null && (
+            <button
+              type="button"
+              className="self-start text-xs text-primary underline"
+              onClick={() => settings.setAlpha(null)}
+            >
+              Use the classifier&apos;s α
+            </button>
+          )}
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor="maxtok">Max tokens per chunk (display)</Label>
+          <Input
+            id="maxtok"
+            type="number"
+            min={50}
+            max={2000}
+            value={settings.maxTokens}
+            onChange={(e) => settings.setMaxTokens(Number(e.target.value) || 400)}
+          />
+        </div>
+        <fieldset className="flex flex-wrap gap-3 md:col-span-3">
+          <legend className="mb-1 text-sm font-medium">Bloom levels</legend>
+          {BLOOM_LEVELS.map((l) => (
+            <div
+              key={l}
+              className="flex items-center gap-1.5"
+              title={`${BLOOM_DESCRIPTIONS[l].definition} Verbs: ${BLOOM_DESCRIPTIONS[l].verbs.join(", ")}`}
+            >
+              <Checkbox
+                id={`bloom-${l}`}
+                checked={settings.bloom.includes(l)}
+                onCheckedChange={(v) => settings.toggleBloom(l, !!v)}
+              />
+              <Label htmlFor={`bloom-${l}`} className="font-normal">
+                {l}
+              </Label>
+            </div>
+          ))}
+        </fieldset>
+      </div>
+    </details>
+  );
+}

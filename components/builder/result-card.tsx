@@ -1,0 +1,90 @@
+"use client";
+
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent } from "@/components/ui/card";
+import { Checkbox } from "@/components/ui/misc";
+import type { TRetrievalItem } from "@/schema/retrieval.schema";
+
+/** First 2–3 sentences of the passage body (headings and captions left out), within `maxWords`. */
+export function passagePreview(text: string, maxWords: number): string {
+  const body = text
+    .split("\n")
+    .filter((l) => l.trim() && !/^\s*(#|Figure:|\|)/.test(l))
+    .join(" ")
+    .split(/\s+/)
+    .slice(0, maxWords)
+    .join(" ");
+  const sentences = body.match(/[^.!?]+[.!?]+/g);
+  return (sentences ? sentences.slice(0, 3).join(" ") : body).slice(0, 480).trim();
+}
+
+/** One retrieved passage: select it as context, see where it comes from and how relevant it is. */
+export function ResultCard({
+  item: it,
+  selected,
+  maxWords,
+  onSelect,
+}: {
+  item: TRetrievalItem;
+  selected: boolean;
+  maxWords: number;
+  onSelect: (on: boolean) => void;
+}) {
+  return (
+    <Card className={selected ? "" : "opacity-60"} data-testid="result-item">
+      <CardContent className="flex gap-3 pt-4">
+        <Checkbox
+          checked={selected}
+          aria-label={`Use chunk ${it.chunkIndex} of ${it.title}`}
+          data-testid="result-select"
+          onCheckedChange={(v) => onSelect(!!v)}
+        />
+        <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+          <div className="flex flex-wrap items-center gap-2 text-xs">
+            <span className="font-medium text-foreground" data-testid="result-title">
+              {it.title}
+            </span>
+            <Badge variant="outline" data-testid="result-chunk">
+              chunk {it.chunkIndex}
+            </Badge>
+            {it.pageStart !== undefined && (
+              <span className="text-muted-foreground">
+                p. {it.pageStart}
+                {it.pageEnd !== it.pageStart ? `–${it.pageEnd}` : ""}
+              </span>
+            )}
+            {it.sectionPath && (
+              <span className="truncate text-muted-foreground">
+                {it.sectionPath.split(" > ").slice(-2).join(" › ")}
+              </span>
+            )}
+            {it.weak && (
+              <Badge variant="destructive" title="Weak match: not preselected" data-testid="result-weak">
+                weak match
+              </Badge>
+            )}
+            <span
+              className="ml-auto tabular-nums text-muted-foreground"
+              data-testid="result-score"
+              title={`Ranking scores within this search: fused ${it.fusedScore.toFixed(2)}${
+                it.rerankScore !== undefined ? `, rerank ${it.rerankScore.toFixed(2)}` : ""
+              }`}
+            >
+              relevance {it.relevance.toFixed(2)}
+            </span>
+          </div>
+          <p className="text-sm leading-relaxed">{passagePreview(it.content, maxWords)}</p>
+          <a
+            className="self-start text-xs text-primary underline"
+            href={`/api/sources/${it.documentId}${it.pageStart ? `#page=${it.pageStart}` : ""}`}
+            target="_blank"
+            rel="noreferrer"
+            data-testid="view-source"
+          >
+            View source
+          </a>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,188 @@
+"use client";
+
+import { useState } from "react";
+import { toast } from "sonner";
+import { regenerateOne, useGeneration } from "@/hooks/use-generation";
+import type { TRetrievalItem } from "@/schema/retrieval.schema";
+import { patchQuestion } from "@/services/generation.services";
+import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
+import {
+  type EQuestionType,
+  type EStrategy,
+  type ISlot,
+  QUESTION_TYPES,
+  type TQuestion,
+  type TQuestionPartData,
+} from "@/types/generation.types";
+import { blueprintError, levelTargets } from "./blueprint";
+
+const DEFAULT_MARKS: Record<EQuestionType, number> = { mcq: 1, short: 3, long: 5 };
+
+export interface IGenerationPanelProps {
+  filters: { board: string; grade: string; subject: string };
+  context: TRetrievalItem[];
+  /** The query the passages were found with: what the questions should be about. */
+  topic?: string;
+  bloomTargets: EBloomLevel[];
+}
+
+/** How many questions of each type, their marks, the Bloom levels (or exact counts per level), the strategy. */
+function useBlueprintForm(bloomTargets: EBloomLevel[]) {
+  const [counts, setCounts] = useState<Record<EQuestionType, number>>({ mcq: 4, short: 2, long: 1 });
+  const [marks, setMarks] = useState<Record<EQuestionType, number>>(DEFAULT_MARKS);
+  const [levels, setLevels] = useState<EBloomLevel[]>(bloomTargets.length ? bloomTargets : [...BLOOM_LEVELS]);
+  const [strategy, setStrategy] = useState<EStrategy>("grounded");
+  const [perLevel, setPerLevel] = useState<Partial<Record<EBloomLevel, number>> | null>(null);
+  const form = { counts, marks, levels, perLevel };
+  return {
+    ...form,
+    strategy,
+    setStrategy,
+    setCount: (t: EQuestionType, n: number) => setCounts({ ...counts, [t]: n }),
+    setMarks: (t: EQuestionType, n: number) => setMarks({ ...marks, [t]: n }),
+    toggleLevel: (l: EBloomLevel, on: boolean) =>
+      setLevels((cur) => (on ? [...cur, l] : cur.filter((x) => x !== l))),
+    /** Exact counts per level start from the even spread of the current blueprint. */
+    setExactPerLevel: (on: boolean) => setPerLevel(on ? levelTargets(form) : null),
+    setLevelCount: (l: EBloomLevel, n: number) => setPerLevel({ ...perLevel, [l]: n }),
+    total: QUESTION_TYPES.reduce((n, t) => n + counts[t], 0),
+    invalid: blueprintError(form),
+    targets: () => levelTargets(form),
+  };
+}
+
+export type TBlueprintForm = ReturnType<typeof useBlueprintForm>;
+
+const toggled = (set: Set<string>, id: string, on: boolean) => {
+  const n = new Set(set);
+  if (on) n.add(id);
+  else n.delete(id);
+  return n;
+};
+
+/**
+ * The generation panel's state: the blueprint form, the streamed set (`useGeneration`), and the
+ * teacher's review of it (approve, reject, edit, regenerate one question). Reviews are saved
+ * with the stored question as soon as it has an id.
+ */
+export function useGenerationPanel({ filters, context, topic, bloomTargets }: IGenerationPanelProps) {
+  const blueprint = useBlueprintForm(bloomTargets);
+  const gen = useGeneration();
+  const [approved, setApproved] = useState<Set<string>>(new Set());
+  const [rejected, setRejected] = useState<Set<string>>(new Set());
+  const [overrides, setOverrides] = useState<Record<string, TQuestion>>({});
+  const [regenerating, setRegenerating] = useState<string | null>(null);
+  // A regenerated question is saved in its own one-question set: reviews and "add to paper"
+  // then address it by that id, not the slot's.
+  const [sourceIds, setSourceIds] = useState<Record<string, string>>({});
+  const persistedId = (slotId: string): string | null => sourceIds[slotId] ?? (gen.set ? slotId : null);
+  const contextRefs = context.map((c) => ({ documentId: c.documentId, chunkIndex: c.chunkIndex }));
+  const parts = gen.questions.map((q): TQuestionPartData => {
+    const override = overrides[q.slot.id];
+    return override ? { slot: q.slot, status: "final", question: override } : q;
+  });
+  const finals = parts.flatMap((q) => (q.status === "final" ? [q.question] : []));
+  const running = gen.status === "submitted" || gen.status === "streaming";
+
+  function generate() {
+    setApproved(new Set());
+    setRejected(new Set());
+    setOverrides({});
+    setSourceIds({});
+    const { counts, marks, perLevel, levels, strategy } = blueprint;
+    const items = QUESTION_TYPES.filter((t) => counts[t] > 0).map((t) => ({
+      type: t,
+      count: counts[t],
+      marks: marks[t],
+    }));
+    // Exact per-level counts go as a distribution (counts that add up to the total).
+    const distribution = perLevel
+      ? Object.fromEntries(Object.entries(perLevel).filter(([, n]) => (n ?? 0) > 0))
+      : null;
+    void gen.generate({
+      filters,
+      context: contextRefs,
+      blueprint: distribution ? { items, bloomDistribution: distribution } : { items, bloomTargets: levels },
+      strategy,
+      ...(topic ? { topic: topic.slice(0, 500) } : {}),
+    });
+  }
+
+  async function regenerate(slot: ISlot) {
+    setRegenerating(slot.id);
+    try {
+      // Lead with a different passage each time so the replacement draws on other evidence.
+      const shift = (Object.keys(overrides).length + slot.index + 1) % Math.max(1, contextRefs.length);
+      const q = await regenerateOne({
+        filters,
+        context: [...contextRefs.slice(shift), ...contextRefs.slice(0, shift)],
+        blueprint: { items: [{ type: slot.type, count: 1, bloomLevel: slot.bloomLevel, marks: slot.marks }] },
+        strategy: blueprint.strategy,
+        ...(topic ? { topic: topic.slice(0, 500) } : {}),
+        avoidPrompts: finals.map((f) => f.promptText),
+        seed: Math.floor(Math.random() * 1_000_000),
+      });
+      setOverrides((cur) => ({ ...cur, [slot.id]: { ...q, id: slot.id } }));
+      setSourceIds((cur) => ({ ...cur, [slot.id]: q.id }));
+      setApproved((cur) => toggled(cur, slot.id, false));
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : "Could not regenerate the question");
+    } finally {
+      setRegenerating(null);
+    }
+  }
+
+  /** Saves a review change with the stored question (once it has an id); failures are shown, not thrown. */
+  function saveReview(slotId: string, body: Parameters<typeof patchQuestion>[1]) {
+    const pid = persistedId(slotId);
+    if (pid) patchQuestion(pid, body).catch((err: Error) => toast.error(err.message));
+  }
+
+  function toggleReject(slotId: string) {
+    const next = !rejected.has(slotId);
+    setRejected((cur) => toggled(cur, slotId, next));
+    if (next) setApproved((cur) => new Set([...cur].filter((id) => id !== slotId)));
+    saveReview(slotId, { status: next ? "rejected" : "draft" });
+  }
+
+  function toggleApprove(slotId: string) {
+    const next = !approved.has(slotId);
+    setApproved((cur) => toggled(cur, slotId, next));
+    saveReview(slotId, { status: next ? "approved" : "draft" });
+  }
+
+  function editPrompt(part: TQuestionPartData, promptText: string) {
+    const current = overrides[part.slot.id] ?? (part.status === "final" ? part.question : undefined);
+    if (current) setOverrides((cur) => ({ ...cur, [part.slot.id]: { ...current, promptText } }));
+    saveReview(part.slot.id, { promptText });
+  }
+
+  return {
+    blueprint,
+    gen,
+    running,
+    parts,
+    finals,
+    done: gen.questions.filter((q) => q.status === "final").length,
+    byLevel: Object.fromEntries(
+      BLOOM_LEVELS.map((l) => [l, finals.filter((q) => q.bloomLevel === l).length]),
+    ) as Record<EBloomLevel, number>,
+    byType: Object.fromEntries(
+      QUESTION_TYPES.map((t) => [t, finals.filter((q) => q.type === t).length]),
+    ) as Record<EQuestionType, number>,
+    /** Approved, not rejected, final questions by their stored ids: what "Add to paper" adds. */
+    approvedIds: parts
+      .filter((p) => p.status === "final" && approved.has(p.slot.id) && !rejected.has(p.slot.id))
+      .map((p) => persistedId(p.slot.id))
+      .filter((x): x is string => x !== null),
+    approved,
+    rejected,
+    regenerating,
+    generate,
+    regenerate,
+    toggleReject,
+    toggleApprove,
+    editPrompt,
+  };
+}
+export type TGenerationPanel = ReturnType<typeof useGenerationPanel>;

@@ -1,0 +1,108 @@
+"use client";
+
+import Link from "next/link";
+import { Button } from "@/components/ui/button";
+import { exportUrl } from "@/services/papers.services";
+import type { EExportFormat } from "@/types/paper.types";
+import type { TPaperBuilder } from "./use-paper-builder";
+
+const EXPORTS: { format: EExportFormat; label: string }[] = [
+  { format: "pdf", label: "PDF" },
+  { format: "docx", label: "Word (DOCX)" },
+  { format: "md", label: "Markdown" },
+  { format: "gift", label: "Moodle GIFT" },
+  { format: "qti", label: "QTI 1.2" },
+];
+
+/** Downloads of the paper and its answer key (enabled once saved with no problems), and the PYQ summary. */
+export function ExportPanel({ builder: b }: { builder: TPaperBuilder }) {
+  const { id, exportReady, state, check, pyq } = b;
+  return (
+    <section
+      aria-labelledby="export-title"
+      className="flex flex-col gap-2 rounded-lg border border-border bg-card p-4"
+      data-testid="exports"
+    >
+      <h2 id="export-title" className="font-semibold">
+        Export
+      </h2>
+      {!exportReady && (
+        <p className="text-xs text-muted-foreground" data-testid="export-blocked">
+          {state !== "saved"
+            ? "Saving first…"
+            : `Fix the problems above to export (${check?.problems[0]?.message ?? ""}).`}
+        </p>
+      )}
+      <p className="text-xs font-medium">Question paper</p>
+      <div className="flex flex-wrap gap-1">
+        {EXPORTS.map((e) => (
+          <ExportLink
+            key={e.format}
+            href={exportUrl(id, e.format)}
+            ready={exportReady}
+            testId={`export-${e.format}`}
+          >
+            {e.label}
+          </ExportLink>
+        ))}
+      </div>
+      <p className="text-xs font-medium">Answer key and marking scheme</p>
+      <div className="flex flex-wrap gap-1">
+        <ExportLink href={exportUrl(id, "pdf", "answer-key")} ready={exportReady} testId="export-key-pdf">
+          PDF
+        </ExportLink>
+        <ExportLink href={exportUrl(id, "docx", "answer-key")} ready={exportReady} testId="export-key-docx">
+          Word (DOCX)
+        </ExportLink>
+        <ExportLink href={exportUrl(id, "md", "answer-key")} ready={exportReady} testId="export-key-md">
+          Markdown
+        </ExportLink>
+        <Link
+          href={`/papers/${id}/answer-key`}
+          target="_blank"
+          className="inline-flex h-8 items-center rounded-md border border-border px-3 text-xs font-medium hover:bg-muted"
+          data-testid="print-answer-key"
+        >
+          Print view
+        </Link>
+      </div>
+      {pyq.data && (
+        <p className="text-xs text-muted-foreground" data-testid="pyq-summary">
+          {pyq.data.pyqChunks === 0
+            ? "No past papers (PYQ) for this subject to compare with."
+            : `${Object.keys(pyq.data.matches).length} question(s) resemble your past papers.`}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function ExportLink({
+  href,
+  ready,
+  testId,
+  children,
+}: {
+  href: string;
+  ready: boolean;
+  testId: string;
+  children: React.ReactNode;
+}) {
+  if (!ready) {
+    return (
+      <Button size="sm" variant="outline" disabled data-testid={testId}>
+        {children}
+      </Button>
+    );
+  }
+  return (
+    <a
+      href={href}
+      download
+      className="inline-flex h-8 items-center rounded-md border border-border px-3 text-xs font-medium hover:bg-muted"
+      data-testid={testId}
+    >
+      {children}
+    </a>
+  );
+}
