@@ -1,0 +1,17 @@
+/**
+ * Runs once when a Next.js server starts. It opens the database right away, so the embedded
+ * mode's migrations and its first-start demo seeding (a few seconds) happen while nobody waits,
+ * not behind the first teacher's "Signing in…". Not awaited: pages are served meanwhile, and a
+ * request that needs the database waits on the same open (getDb keeps one promise per process).
+ */
+export async function register(): Promise<void> {
+  // The Edge runtime has no database; `next build` must not open (or lock) the data directory.
+  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
+  const [{ getDb }, { describeError, log }] = await Promise.all([import("@/lib/db"), import("@/lib/log")]);
+  const started = Date.now();
+  getDb().then(
+    () => log.info("db.ready", { ms: Date.now() - started }),
+    // A failed open is not cached: the first request tries again and reports its own error.
+    (err: unknown) => log.warn("db.open_failed_at_start", { error: describeError(err) }),
+  );
+}
