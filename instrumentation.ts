@@ -1,10 +1,24 @@
 /**
- * Runs once when the server starts, before the first request: registers what opening the database
- * does on a start (demo seeding, the sweep of interrupted ingestions), which lib/db leaves to its
- * callers.
+ * Runs once when a Next.js server starts, before the first request. It registers what opening the
+ * database does on a start (demo seeding, the sweep of interrupted ingestions), which lib/db
+ * leaves to its callers, and then opens the database right away: the embedded mode's migrations
+ * and first-start demo seeding (seconds) happen while nobody waits, not behind the first
+ * teacher's "Signing in…". The open is not awaited: pages are served meanwhile, and a request
+ * that needs the database waits on the same open (getDb keeps one promise per process).
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { registerStartTasks } = await import("@/lib/start");
+  // The Edge runtime has no database; `next build` must not open (or lock) the data directory.
+  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
+  const [{ registerStartTasks }, { getDb }, { describeError, log }] = await Promise.all([
+    import("@/lib/start"),
+    import("@/lib/db"),
+    import("@/lib/log"),
+  ]);
   registerStartTasks();
+  const started = Date.now();
+  getDb().then(
+    () => log.info("db.ready", { ms: Date.now() - started }),
+    // A failed open is not cached: the first request tries again and reports its own error.
+    (err: unknown) => log.warn("db.open_failed_at_start", { error: describeError(err) }),
+  );
 }

@@ -21,18 +21,22 @@ export function AppShell({ user, children }: { user: ISessionUser; children: Rea
   return (
     <div className="min-h-screen">
       <header className="sticky top-0 z-20 border-b border-border bg-card/95 backdrop-blur print:hidden">
-        <div className="mx-auto flex h-14 max-w-7xl items-center gap-6 px-4">
+        {/* On a phone the navigation takes its own row below the name and Sign out. */}
+        <div className="mx-auto flex min-h-14 max-w-7xl flex-wrap items-center gap-x-6 gap-y-1 px-4 py-2">
           <Link href="/" className="text-lg font-semibold tracking-tight text-primary">
             Paperwise
           </Link>
-          <nav aria-label="Main" className="flex gap-1">
+          <nav
+            aria-label="Main"
+            className="order-last -mx-2 flex w-full gap-1 overflow-x-auto sm:order-none sm:mx-0 sm:w-auto"
+          >
             {nav.map((n) => (
               <Link
                 key={n.href}
                 href={n.href}
                 aria-current={isCurrent(pathname, n.href) ? "page" : undefined}
                 className={cn(
-                  "rounded-md px-3 py-1.5 text-sm hover:bg-muted",
+                  "shrink-0 rounded-md px-3 py-1.5 text-sm hover:bg-muted",
                   isCurrent(pathname, n.href) && "bg-accent font-medium text-primary",
                 )}
               >

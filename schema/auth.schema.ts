@@ -26,9 +26,20 @@ export type TLoginResponse = z.infer<typeof LoginResponseSchema>;
 export const MeResponseSchema = z.object({ ok: z.literal(true), user: SessionUserSchema });
 
 export const CreateApiTokenRequestSchema = z.strictObject({
-  name: z.string().trim().min(1).max(100),
-  scopes: z.array(z.enum(API_SCOPES)).min(1).max(API_SCOPES.length),
-  expiresInDays: z.number().int().min(1).max(365).nullable().optional(),
+  // Messages a person reads: the settings form shows them, the API returns them with the field.
+  name: z
+    .string()
+    .trim()
+    .min(1, "Give the token a name, e.g. School LMS")
+    .max(100, "A token name has at most 100 characters"),
+  scopes: z.array(z.enum(API_SCOPES)).min(1, "Choose at least one scope").max(API_SCOPES.length),
+  expiresInDays: z
+    .number()
+    .int("Expiry is a whole number of days")
+    .min(1, "A token lasts at least 1 day")
+    .max(365, "A token lasts at most 365 days")
+    .nullable()
+    .optional(),
 });
 export type TCreateApiTokenRequest = z.infer<typeof CreateApiTokenRequestSchema>;
 

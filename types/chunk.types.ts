@@ -16,8 +16,9 @@ export interface IChunkDraft {
   chunkIndex: number;
   content: string;
   tokens: number;
-  pageStart: number;
-  pageEnd: number;
+  /** Pages of a paged source (PDF); null for Markdown, text, HTML and DOCX, which have none. */
+  pageStart: number | null;
+  pageEnd: number | null;
   /** Heading trail, e.g. "8.2 The Light-Dependent Reactions of Photosynthesis". */
   sectionPath: string;
   /** Offsets into the concatenated extracted text (pages joined with "\n\n"), end-exclusive. */

@@ -9,6 +9,14 @@ import { Label } from "@/components/ui/label";
 import { useAddToPaper, useCreatePaper, usePapers } from "@/hooks/use-papers";
 import type { EPaperTemplate } from "@/types/paper.types";
 
+/**
+ * The first choice (and the default when no paper of this class and subject exists) is a paper
+ * made for exactly these questions: one section, their own marks, a total that adds up, so it can
+ * be exported as it is. The templates fix marks per section (a unit test's short answers carry 2
+ * marks, the generator's default 3): a question placed there takes the section's marks, and the
+ * paper builder says what is missing before it exports.
+ */
+const FIT = "new:fit" as const;
 const NEW: { value: `new:${EPaperTemplate}`; label: string }[] = [
   { value: "new:unit-test-20", label: "New paper: unit test (20 marks)" },
   { value: "new:board-80", label: "New paper: board paper (80 marks)" },
@@ -23,10 +31,13 @@ export function AddToPaper({
   filters,
   questionIds,
   setTitle,
+  marks,
 }: {
   filters: { board: string; grade: string; subject: string };
   questionIds: string[];
   setTitle: string;
+  /** Marks of the questions to add together. */
+  marks: number;
 }) {
   const papers = usePapers();
   const create = useCreatePaper();
@@ -36,13 +47,22 @@ export function AddToPaper({
   const matching = (papers.data?.papers ?? []).filter(
     (p) => p.board === filters.board && p.grade === filters.grade && p.subject === filters.subject,
   );
-  const choice = target || (matching[0]?.id ?? NEW[0]!.value);
+  // An open paper of this subject with room for these marks, else a new one made for them.
+  const choice = target || (matching.find((p) => p.countedMarks + marks <= p.totalMarks)?.id ?? FIT);
   const busy = create.isPending || add.isPending;
 
   async function run() {
     try {
       let paperId = choice;
-      if (choice.startsWith("new:")) {
+      if (choice === FIT) {
+        const created = await create.mutateAsync({
+          template: "blank",
+          title: setTitle,
+          totalMarks: Math.max(1, marks),
+          ...filters,
+        });
+        paperId = created.paper.id;
+      } else if (choice.startsWith("new:")) {
         const template = choice.slice(4) as EPaperTemplate;
         const created = await create.mutateAsync({ template, title: setTitle, ...filters });
         paperId = created.paper.id;
@@ -71,6 +91,7 @@ export function AddToPaper({
               {p.title} ({p.countedMarks}/{p.totalMarks} marks)
             </option>
           ))}
+          <option value={FIT}>New paper for these questions ({marks} marks)</option>
           {NEW.map((n) => (
             <option key={n.value} value={n.value}>
               {n.label}

@@ -33,7 +33,12 @@ export function GenerationPanel({ onBack, ...props }: IGenerationPanelProps & { 
         <MixChart byLevel={p.byLevel} targets={p.blueprint.targets()} byType={p.byType} />
       )}
       {p.gen.set && !running && (
-        <AddToPaper filters={filters} setTitle={`${filters.subject} test`} questionIds={p.approvedIds} />
+        <AddToPaper
+          filters={filters}
+          setTitle={`${filters.subject} test`}
+          questionIds={p.approvedIds}
+          marks={p.approvedMarks}
+        />
       )}
       <div className="grid gap-3 lg:grid-cols-2" data-testid="questions">
         {p.parts.map((q, i) => (

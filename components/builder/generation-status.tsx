@@ -21,12 +21,9 @@ export function GenerationStatus({ panel: p }: { panel: TGenerationPanel }) {
       ))}
       {(p.running || gen.questions.length > 0) && (
         <div className="flex items-center gap-3 text-sm" data-testid="generation-progress">
-          <Progress
-            value={gen.questions.length ? (100 * p.done) / gen.questions.length : 5}
-            className="max-w-xs"
-          />
+          <Progress value={p.total ? (100 * p.done) / p.total : 5} className="max-w-xs" />
           <span>
-            {p.done} of {gen.questions.length || p.blueprint.total} ready
+            {p.done} of {p.total || p.blueprint.total} ready
           </span>
           {gen.set && (
             <span className="text-muted-foreground" data-testid="set-saved">

@@ -11,6 +11,15 @@ const TEMPLATES = [
   "Explain {topic}",
 ];
 
+/** Where an added term came from, in a teacher's words (not "feedback" or "WordNet"). */
+const TERM_SOURCE_LABEL: Record<string, string> = {
+  synonym: "synonym",
+  metadata: "from the chapter",
+  feedback: "from similar passages",
+  bloom: "for the Bloom level",
+  llm: "suggested by the model",
+};
+
 /** The query box with its templates; Ctrl/⌘+Enter retrieves. */
 export function QueryEditor({
   draft,
@@ -28,13 +37,18 @@ export function QueryEditor({
         <NativeSelect
           aria-label="Query templates"
           data-testid="templates"
-          className="w-auto"
+          // Options are whole sentences: the closed box stays narrow on a phone.
+          className="w-auto max-w-[11rem] truncate sm:max-w-xs"
           value=""
           onChange={(e) => {
             const chapterName = scope.chapters.find((c) => String(c.number) === scope.chapter);
             draft.applyTemplate(
               e.target.value
-                .replace("{chapter}", scope.chapter || "1")
+                // With no chapter chosen there is no "Chapter 1" to name (Biology has none).
+                .replace(
+                  "Chapter {chapter}",
+                  scope.chapter ? `Chapter ${scope.chapter}` : scope.subject || "this subject",
+                )
                 .replace("{topic}", chapterName?.name ?? "the chapter's main topic"),
             );
           }}
@@ -86,29 +100,31 @@ export function EnhancePanel({ draft }: { draft: TBuilderQuery }) {
           />
         </div>
       </div>
-      <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="enhance-chips">
-        <span className="text-muted-foreground">Added terms (click to toggle):</span>
-        {enhanced.addedTerms.map((t) => {
-          const off = draft.disabledTerms.includes(t.term);
-          return (
-            <button
-              key={t.term}
-              type="button"
-              title={t.reason}
-              aria-pressed={!off}
-              data-testid="enhance-chip"
-              onClick={() => draft.toggleTerm(t.term)}
-              className={
-                off
-                  ? "rounded-full border border-border px-2 py-0.5 line-through opacity-60"
-                  : "rounded-full border border-primary/30 bg-accent px-2 py-0.5 text-primary"
-              }
-            >
-              + {t.term} <span className="opacity-60">({t.source})</span>
-            </button>
-          );
-        })}
-      </div>
+      {enhanced.addedTerms.length > 0 && (
+        <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="enhance-chips">
+          <span className="text-muted-foreground">Added terms (click to toggle):</span>
+          {enhanced.addedTerms.map((t) => {
+            const off = draft.disabledTerms.includes(t.term);
+            return (
+              <button
+                key={t.term}
+                type="button"
+                title={t.reason}
+                aria-pressed={!off}
+                data-testid="enhance-chip"
+                onClick={() => draft.toggleTerm(t.term)}
+                className={
+                  off
+                    ? "rounded-full border border-border px-2 py-0.5 line-through opacity-60"
+                    : "rounded-full border border-primary/30 bg-accent px-2 py-0.5 text-primary"
+                }
+              >
+                + {t.term} <span className="opacity-60">({TERM_SOURCE_LABEL[t.source]})</span>
+              </button>
+            );
+          })}
+        </div>
+      )}
       {enhanced.variants.length > 0 && (
         <p className="text-xs" data-testid="enhance-variants">
           <span className="text-muted-foreground">Also searched as: </span>

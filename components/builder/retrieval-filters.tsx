@@ -94,7 +94,9 @@ export function RetrievalFilters({ scope }: { scope: TBuilderScope }) {
         <legend className="sr-only">Resource types</legend>
         <span className="font-medium">Resource type:</span>
         <span className="text-muted-foreground">{scope.types.length === 0 ? "All" : ""}</span>
-        {RESOURCE_TYPES.filter((t) => t !== "other").map((t) => (
+        {RESOURCE_TYPES.filter(
+          (t) => t !== "other" && (scope.availableTypes.length === 0 || scope.availableTypes.includes(t)),
+        ).map((t) => (
           <div key={t} className="flex items-center gap-1.5">
             <Checkbox
               id={`type-${t}`}

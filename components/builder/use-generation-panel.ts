@@ -83,8 +83,11 @@ export function useGenerationPanel({ filters, context, topic, bloomTargets }: IG
   });
   const finals = parts.flatMap((q) => (q.status === "final" ? [q.question] : []));
   const running = gen.status === "submitted" || gen.status === "streaming";
+  /** Questions asked for by the running (or last) generation: slots arrive one by one. */
+  const [requested, setRequested] = useState(0);
 
   function generate() {
+    setRequested(blueprint.total);
     setApproved(new Set());
     setRejected(new Set());
     setOverrides({});
@@ -164,6 +167,8 @@ export function useGenerationPanel({ filters, context, topic, bloomTargets }: IG
     parts,
     finals,
     done: gen.questions.filter((q) => q.status === "final").length,
+    /** "n of total ready": the set's size, not the slots seen so far ("1 of 2" for a 7-question set). */
+    total: Math.max(requested, gen.questions.length),
     byLevel: Object.fromEntries(
       BLOOM_LEVELS.map((l) => [l, finals.filter((q) => q.bloomLevel === l).length]),
     ) as Record<EBloomLevel, number>,
@@ -175,6 +180,10 @@ export function useGenerationPanel({ filters, context, topic, bloomTargets }: IG
       .filter((p) => p.status === "final" && approved.has(p.slot.id) && !rejected.has(p.slot.id))
       .map((p) => persistedId(p.slot.id))
       .filter((x): x is string => x !== null),
+    /** Marks of those questions together: the size of a new paper made for exactly them. */
+    approvedMarks: parts
+      .filter((p) => p.status === "final" && approved.has(p.slot.id) && !rejected.has(p.slot.id))
+      .reduce((n, p) => n + (p.status === "final" ? (overrides[p.slot.id] ?? p.question).marks : 0), 0),
     approved,
     rejected,
     regenerating,

@@ -58,6 +58,8 @@ function useScope(clearSession: () => void) {
     clearSession();
     setSubjectRaw(v);
     setChapter("");
+    // Another subject may not have the types ticked for this one.
+    setTypes([]);
   };
   const toggleType = (t: EResourceType, on: boolean) =>
     setTypes((cur) => (on ? [...cur, t] : cur.filter((x) => x !== t)));
@@ -67,6 +69,8 @@ function useScope(clearSession: () => void) {
     grades,
     subjects,
     chapters: subjectFacet?.chapters ?? [],
+    /** Resource types the chosen subject has (no PYQ or Notes box where there are none). */
+    availableTypes: subjectFacet?.resourceTypes ?? [],
     board,
     grade,
     subject,
@@ -180,7 +184,8 @@ export function useQuestionsBuilder() {
     router.replace(`${pathname}?${sp.toString()}`, { scroll: false });
   }
 
-  const canRetrieve = scope.ready && !!draft.finalQuery.trim();
+  // Not while a retrieval is running: a second click would only race the first.
+  const canRetrieve = scope.ready && !!draft.finalQuery.trim() && !results.isFetching;
   function retrieve() {
     if (!canRetrieve) return;
     setExcluded(new Set());

@@ -21,35 +21,53 @@ export function ingestionPercent(i: TIngestion): number {
 /** The library list: one row per resource with its scope, type, ingestion status and actions. */
 export function LibraryTable({ lib, role }: { lib: TLibrary; role: ERole }) {
   return (
-    <table className="w-full text-left text-sm" data-testid="library-table">
-      <thead className="text-xs text-muted-foreground">
-        <tr>
-          <th className="py-2">Title</th>
-          <th>Scope</th>
-          <th>Type</th>
-          <th>Status</th>
-          <th>Chunks</th>
-          <th />
-        </tr>
-      </thead>
-      <tbody>
-        {lib.rows.map((i) => (
-          <LibraryRow key={i.id} ingestion={i} lib={lib} role={role} />
-        ))}
-      </tbody>
-    </table>
+    // On a phone, scope, type and chunks fold into the title cell; the frame scrolls, never the page.
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm" data-testid="library-table">
+        <thead className="text-xs text-muted-foreground">
+          <tr>
+            <th className="py-2">Title</th>
+            <th className="hidden md:table-cell">Scope</th>
+            <th className="hidden md:table-cell">Type</th>
+            <th>Status</th>
+            <th className="hidden md:table-cell">Chunks</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {lib.rows.map((i) => (
+            <LibraryRow key={i.id} ingestion={i} lib={lib} role={role} />
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
+}
+
+/**
+ * Whether this user may re-ingest, retry or delete the resource: the server lets the uploader and,
+ * for shared resources, admins. A teacher sees shared resources (admins' uploads) and only their
+ * own private ones, an admin shared ones and their own private ones, so the rule reads off the row.
+ */
+export function mayChangeResource(role: ERole, i: Pick<TIngestion, "visibility">): boolean {
+  return role === "admin" || i.visibility === "private";
 }
 
 /** One resource: title and file, scope, type, status with progress, Preview / Re-ingest / Retry / Delete. */
 function LibraryRow({ ingestion: i, lib, role }: { ingestion: TIngestion; lib: TLibrary; role: ERole }) {
   const pct = ingestionPercent(i);
+  const mayChange = mayChangeResource(role, i);
   return (
     <tr className="border-t border-border" data-testid="library-row">
       <td className="py-2 pr-2">
-        <div className="font-medium">{i.title}</div>
+        <div className="font-medium break-words">{i.title}</div>
         <div className="text-xs text-muted-foreground">
-          {i.originalFilename} · {i.visibility}
+          <span className="break-all">{i.originalFilename}</span> · {i.visibility}
+        </div>
+        <div className="text-xs text-muted-foreground md:hidden">
+          {i.board} / {i.grade} / {i.subject}
+          {i.chapterNumber !== null ? ` · ch ${i.chapterNumber}` : ""} · {i.resourceType}
+          {i.chunkCount !== null ? ` · ${i.chunkCount} chunks` : ""}
         </div>
         {role === "admin" && i.instructionLike.length > 0 && (
           <Badge variant="destructive" data-testid="row-instruction-flag">
@@ -58,14 +76,14 @@ function LibraryRow({ ingestion: i, lib, role }: { ingestion: TIngestion; lib: T
           </Badge>
         )}
       </td>
-      <td className="pr-2 text-xs">
+      <td className="hidden pr-2 text-xs md:table-cell">
         {i.board} / {i.grade} / {i.subject}
         {i.chapterNumber !== null ? ` · ch ${i.chapterNumber}` : ""}
       </td>
-      <td className="pr-2">
+      <td className="hidden pr-2 md:table-cell">
         <Badge variant="outline">{i.resourceType}</Badge>
       </td>
-      <td className="min-w-40 pr-2">
+      <td className="pr-2 md:min-w-40">
         {i.status === "failed" ? (
           <span className="text-xs text-destructive" data-testid="row-status">
             failed: {i.error}
@@ -80,38 +98,40 @@ function LibraryRow({ ingestion: i, lib, role }: { ingestion: TIngestion; lib: T
           </div>
         )}
       </td>
-      <td className="pr-2 tabular-nums">{i.chunkCount ?? "—"}</td>
-      <td className="flex gap-1 py-2">
+      <td className="hidden pr-2 tabular-nums md:table-cell">{i.chunkCount ?? "—"}</td>
+      <td className="flex flex-col gap-1 py-2 sm:flex-row">
         {i.status === "ready" && (
           <Button size="sm" variant="outline" onClick={() => lib.setPreview(i)} data-testid="row-preview">
             Preview
           </Button>
         )}
-        {i.status === "ready" && (
+        {mayChange && i.status === "ready" && (
           <Button
             size="sm"
             variant="ghost"
-            onClick={() => lib.retry.mutate(i.id)}
+            onClick={() => lib.retryResource(i.id)}
             title="Re-ingest with the current embedder"
           >
             Re-ingest
           </Button>
         )}
-        {i.status === "failed" && (
-          <Button size="sm" variant="outline" onClick={() => lib.retry.mutate(i.id)}>
+        {mayChange && i.status === "failed" && (
+          <Button size="sm" variant="outline" onClick={() => lib.retryResource(i.id)}>
             Retry
           </Button>
         )}
-        <Button
-          size="sm"
-          variant="ghost"
-          data-testid="row-delete"
-          onClick={() => {
-            if (window.confirm(`Delete “${i.title}” and its chunks?`)) lib.remove.mutate(i.id);
-          }}
-        >
-          Delete
-        </Button>
+        {mayChange && (
+          <Button
+            size="sm"
+            variant="ghost"
+            data-testid="row-delete"
+            onClick={() => {
+              if (window.confirm(`Delete “${i.title}” and its chunks?`)) lib.removeResource(i.id);
+            }}
+          >
+            Delete
+          </Button>
+        )}
       </td>
     </tr>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Alert, Skeleton } from "@/components/ui/misc";
@@ -23,15 +24,26 @@ export function ResourcePreview({
 }) {
   const flagged = new Map(ingestion.instructionLike.map((f) => [f.chunkIndex, f.phrases]));
   const chunks = useResourceChunks(ingestion.id);
+  const card = useRef<HTMLDivElement>(null);
+  // The preview sits below the table: bring it into view (and focus) when a row opens it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs again when another row's preview opens
+  useEffect(() => {
+    card.current?.scrollIntoView({ behavior: "smooth", block: "start" });
+    card.current?.focus({ preventScroll: true });
+  }, [ingestion.id]);
   return (
-    <Card data-testid="resource-preview">
+    <Card data-testid="resource-preview" ref={card} tabIndex={-1} className="scroll-mt-20 outline-none">
       <CardHeader className="flex-row items-start justify-between">
         <div>
           <CardTitle>{ingestion.title}</CardTitle>
           <p className="text-xs text-muted-foreground">
-            {ingestion.originalFilename} · {ingestion.pageCount ?? "?"} pages · {ingestion.chunkCount ?? 0}{" "}
-            chunks · embedding model {ingestion.embeddingModel ?? "–"} · uploaded by{" "}
-            {ingestion.uploadedBy ?? "?"} on {new Date(ingestion.createdAt).toLocaleString()} ·{" "}
+            {ingestion.originalFilename}
+            {/* Only a paged source (PDF) has pages to count. */}
+            {ingestion.mimeType === "application/pdf" && ingestion.pageCount
+              ? ` · ${ingestion.pageCount} pages`
+              : ""}{" "}
+            · {ingestion.chunkCount ?? 0} chunks · embedding model {ingestion.embeddingModel ?? "–"} ·
+            uploaded by {ingestion.uploadedBy ?? "?"} on {new Date(ingestion.createdAt).toLocaleString()} ·{" "}
             <a
               className="text-primary underline"
               href={`/api/resources/${ingestion.id}/file`}
@@ -67,9 +79,11 @@ export function ResourcePreview({
               {role === "admin" && flagged.has(c.chunkIndex) && (
                 <span className="mr-1 font-medium text-destructive">instruction-like text ·</span>
               )}
-              chunk {c.chunkIndex} · {c.tokens} tokens · p. {c.pageStart ?? "?"}
-              {c.pageEnd !== c.pageStart ? `–${c.pageEnd}` : ""} ·{" "}
-              {c.sectionPath.split(" > ").slice(-2).join(" › ")}
+              chunk {c.chunkIndex} · {c.tokens} tokens
+              {/* Pages only where the source has them (PDF); Markdown and DOCX have none. */}
+              {c.pageStart != null &&
+                ` · p. ${c.pageStart}${c.pageEnd != null && c.pageEnd !== c.pageStart ? `–${c.pageEnd}` : ""}`}
+              {c.sectionPath && ` · ${c.sectionPath.split(" > ").slice(-2).join(" › ")}`}
             </div>
             <p className="line-clamp-3 whitespace-pre-line">{c.content}</p>
           </div>

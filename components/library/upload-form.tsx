@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -98,6 +99,17 @@ export function UploadForm({ lib, role }: { lib: TLibrary; role: ERole }) {
             </Button>
           </div>
         </form>
+        {lib.uploaded && (
+          <Alert className="mt-3" data-testid="upload-done">
+            {lib.uploaded.count === 1 ? "1 file is" : `${lib.uploaded.count} files are`} being processed
+            below. Once ready, {lib.uploaded.subject || "its"} passages can be searched and turned into
+            questions in the{" "}
+            <Link href="/" className="font-medium text-primary underline" data-testid="upload-to-builder">
+              Questions builder
+            </Link>
+            .
+          </Alert>
+        )}
         {lib.uploadError && (
           <Alert variant="destructive" className="mt-3" data-testid="upload-error">
             {lib.uploadError}

@@ -47,6 +47,8 @@ export function useLibrary() {
   const list = useResources();
   const [error, setError] = useState<string | null>(null);
   const [preview, setPreview] = useState<TIngestion | null>(null);
+  /** The last upload that went through: the screen points to where its passages will be used. */
+  const [uploaded, setUploaded] = useState<{ count: number; subject: string } | null>(null);
   const [filter, setFilter] = useState<TLibraryFilter>({ text: "", type: "", status: "", sort: "newest" });
   const items = list.data?.items ?? [];
   const remove = useDeleteResource();
@@ -67,10 +69,21 @@ export function useLibrary() {
   function submitUpload(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     setError(null);
-    const form = new FormData(e.currentTarget);
+    setUploaded(null);
+    const element = e.currentTarget;
+    const form = new FormData(element);
     const problem = uploadFormError(form);
     if (problem) return setError(problem);
-    upload.mutate(form);
+    upload.mutate(form, {
+      onSuccess: (res) => {
+        setUploaded({ count: res.ingestions.length, subject: String(form.get("subject") ?? "") });
+        // What belongs to one file goes; board, class and subject usually stay for the next one.
+        for (const name of ["file", "chapterNumber", "chapterName"]) {
+          const field = element.elements.namedItem(name);
+          if (field instanceof HTMLInputElement) field.value = "";
+        }
+      },
+    });
   }
 
   return {
@@ -86,9 +99,14 @@ export function useLibrary() {
     setFilter,
     upload,
     uploadError: error,
+    uploaded,
     submitUpload,
     remove,
     retry,
+    /** Deletes a resource; a refusal (403, 404, 409) is shown, never swallowed. */
+    removeResource: (id: string) => remove.mutate(id, { onError: (e) => toast.error(e.message) }),
+    /** Retries a failed ingestion or re-ingests a ready one; a refusal is shown. */
+    retryResource: (id: string) => retry.mutate(id, { onError: (e) => toast.error(e.message) }),
     preview,
     setPreview,
   };

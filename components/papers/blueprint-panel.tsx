@@ -100,12 +100,13 @@ function Group({
       {rows.map((r) => (
         <div
           key={r.key}
-          className="grid grid-cols-[minmax(0,7rem)_1fr_3.5rem_4rem] items-center gap-2"
+          className="grid grid-cols-[minmax(0,8rem)_1fr_3.5rem_4rem] items-center gap-2"
           data-testid="check-row"
           data-status={r.status}
         >
-          <span className="truncate" title={r.key}>
-            {r.key}
+          {/* Band names wrap at their "+" rather than being cut ("Remember+Und…"). */}
+          <span className="break-words leading-tight" title={r.key}>
+            {r.key.replaceAll("+", " + ")}
           </span>
           <div className="relative h-3 rounded bg-muted" aria-hidden>
             <div
@@ -144,7 +145,7 @@ function Group({
               r.target === undefined && "text-muted-foreground",
             )}
           >
-            {r.actual}
+            {formatActual(r.actual, unit)}
             {r.target !== undefined && (
               <>
                 {" "}
@@ -157,4 +158,10 @@ function Group({
       ))}
     </figure>
   );
+}
+
+/** Whole percent for the difficulty mix (15.38 → 15); marks keep a half mark when there is one. */
+export function formatActual(value: number, unit: string): string {
+  if (unit === "%") return String(Math.round(value));
+  return String(Math.round(value * 10) / 10);
 }

@@ -53,7 +53,7 @@ export function PaperBuilder({ id }: { id: string }) {
             />
           )}
         </div>
-        <aside className="flex flex-col gap-4 lg:sticky lg:top-4 lg:self-start">
+        <aside className="flex flex-col gap-4 lg:sticky lg:top-[4.5rem] lg:self-start">
           <BlueprintPanel check={check} blueprint={draft.blueprint} onTarget={b.setTarget} />
           <ExportPanel builder={b} />
         </aside>

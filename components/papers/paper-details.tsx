@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { Input, Textarea } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { rescaleBlueprint } from "@/lib/papers/rescale";
 import type { IPaper } from "@/types/paper.types";
 
 /** The paper's title, school, time, maximum marks and general instructions. */
@@ -74,7 +75,10 @@ export function PaperDetails({
           data-testid="paper-total"
           onChange={(e) =>
             onChange((p) => {
-              p.totalMarks = Math.max(1, Math.min(1000, Number(e.target.value) || 1));
+              const total = Math.max(1, Math.min(1000, Number(e.target.value) || 1));
+              // Targets in marks follow the total (a 20-mark blueprint on a 13-mark paper is wrong).
+              if (p.blueprint) p.blueprint = rescaleBlueprint(p.blueprint, p.totalMarks, total);
+              p.totalMarks = total;
             })
           }
         />

@@ -305,12 +305,23 @@ interface IUnit {
 
 interface IChunkContext {
   text: string;
+  /** Whether the source has page numbers a reader can turn to (a PDF, or extracted pages). */
+  paged: boolean;
   pageStarts: number[];
   pages: readonly IExtractedPage[];
   target: number;
   max: number;
   overlap: number;
   maxChars: number;
+}
+
+/**
+ * Whether a reader can turn to a page of this source: a PDF, or text that came in pages (several,
+ * or a chapter cut from a paged book, which keeps its page number). Markdown, HTML, text and DOCX
+ * are one "page 1" each: their chunks carry no page, so no "p. 1" is shown for them.
+ */
+export function hasPageNumbers(doc: IExtractedDocument): boolean {
+  return doc.mimeType === "application/pdf" || doc.pages.length > 1 || doc.pages[0]?.pageNumber !== 1;
 }
 
 export function chunkDocument(doc: IExtractedDocument, opts: IChunkOptions = {}): IChunkDraft[] {
@@ -324,6 +335,7 @@ export function chunkDocument(doc: IExtractedDocument, opts: IChunkOptions = {})
   // Token estimates count words; text without spaces (CJK, data) needs a character cap too.
   const packer = new ChunkPacker({
     text,
+    paged: hasPageNumbers(doc),
     pageStarts,
     pages: doc.pages,
     target,
@@ -483,8 +495,8 @@ class ChunkPacker {
       chunkIndex: this.out.length,
       content,
       tokens: estimateTokens(content),
-      pageStart: pageAt(this.ctx, start),
-      pageEnd: pageAt(this.ctx, Math.max(start, end - 1)),
+      pageStart: this.ctx.paged ? pageAt(this.ctx, start) : null,
+      pageEnd: this.ctx.paged ? pageAt(this.ctx, Math.max(start, end - 1)) : null,
       sectionPath: this.path ?? trailPath(this.trail),
       charStart: start,
       charEnd: end,

@@ -76,6 +76,57 @@ test("a teacher can only upload private resources", async ({ page }) => {
   expect(shared.status()).toBe(403);
 });
 
+test("a teacher is offered only the actions the server allows: none on shared books, all on their own notes", async ({
+  page,
+}) => {
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signIn(TEACHER.email, TEACHER.password);
+  await page.getByRole("link", { name: "Library" }).click();
+  const own = await page.request.post("/api/resources", {
+    multipart: {
+      board: "OpenStax",
+      grade: "11",
+      subject: "Biology",
+      resourceType: "notes",
+      visibility: "private",
+      file: {
+        name: "my-notes.md",
+        mimeType: "text/markdown",
+        buffer: Buffer.from("# Notes\n\nOsmosis moves water."),
+      },
+    },
+  });
+  expect(own.status()).toBe(202);
+  await page.reload();
+  const sharedRows = page.getByTestId("library-row").filter({ hasText: "shared" });
+  await expect(sharedRows.first()).toBeVisible();
+  await expect(sharedRows.getByTestId("row-delete")).toHaveCount(0);
+  await expect(sharedRows.getByRole("button", { name: "Re-ingest" })).toHaveCount(0);
+  const mine = page.getByTestId("library-row").filter({ hasText: "my-notes.md" });
+  await expect(mine.getByTestId("row-status")).toHaveText("ready", { timeout: 30_000 });
+  await expect(mine.getByTestId("row-delete")).toBeVisible();
+  await expect(mine.getByRole("button", { name: "Re-ingest" })).toBeVisible();
+  // A refusal the screen did not foresee is still shown: the server says why.
+  const id = (await own.json()).ingestions[0].id as string;
+  await page.route(`**/api/resources/${id}`, (route) =>
+    route.request().method() === "DELETE"
+      ? route.fulfill({
+          status: 403,
+          contentType: "application/json",
+          body: JSON.stringify({
+            ok: false,
+            error: { code: "forbidden", message: "Only an admin or the uploader can change this resource" },
+          }),
+        })
+      : route.continue(),
+  );
+  page.once("dialog", (d) => d.accept());
+  await mine.getByTestId("row-delete").click();
+  await expect(page.getByText("Only an admin or the uploader can change this resource")).toBeVisible();
+  await expect(mine).toHaveCount(1);
+});
+
 test("an admin splits a book into chapters on upload, filters the library and reads the API reference", async ({
   page,
 }, testInfo) => {

@@ -145,3 +145,45 @@ test("a teacher builds a paper from generated questions, meets the blueprint, ex
   await printView.pdf({ path: testInfo.outputPath("answer-key-printed.pdf"), format: "A4" });
   expect((await stat(testInfo.outputPath("answer-key-printed.pdf"))).size).toBeGreaterThan(5_000);
 });
+
+test.describe("on a phone (390×844)", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  // The main journey at a phone size, touching no default: scope, query, context, generate,
+  // approve, add to the paper offered first, export. Physics: no other test makes papers there,
+  // so this is a teacher's first paper for the subject.
+  test("with every default untouched, the generated set becomes a paper that exports", async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(150_000);
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.signIn(TEACHER.email, TEACHER.password);
+    const builder = new BuilderPage(page);
+    await builder.pickScope("OpenStax", "11", "Physics");
+    await page.getByTestId("query-input").fill("Newton's laws of motion and force");
+    await page.getByTestId("retrieve").click();
+    await expect(builder.results().first()).toBeVisible();
+    await page.getByTestId("use-context").click();
+    await page.getByTestId("generate").click();
+    await expect(page.getByTestId("set-saved")).toBeVisible({ timeout: 60_000 });
+    const finals = page.locator('[data-testid="question-card"][data-status="final"]');
+    const count = await finals.count();
+    expect(count).toBeGreaterThan(0);
+    for (let i = 0; i < count; i++) await finals.nth(i).getByTestId("approve").click();
+    await expect(page.locator("#paper-target option:checked")).toHaveText(/New paper for these questions/);
+    await page.screenshot({ path: testInfo.outputPath("phone-generated.png"), fullPage: true });
+    await page.getByTestId("add-to-paper-submit").click();
+    await page.getByTestId("open-paper").click();
+    const paper = new PaperPage(page);
+    await expect(paper.items()).toHaveCount(count);
+    await expect(page.getByTestId("marks-total")).toContainText("✓");
+    await expect(page.getByTestId("export-pdf")).toBeEnabled();
+    await page.screenshot({ path: testInfo.outputPath("phone-paper.png"), fullPage: true });
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("export-pdf").click(),
+    ]);
+    expect((await stat(await download.path())).size).toBeGreaterThan(1000);
+  });
+});

@@ -57,6 +57,21 @@ describe("OpenAPI document", () => {
 });
 
 describe("API tokens", () => {
+  it("says in words what is missing when a token has no name or no scope", async () => {
+    const res = await createToken(
+      makeRequest("POST", "/api/tokens", { token: env.teacher.token, json: { name: "  ", scopes: [] } }),
+      {},
+    );
+    expect(res.status).toBe(400);
+    const details = (await res.json()).error.details as { path: string; message: string }[];
+    expect(details).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: "name", message: "Give the token a name, e.g. School LMS" }),
+        expect.objectContaining({ path: "scopes", message: "Choose at least one scope" }),
+      ]),
+    );
+  });
+
   it("creates (shown once), lists without secrets, scopes, and revokes", async () => {
     const created = await createToken(
       makeRequest("POST", "/api/tokens", {

@@ -91,6 +91,13 @@ describe("resource API", () => {
       [pdfDoc.id],
     );
     expect(chunks.some((c) => c.content.includes("F = ma") && c.page_end === 3)).toBe(true);
+    // Markdown has no pages: its passages carry none (no "p. 1" on every citation).
+    const mdPages = await env.db.query<{ page_start: number | null; page_end: number | null }>(
+      "select c.page_start, c.page_end from document_chunks c join documents d on d.id = c.document_id where d.ingestion_id = $1",
+      [mdId],
+    );
+    expect(mdPages.length).toBeGreaterThan(0);
+    expect(mdPages.every((c) => c.page_start === null && c.page_end === null)).toBe(true);
     const [counts] = await env.db.query<{ chunks: number; docs: number }>(
       "select (select count(*)::int from document_chunks) as chunks, (select count(*)::int from documents) as docs",
     );

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   chunkDocument,
+  hasPageNumbers,
   type IChunkOptions,
   joinPages,
   layoutHeadingLevel,
@@ -47,13 +48,17 @@ function checkInvariants(doc: IExtractedDocument, chunks: IChunkDraft[], opts: I
     expect(c.content.length).toBeGreaterThan(0);
     expect(c.tokens).toBe(estimateTokens(c.content));
     expect(c.tokens).toBeLessThanOrEqual(max);
-    expect(c.pageStart).toBeLessThanOrEqual(c.pageEnd);
+    const paged = hasPageNumbers(doc);
+    if (!paged) expect([c.pageStart, c.pageEnd]).toEqual([null, null]);
+    else expect(c.pageStart!).toBeLessThanOrEqual(c.pageEnd!);
     if (i > 0) {
       const prev = chunks[i - 1]!;
       expect(c.charStart).toBeGreaterThan(prev.charStart);
       expect(c.charEnd).toBeGreaterThan(prev.charEnd);
-      expect(c.pageStart).toBeGreaterThanOrEqual(prev.pageStart);
-      expect(c.pageEnd).toBeGreaterThanOrEqual(prev.pageEnd);
+      if (paged) {
+        expect(c.pageStart!).toBeGreaterThanOrEqual(prev.pageStart!);
+        expect(c.pageEnd!).toBeGreaterThanOrEqual(prev.pageEnd!);
+      }
     }
     for (let k = c.charStart; k < c.charEnd; k++) covered[k] = 1;
     // A chapter/section heading inside a chunk may only be preceded by other headings.

@@ -98,7 +98,7 @@ describe("extractDocument: PDF", () => {
     expect(chunks.some((c) => c.sectionPath.endsWith("> Soil Composition"))).toBe(true);
     for (const c of chunks) {
       expect(c.content).not.toContain("Chapter 31 | Soil");
-      expect(c.pageStart).toBeLessThanOrEqual(c.pageEnd);
+      expect(c.pageStart!).toBeLessThanOrEqual(c.pageEnd!);
     }
     // The words survive layout: every word of the chapter is in the extracted text.
     const extracted = new Set(doc.pages.flatMap((p) => p.text.split(/[\s|]+/)));
