@@ -14,7 +14,7 @@ const globalForDb = globalThis as unknown as { __paperwiseDb?: Promise<IDatabase
 
 export interface IOpenDatabaseOptions {
   /**
-   * What a server start does besides migrating: fail ingestions a dead process left behind and,
+   * What a server start does besides migrating: requeue ingestions a dead process left behind and,
    * embedded, seed an empty database with the demo. The accounts CLI opens without it, so the
    * first account a school creates is its own and no demo data follows it.
    */
@@ -43,16 +43,17 @@ export async function openDatabase({ bootstrap = true }: IOpenDatabaseOptions = 
     }
   } else if (bootstrap) {
     // Another instance may be mid-way through an ingestion: only long-idle ones are dead.
-    const { failInterruptedIngestions } = await import("@/lib/ingestion/store");
+    const { recoverInterruptedIngestions } = await import("@/lib/ingestion/store");
     const { describeError, log } = await import("@/lib/log");
-    // A failed sweep must not stop the app from serving; it is logged and tried at the next start.
-    const interrupted = await failInterruptedIngestions(db, { staleAfterMs: STALE_INGESTION_MS }).catch(
+    // A failed sweep must not stop the app from serving; it is logged and tried again by the
+    // workers (every minute) and at the next start.
+    const interrupted = await recoverInterruptedIngestions(db, { staleAfterMs: STALE_INGESTION_MS }).catch(
       (err: unknown) => {
         log.warn("ingestion.sweep_failed", { error: describeError(err) });
-        return 0;
+        return { requeued: 0, failed: 0 };
       },
     );
-    if (interrupted > 0) log.warn("ingestion.interrupted", { count: interrupted });
+    if (interrupted.requeued + interrupted.failed > 0) log.warn("ingestion.interrupted", { ...interrupted });
   }
   return db;
 }

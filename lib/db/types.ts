@@ -5,8 +5,8 @@ export interface ISqlExecutor {
   /** Runs a script of several statements without parameters. */
   exec(sql: string): Promise<void>;
   /**
-   * Bulk-loads rows into a table. PGlite uses binary COPY (≈6× faster than text vectors in WASM);
-   * postgres.js uses COPY FROM STDIN. `types` names each column's Postgres type.
+   * Bulk-loads rows into a table with binary COPY (PGlite from a blob, ≈6× faster than text
+   * vectors in WASM; postgres.js as COPY FROM STDIN). `columns` names each column's Postgres type.
    */
   copyRows(table: string, columns: readonly ICopyColumn[], rows: readonly unknown[][]): Promise<void>;
 }

@@ -9,6 +9,7 @@ import type { IEmbedder } from "@/types/chunk.types";
 import { planFiles } from "./manifest";
 import { type IProgressEvent, processIngestion, registerUpload } from "./pipeline";
 import type { IIngestionRow } from "./store";
+import { workerId } from "./worker";
 
 export interface IIngestFilesParams {
   userId: string;
@@ -16,8 +17,13 @@ export interface IIngestFilesParams {
   /** Flags override nothing the manifest names; they fill what it leaves out. */
   defaults: Partial<TResourceMetadataInput>;
   maxBytes: number;
+  /**
+   * Files in flight at once. On PostgreSQL two overlap well: the server stores one file's chunks
+   * while this process extracts and embeds the next (PGlite runs in this thread: 1).
+   */
+  concurrency?: number;
   onFileStart?: (file: string, index: number, total: number) => void;
-  onProgress?: (e: IProgressEvent) => void;
+  onProgress?: (e: IProgressEvent, file: string) => void;
 }
 
 export interface IIngestFileResult {
@@ -27,7 +33,11 @@ export interface IIngestFileResult {
   error?: string;
 }
 
-/** Ingests files and folders in-process (CLI, demo seed, eval). One bad file does not stop the rest. */
+/**
+ * Ingests files and folders in this process (CLI, demo seed, eval), not through the queue: each
+ * ingestion is claimed for this process as it is registered. One bad file does not stop the rest;
+ * results come back in the files' order.
+ */
 export async function ingestFiles(
   db: IDatabase,
   storage: IObjectStorage,
@@ -35,8 +45,10 @@ export async function ingestFiles(
   p: IIngestFilesParams,
 ): Promise<IIngestFileResult[]> {
   const planned = await planFiles(p.inputs);
-  const results: IIngestFileResult[] = [];
-  for (const [i, item] of planned.entries()) {
+  const results: IIngestFileResult[] = new Array(planned.length);
+  const self = workerId();
+  const one = async (i: number): Promise<IIngestFileResult> => {
+    const item = planned[i]!;
     p.onFileStart?.(item.file, i, planned.length);
     try {
       const metadata = ResourceMetadataSchema.parse({ ...p.defaults, ...stripUndefined(item.metadata) });
@@ -47,22 +59,35 @@ export async function ingestFiles(
         bytes,
         metadata,
         maxBytes: p.maxBytes,
+        claimFor: self,
       });
       const done = duplicate
         ? ingestion
-        : await processIngestion(db, storage, embedder, ingestion.id, { onProgress: p.onProgress });
-      results.push({
+        : await processIngestion(db, storage, embedder, ingestion.id, {
+            onProgress: (e) => p.onProgress?.(e, item.file),
+          });
+      return {
         file: item.file,
         ingestion: done,
         duplicate,
         error: done.status === "failed" ? (done.error ?? "failed") : undefined,
-      });
+      };
     } catch (err) {
       const message =
         err instanceof AppError ? err.message : err instanceof Error ? err.message : String(err);
-      results.push({ file: item.file, duplicate: false, error: message });
+      return { file: item.file, duplicate: false, error: message };
     }
-  }
+  };
+  let next = 0;
+  const lanes = Math.max(1, Math.min(p.concurrency ?? 1, planned.length));
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      while (next < planned.length) {
+        const i = next++;
+        results[i] = await one(i);
+      }
+    }),
+  );
   return results;
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import type { IDatabase, ISqlExecutor } from "@/lib/db";
+import type { IDatabase } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
 import { type IObjectStorage, RESOURCES_BUCKET } from "@/lib/storage";
@@ -12,6 +12,14 @@ import { splitChapters } from "./chapters";
 import { chunkDocument } from "./chunk";
 import { CHAPTER_PAGES_MIME, extractDocument } from "./extract";
 import { sniffDocumentType } from "./sniff";
+import {
+  createStagedVersion,
+  deleteIngestionRows,
+  publishVersion,
+  purgeUnpublishedVersions,
+  purgeVersion,
+  stageChunks,
+} from "./stage";
 import {
   findLiveIngestionByDedupeKey,
   getIngestionRow,
@@ -28,6 +36,11 @@ export interface IUploadParams {
   maxBytes: number;
   /** Server-made content (split chapters) skips sniffing; never set from user input. */
   internal?: { mime: string; ext: string };
+  /**
+   * Process it here rather than through the queue (the CLI): the ingestion is claimed for this
+   * worker id in the same statement that makes it claimable, so no queue worker can take it.
+   */
+  claimFor?: string;
 }
 
 export interface IRegisteredUpload {
@@ -58,7 +71,8 @@ export function dedupeKey(contentSha: string, m: TResourceMetadata, userId: stri
 
 /**
  * Validates the file (size, type from its bytes), records a `queued` ingestion and stores the
- * original. Identical uploads return the live ingestion with `duplicate: true`.
+ * original; from then on any queue worker may claim it (unless `claimFor`). Identical uploads
+ * return the live ingestion with `duplicate: true`.
  */
 export async function registerUpload(
   db: IDatabase,
@@ -117,7 +131,13 @@ export async function registerUpload(
     await setIngestionStatus(db, id, "failed", undefined, "Could not store the original file");
     throw err;
   }
-  await db.query("update ingestions set path = $2 where id = $1", [id, objectPath]);
+  await db.query(
+    `update ingestions set path = $2,
+       status = case when $3::text is null then status else 'extracting' end,
+       claimed_by = $3::text, attempts = attempts + case when $3::text is null then 0 else 1 end
+     where id = $1`,
+    [id, objectPath, p.claimFor ?? null],
+  );
   return { ingestion: (await getIngestionRow(db, id))!, duplicate: false };
 }
 
@@ -140,9 +160,11 @@ export function embeddingText(chunk: IChunkDraft): string {
 }
 
 /**
- * Extract → chunk → embed → store for one queued ingestion. The document and all its chunks
- * are written in one transaction, so a failure (or a killed process) leaves no partial document;
- * the ingestion is marked `failed` with a readable reason and can be retried.
+ * Extract → chunk → embed → store for one claimed ingestion. Chunks are staged in batches as they
+ * are embedded (the database writes one batch while the next is embedded) under an unpublished
+ * version, which one short final step publishes (`stage.ts`): readers never see a partial
+ * document, and a failure (or a killed process) leaves nothing visible; the ingestion is marked
+ * `failed` with a readable reason and can be retried.
  */
 export async function processIngestion(
   db: IDatabase,
@@ -157,7 +179,12 @@ export async function processIngestion(
     await setIngestionStatus(db, ingestionId, status, { done, total });
     opts.onProgress?.({ ingestionId, status, done, total });
   };
+  let versionId: string | null = null;
+  // One batch is stored while the next is embedded; a failed store surfaces at the next await.
+  let storing: Promise<void> = Promise.resolve();
   try {
+    // What an earlier, interrupted attempt staged is of no use now.
+    await purgeUnpublishedVersions(db, ingestionId);
     await report("extracting", 0, 1);
     const bytes = await storage.get(row.bucket, row.path);
     const extracted = await extractDocument(bytes, row.mime_type);
@@ -165,105 +192,67 @@ export async function processIngestion(
     const chunks = chunkDocument(extracted);
     if (chunks.length === 0) throw new AppError("unprocessable", "The document has no text to index");
 
+    versionId = await createStagedVersion(db, ingestionId, {
+      pageCount: extracted.pages.length,
+      charCount: extracted.pages.reduce((n, p) => n + p.text.length, 0),
+      chunkCount: chunks.length,
+      tokenCount: chunks.reduce((n, c) => n + c.tokens, 0),
+      embeddingModel: embedder.modelId,
+    });
     const batch = opts.embedBatchSize ?? (embedder.modelId.startsWith("paperwise-offline") ? 256 : 96);
-    const vectors: Float32Array[] = [];
     await report("embedding", 0, chunks.length);
     for (let i = 0; i < chunks.length; i += batch) {
       const slice = chunks.slice(i, i + batch);
-      vectors.push(...(await embedder.embedDocuments(slice.map(embeddingText))));
+      const vectors = await embedder.embedDocuments(slice.map(embeddingText));
+      await storing;
+      storing = stageChunks(db, versionId, slice, vectors, embedder.modelId);
+      storing.catch(() => undefined);
       await report("embedding", Math.min(i + batch, chunks.length), chunks.length);
     }
+    await storing;
 
     const flags = flagInstructionLikeChunks(chunks);
     if (flags.length > 0) {
       log.warn("ingestion.instruction_like", { ingestionId, chunks: flags.map((f) => f.chunkIndex) });
     }
-    await report("storing", 0, chunks.length);
-    const charCount = extracted.pages.reduce((n, p) => n + p.text.length, 0);
-    const tokenCount = chunks.reduce((n, c) => n + c.tokens, 0);
-    await db.transaction(async (tx) => {
-      await tx.query("delete from documents where ingestion_id = $1", [ingestionId]);
-      const [doc] = await tx.query<{ id: string }>(
-        `insert into documents (ingestion_id, owner_id, board, grade, subject, resource_type, chapter_number,
-           chapter_name, visibility, title, bucket, path, mime_type, page_count, char_count, chunk_count,
-           token_count, embedding_model, metadata)
-         select id, user_id, board, grade, subject, resource_type, chapter_number, chapter_name, visibility,
-           title, bucket, path, mime_type, $2, $3, $4, $5, $6, $7 from ingestions where id = $1
-         returning id`,
-        [
-          ingestionId,
-          extracted.pages.length,
-          charCount,
-          chunks.length,
-          tokenCount,
-          embedder.modelId,
-          JSON.stringify({ extractedTitle: extracted.title ?? null, instructionLike: flags }),
-        ],
-      );
-      await insertChunks(tx, doc!.id, chunks, vectors, embedder.modelId);
-      await tx.query("select paperwise_index_chunks($1)", [doc!.id]);
-      await tx.query(
-        "update ingestions set status = 'ready', progress_done = $2, progress_total = $2, error = null, updated_at = now() where id = $1",
-        [ingestionId, chunks.length],
-      );
+    await report("storing", chunks.length, chunks.length);
+    await publishVersion(db, ingestionId, versionId, {
+      extractedTitle: extracted.title ?? null,
+      instructionLike: flags,
     });
-    // Fresh statistics keep the planner on the scope indexes after a large insert.
-    if (chunks.length >= 200) await db.query("analyze document_chunks, chunk_terms, chunk_lite");
+    versionId = null;
+    // Fresh statistics keep the planner on the scope indexes after a large insert; one table per
+    // statement, so the embedded database is never held for all three at once.
+    if (chunks.length >= 200) {
+      for (const table of ["document_chunks", "chunk_terms", "chunk_lite"])
+        await db.query(`analyze ${table}`);
+    }
+    // A re-ingest retired the previous version: remove it now, in batches.
+    await purgeUnpublishedVersions(db, ingestionId);
     opts.onProgress?.({ ingestionId, status: "ready", done: chunks.length, total: chunks.length });
   } catch (err) {
     const reason = err instanceof AppError ? err.message : "Ingestion failed because of an internal error";
     if (!(err instanceof AppError)) log.error("ingestion.failed", { ingestionId, error: describeError(err) });
     await setIngestionStatus(db, ingestionId, "failed", undefined, reason).catch(() => undefined);
+    if (versionId) {
+      await storing.catch(() => undefined);
+      await purgeVersion(db, versionId).catch((cleanup: unknown) =>
+        // Left for the next sweep (a worker's start), still unpublished and so invisible.
+        log.warn("ingestion.cleanup_failed", { ingestionId, error: describeError(cleanup) }),
+      );
+    }
     opts.onProgress?.({ ingestionId, status: "failed", done: 0, total: 0 });
   }
   return (await getIngestionRow(db, ingestionId))!;
 }
 
-export async function insertChunks(
-  tx: ISqlExecutor,
-  documentId: string,
-  chunks: readonly IChunkDraft[],
-  vectors: readonly Float32Array[],
-  modelId: string,
-): Promise<void> {
-  await tx.copyRows(
-    "document_chunks",
-    [
-      { name: "document_id", type: "uuid" },
-      { name: "chunk_index", type: "int4" },
-      { name: "content", type: "text" },
-      { name: "tokens", type: "int4" },
-      { name: "page_start", type: "int4" },
-      { name: "page_end", type: "int4" },
-      { name: "section_path", type: "text" },
-      { name: "char_start", type: "int4" },
-      { name: "char_end", type: "int4" },
-      { name: "embedding", type: "vector" },
-      { name: "embedding_model", type: "text" },
-    ],
-    chunks.map((c, i) => [
-      documentId,
-      c.chunkIndex,
-      c.content,
-      c.tokens,
-      c.pageStart,
-      c.pageEnd,
-      c.sectionPath,
-      c.charStart,
-      c.charEnd,
-      vectors[i]!,
-      modelId,
-    ]),
-  );
-}
-
-/** Removes a resource: chunks and document go with the ingestion (cascade), then the original. */
+/** Removes a resource: its document versions (in batches), the ingestion, then the original. */
 export async function deleteIngestion(
   db: IDatabase,
   storage: IObjectStorage,
   row: IIngestionRow,
 ): Promise<void> {
-  await db.query("delete from ingestions where id = $1", [row.id]);
+  await deleteIngestionRows(db, row.id);
   if (row.path && row.path !== "pending") {
     await storage
       .remove(row.bucket, row.path)
