@@ -21,6 +21,12 @@ export interface ICopyColumn {
 export interface IDatabase extends ISqlExecutor {
   readonly kind: "pglite" | "postgres";
   transaction<T>(fn: (tx: ISqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Background work (`runInBackground`) calls this between its steps. PGlite waits until the
+   * app's own statements have had a quiet moment (bounded, so the work still progresses under
+   * constant load); PostgreSQL runs statements side by side and returns at once.
+   */
+  yieldToForeground(): Promise<void>;
   close(): Promise<void>;
 }
 

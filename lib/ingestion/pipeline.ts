@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type { IDatabase } from "@/lib/db";
+import { runInBackground } from "@/lib/db/background";
 import { AppError } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
 import { type IObjectStorage, RESOURCES_BUCKET } from "@/lib/storage";
@@ -151,6 +152,8 @@ export interface IProgressEvent {
 export interface IProcessOptions {
   onProgress?: (e: IProgressEvent) => void;
   embedBatchSize?: number;
+  /** Chunks per staging transaction (default: adaptive on PGlite, `stageBatchSize` on PostgreSQL). */
+  stageBatchSize?: number;
 }
 
 /** The text the embedder sees: the nearest headings give a passage its topic. */
@@ -166,12 +169,23 @@ export function embeddingText(chunk: IChunkDraft): string {
  * document, and a failure (or a killed process) leaves nothing visible; the ingestion is marked
  * `failed` with a readable reason and can be retried.
  */
-export async function processIngestion(
+export function processIngestion(
   db: IDatabase,
   storage: IObjectStorage,
   embedder: IEmbedder,
   ingestionId: string,
   opts: IProcessOptions = {},
+): Promise<IIngestionRow> {
+  // Background work: on the embedded database the app's requests go first between its steps.
+  return runInBackground(() => processClaimed(db, storage, embedder, ingestionId, opts));
+}
+
+async function processClaimed(
+  db: IDatabase,
+  storage: IObjectStorage,
+  embedder: IEmbedder,
+  ingestionId: string,
+  opts: IProcessOptions,
 ): Promise<IIngestionRow> {
   const row = await getIngestionRow(db, ingestionId);
   if (!row) throw new AppError("not_found", "No such ingestion");
@@ -205,7 +219,7 @@ export async function processIngestion(
       const slice = chunks.slice(i, i + batch);
       const vectors = await embedder.embedDocuments(slice.map(embeddingText));
       await storing;
-      storing = stageChunks(db, versionId, slice, vectors, embedder.modelId);
+      storing = stageChunks(db, versionId, slice, vectors, embedder.modelId, opts.stageBatchSize);
       storing.catch(() => undefined);
       await report("embedding", Math.min(i + batch, chunks.length), chunks.length);
     }
@@ -224,8 +238,10 @@ export async function processIngestion(
     // Fresh statistics keep the planner on the scope indexes after a large insert; one table per
     // statement, so the embedded database is never held for all three at once.
     if (chunks.length >= 200) {
-      for (const table of ["document_chunks", "chunk_terms", "chunk_lite"])
+      for (const table of ["document_chunks", "chunk_terms", "chunk_lite"]) {
+        await db.yieldToForeground();
         await db.query(`analyze ${table}`);
+      }
     }
     // A re-ingest retired the previous version: remove it now, in batches.
     await purgeUnpublishedVersions(db, ingestionId);

@@ -1,5 +1,6 @@
 import "server-only";
 import type { IDatabase, ISqlExecutor } from "@/lib/db";
+import { runInBackground } from "@/lib/db/background";
 import { AppError } from "@/lib/errors";
 import type { IChunkDraft } from "@/types/chunk.types";
 
@@ -16,13 +17,22 @@ import type { IChunkDraft } from "@/types/chunk.types";
 export const PROCESSING_STATUSES = ["extracting", "chunking", "embedding", "storing"] as const;
 
 /**
- * Chunks per statement. PGlite runs every request's statements one after another, so a batch is
- * the longest another request waits behind ingestion (64 chunks ≈ 0.1 s there, measured by
- * `npm run bench:upload`); a server database runs statements side by side and prefers fewer,
- * larger COPYs.
+ * Chunks per staging transaction. PGlite runs every request's statements one after another, so a
+ * batch is the longest a request waits behind ingestion: there the size starts here and adapts to
+ * take about PGLITE_BATCH_MS each (a chunk costs a few ms in WASM: tsvector, postings, indexes). A
+ * server database runs statements side by side and prefers fewer, larger COPYs.
  */
 export function stageBatchSize(db: Pick<IDatabase, "kind">): number {
-  return db.kind === "pglite" ? 64 : 1000;
+  return db.kind === "pglite" ? 16 : 1000;
+}
+
+const PGLITE_BATCH_MS = 50;
+const PGLITE_MAX_BATCH = 256;
+
+function nextBatchSize(size: number, elapsedMs: number): number {
+  const scaled = Math.round((size * PGLITE_BATCH_MS) / Math.max(1, elapsedMs));
+  // At most double per step: one fast batch (a short chunk) must not make the next one huge.
+  return Math.max(4, Math.min(PGLITE_MAX_BATCH, size * 2, scaled));
 }
 
 export interface IVersionFacts {
@@ -67,8 +77,9 @@ const CHUNK_COLUMNS = [
 ] as const;
 
 /**
- * Writes chunks (consecutive chunk indexes) with their postings and companion vectors, in
- * transactions of `batchSize` chunks.
+ * Writes chunks (consecutive chunk indexes) with their postings and companion vectors, in short
+ * transactions, letting the app's requests go first between them (`yieldToForeground`). A given
+ * `batchSize` is used as is; otherwise PGlite's adapts to the time a batch takes.
  */
 export async function stageChunks(
   db: IDatabase,
@@ -76,10 +87,12 @@ export async function stageChunks(
   chunks: readonly IChunkDraft[],
   vectors: readonly Float32Array[],
   modelId: string,
-  batchSize = stageBatchSize(db),
+  batchSize?: number,
 ): Promise<void> {
-  for (let i = 0; i < chunks.length; i += batchSize) {
-    const slice = chunks.slice(i, i + batchSize);
+  const adaptive = batchSize === undefined && db.kind === "pglite";
+  let size = batchSize ?? stageBatchSize(db);
+  for (let i = 0; i < chunks.length; ) {
+    const slice = chunks.slice(i, i + size);
     const rows = slice.map((c, j) => [
       versionId,
       c.chunkIndex,
@@ -95,10 +108,14 @@ export async function stageChunks(
     ]);
     const first = slice[0]!.chunkIndex;
     const last = slice[slice.length - 1]!.chunkIndex;
+    const started = performance.now();
     await db.transaction(async (tx) => {
       await tx.copyRows("document_chunks", CHUNK_COLUMNS, rows);
       await tx.query("select paperwise_index_chunk_range($1, $2, $3)", [versionId, first, last]);
     });
+    i += slice.length;
+    if (adaptive) size = nextBatchSize(size, performance.now() - started);
+    await db.yieldToForeground();
   }
 }
 
@@ -142,6 +159,10 @@ export async function publishVersion(
  * published version is retired first by the caller; this never touches one.
  */
 export async function purgeVersion(db: IDatabase, versionId: string, batchSize = stageBatchSize(db) * 4) {
+  return runInBackground(() => purgeBatches(db, versionId, batchSize));
+}
+
+async function purgeBatches(db: IDatabase, versionId: string, batchSize: number): Promise<void> {
   const [range] = await db.query<{ hi: number | null }>(
     "select max(chunk_index) as hi from document_chunks where document_id = $1",
     [versionId],
@@ -157,6 +178,7 @@ export async function purgeVersion(db: IDatabase, versionId: string, batchSize =
         ]);
       }
     });
+    await db.yieldToForeground();
   }
   await db.query("delete from document_versions where id = $1 and state <> 'published'", [versionId]);
 }
