@@ -35,9 +35,11 @@ interface IForeground {
 }
 
 /** A gap this long between the app's statements means no request is mid-way through its queries. */
-const QUIET_MS = 30;
+const QUIET_MS = 50;
 /** Background work waits at most this long per step, so it still progresses under constant load. */
-const MAX_YIELD_MS = 300;
+const MAX_YIELD_MS = 150;
+/** The app counts as busy (background work takes short steps) within this long of its last statement. */
+const BUSY_WINDOW_MS = 1000;
 
 function tracked(base: ISqlExecutor, fg: IForeground): ISqlExecutor {
   const track = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -63,13 +65,14 @@ function tracked(base: ISqlExecutor, fg: IForeground): ISqlExecutor {
  * request in. Between steps it lets the event loop take new requests, then waits until the app's
  * statements pause.
  */
-async function yieldTo(fg: IForeground): Promise<void> {
+async function yieldTo(fg: IForeground): Promise<boolean> {
   await new Promise<void>((resolve) => setImmediate(resolve));
   const started = performance.now();
+  const busy = fg.inFlight > 0 || started - fg.lastEnd < BUSY_WINDOW_MS;
   for (;;) {
     const now = performance.now();
     const quietFor = now - fg.lastEnd;
-    if ((fg.inFlight === 0 && quietFor >= QUIET_MS) || now - started >= MAX_YIELD_MS) return;
+    if ((fg.inFlight === 0 && quietFor >= QUIET_MS) || now - started >= MAX_YIELD_MS) return busy;
     const wait = fg.inFlight > 0 ? 5 : QUIET_MS - quietFor;
     await new Promise<void>((resolve) => setTimeout(resolve, Math.max(1, wait)));
   }

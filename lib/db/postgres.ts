@@ -52,7 +52,7 @@ export function openPostgres(url: string): IDatabase {
     kind: "postgres",
     ...executor(sql),
     transaction: (fn) => sql.begin((tx) => fn(executor(tx))) as Promise<never>,
-    yieldToForeground: async () => undefined,
+    yieldToForeground: async () => false,
     close: () => sql.end({ timeout: 5 }),
   };
 }

@@ -24,9 +24,10 @@ export interface IDatabase extends ISqlExecutor {
   /**
    * Background work (`runInBackground`) calls this between its steps. PGlite waits until the
    * app's own statements have had a quiet moment (bounded, so the work still progresses under
-   * constant load); PostgreSQL runs statements side by side and returns at once.
+   * constant load) and answers whether the app was busy in the last second (background work then
+   * takes short steps); PostgreSQL runs statements side by side and answers false at once.
    */
-  yieldToForeground(): Promise<void>;
+  yieldToForeground(): Promise<boolean>;
   close(): Promise<void>;
 }
 

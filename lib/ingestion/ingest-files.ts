@@ -2,6 +2,7 @@ import "server-only";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { IDatabase } from "@/lib/db";
+import { runInBackground } from "@/lib/db/background";
 import { AppError } from "@/lib/errors";
 import type { IObjectStorage } from "@/lib/storage";
 import { ResourceMetadataSchema, type TResourceMetadataInput } from "@/schema/resources.schema";
@@ -84,7 +85,8 @@ export async function ingestFiles(
     Array.from({ length: lanes }, async () => {
       while (next < planned.length) {
         const i = next++;
-        results[i] = await one(i);
+        // All of it is background work: requests (a server seeding its demo) go first.
+        results[i] = await runInBackground(() => one(i));
       }
     }),
   );

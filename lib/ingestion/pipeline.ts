@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
 import { type IObjectStorage, RESOURCES_BUCKET } from "@/lib/storage";
 import { safeFileName } from "@/lib/storage/keys";
-import { flagInstructionLikeChunks } from "@/lib/text/injection";
+import { flagInstructionLikeChunks, type IInstructionFlag, MAX_RECORDED_FLAGS } from "@/lib/text/injection";
 import type { TResourceMetadata } from "@/schema/resources.schema";
 import type { IChunkDraft, IEmbedder } from "@/types/chunk.types";
 import { splitChapters } from "./chapters";
@@ -15,11 +15,11 @@ import { CHAPTER_PAGES_MIME, extractDocument } from "./extract";
 import { sniffDocumentType } from "./sniff";
 import {
   createStagedVersion,
+  createStager,
   deleteIngestionRows,
   publishVersion,
   purgeUnpublishedVersions,
   purgeVersion,
-  stageChunks,
 } from "./stage";
 import {
   findLiveIngestionByDedupeKey,
@@ -156,6 +156,24 @@ export interface IProcessOptions {
   stageBatchSize?: number;
 }
 
+const ANALYZE_TARGETS = [
+  "document_chunks (document_id, chunk_index)",
+  "chunk_terms (lexeme, document_id)",
+  "chunk_lite (document_id)",
+];
+
+/** Progress is written at most this often (a large document has thousands of batches). */
+const PROGRESS_EVERY_MS = 250;
+
+/**
+ * Texts per embedding call: 96 for OpenAI. The offline model runs in this thread, so while the
+ * embedded database is serving requests (`busy`) a call is kept to about 30 ms of CPU.
+ */
+function embedBatchSize(embedder: IEmbedder, busy: boolean): number {
+  if (!embedder.modelId.startsWith("paperwise-offline")) return 96;
+  return busy ? 32 : 256;
+}
+
 /** The text the embedder sees: the nearest headings give a passage its topic. */
 export function embeddingText(chunk: IChunkDraft): string {
   const trail = chunk.sectionPath.split(" > ").slice(-2).join(" > ");
@@ -194,16 +212,27 @@ async function processClaimed(
     opts.onProgress?.({ ingestionId, status, done, total });
   };
   let versionId: string | null = null;
-  // One batch is stored while the next is embedded; a failed store surfaces at the next await.
+  // On PostgreSQL one batch is stored while the next is embedded; a failed store surfaces at the
+  // next await.
   let storing: Promise<void> = Promise.resolve();
   try {
     // What an earlier, interrupted attempt staged is of no use now.
     await purgeUnpublishedVersions(db, ingestionId);
+    // Wall time per stage, logged with the result: where a slow ingestion spent it.
+    const ms: Record<string, number> = {};
+    let mark = performance.now();
+    const lap = (stage: string) => {
+      const now = performance.now();
+      ms[stage] = Math.round(now - mark);
+      mark = now;
+    };
     await report("extracting", 0, 1);
     const bytes = await storage.get(row.bucket, row.path);
     const extracted = await extractDocument(bytes, row.mime_type);
+    lap("extract");
     await report("chunking", 0, 1);
     const chunks = chunkDocument(extracted);
+    lap("chunk");
     if (chunks.length === 0) throw new AppError("unprocessable", "The document has no text to index");
 
     versionId = await createStagedVersion(db, ingestionId, {
@@ -213,38 +242,55 @@ async function processClaimed(
       tokenCount: chunks.reduce((n, c) => n + c.tokens, 0),
       embeddingModel: embedder.modelId,
     });
-    const batch = opts.embedBatchSize ?? (embedder.modelId.startsWith("paperwise-offline") ? 256 : 96);
+    const stager = createStager(db, versionId, embedder.modelId, opts.stageBatchSize);
+    const flags: IInstructionFlag[] = [];
     await report("embedding", 0, chunks.length);
-    for (let i = 0; i < chunks.length; i += batch) {
-      const slice = chunks.slice(i, i + batch);
+    let reported = performance.now();
+    for (let i = 0; i < chunks.length; ) {
+      // The offline model's CPU is this process's: while requests are about they go first, and
+      // each call is kept short.
+      const busy = await db.yieldToForeground();
+      const slice = chunks.slice(i, i + (opts.embedBatchSize ?? embedBatchSize(embedder, busy)));
+      i += slice.length;
       const vectors = await embedder.embedDocuments(slice.map(embeddingText));
+      flags.push(...flagInstructionLikeChunks(slice));
       await storing;
-      storing = stageChunks(db, versionId, slice, vectors, embedder.modelId, opts.stageBatchSize);
+      storing = stager.stage(slice, vectors);
       storing.catch(() => undefined);
-      await report("embedding", Math.min(i + batch, chunks.length), chunks.length);
+      // PGlite writes in this thread too: one background step at a time, nothing to overlap.
+      if (db.kind === "pglite") await storing;
+      if (i === chunks.length || performance.now() - reported >= PROGRESS_EVERY_MS) {
+        await report("embedding", i, chunks.length);
+        reported = performance.now();
+      }
     }
     await storing;
 
-    const flags = flagInstructionLikeChunks(chunks);
+    flags.splice(MAX_RECORDED_FLAGS);
     if (flags.length > 0) {
       log.warn("ingestion.instruction_like", { ingestionId, chunks: flags.map((f) => f.chunkIndex) });
     }
+    lap("embedAndStage");
     await report("storing", chunks.length, chunks.length);
     await publishVersion(db, ingestionId, versionId, {
       extractedTitle: extracted.title ?? null,
       instructionLike: flags,
     });
     versionId = null;
-    // Fresh statistics keep the planner on the scope indexes after a large insert; one table per
-    // statement, so the embedded database is never held for all three at once.
+    lap("publish");
+    // Fresh statistics keep the planner on the scope indexes after a large insert: one table per
+    // statement, and only the columns retrieval filters and joins on (sampling the 6 KB vectors
+    // and the passages held the embedded database 4.2 s after a 25 MB file; these take a fraction).
     if (chunks.length >= 200) {
-      for (const table of ["document_chunks", "chunk_terms", "chunk_lite"]) {
+      for (const target of ANALYZE_TARGETS) {
         await db.yieldToForeground();
-        await db.query(`analyze ${table}`);
+        await db.query(`analyze ${target}`);
       }
     }
     // A re-ingest retired the previous version: remove it now, in batches.
     await purgeUnpublishedVersions(db, ingestionId);
+    lap("analyzeAndPurge");
+    log.info("ingestion.ready", { ingestionId, chunks: chunks.length, ms });
     opts.onProgress?.({ ingestionId, status: "ready", done: chunks.length, total: chunks.length });
   } catch (err) {
     const reason = err instanceof AppError ? err.message : "Ingestion failed because of an internal error";

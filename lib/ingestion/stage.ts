@@ -17,16 +17,17 @@ import type { IChunkDraft } from "@/types/chunk.types";
 export const PROCESSING_STATUSES = ["extracting", "chunking", "embedding", "storing"] as const;
 
 /**
- * Chunks per staging transaction. PGlite runs every request's statements one after another, so a
- * batch is the longest a request waits behind ingestion: there the size starts here and adapts to
- * take about PGLITE_BATCH_MS each (a chunk costs a few ms in WASM: tsvector, postings, indexes). A
- * server database runs statements side by side and prefers fewer, larger COPYs.
+ * Chunks per staging transaction. PGlite runs every request's statements one after another, so
+ * while the app is serving requests a batch is the longest a request waits behind ingestion: the
+ * size then starts here and adapts to take about PGLITE_BATCH_MS (a chunk costs a few ms in WASM:
+ * tsvector, postings, indexes); with no requests about, batches are large. A server database runs
+ * statements side by side and prefers fewer, larger COPYs.
  */
 export function stageBatchSize(db: Pick<IDatabase, "kind">): number {
   return db.kind === "pglite" ? 16 : 1000;
 }
 
-const PGLITE_BATCH_MS = 50;
+const PGLITE_BATCH_MS = 30;
 const PGLITE_MAX_BATCH = 256;
 
 function nextBatchSize(size: number, elapsedMs: number): number {
@@ -76,12 +77,55 @@ const CHUNK_COLUMNS = [
   { name: "embedding_model", type: "text" },
 ] as const;
 
+export interface IStager {
+  /** Writes the next chunks (consecutive chunk indexes) with their vectors. */
+  stage(chunks: readonly IChunkDraft[], vectors: readonly Float32Array[]): Promise<void>;
+}
+
 /**
- * Writes chunks (consecutive chunk indexes) with their postings and companion vectors, in short
- * transactions, letting the app's requests go first between them (`yieldToForeground`). A given
- * `batchSize` is used as is; otherwise PGlite's adapts to the time a batch takes.
+ * Writes a staged version's chunks with their postings and companion vectors in transactions,
+ * letting the app's requests go first between them (`yieldToForeground`). A given `batchSize` is
+ * used as is; otherwise, on PGlite, batches are short while requests are about (adapting, across
+ * calls, to the time a batch takes) and large when none are.
  */
-export async function stageChunks(
+export function createStager(db: IDatabase, versionId: string, modelId: string, batchSize?: number): IStager {
+  let busySize = batchSize ?? stageBatchSize(db);
+  return {
+    async stage(chunks, vectors) {
+      for (let i = 0; i < chunks.length; ) {
+        const busy = await db.yieldToForeground();
+        const adaptive = batchSize === undefined && db.kind === "pglite";
+        const size = adaptive && !busy ? PGLITE_MAX_BATCH : busySize;
+        const slice = chunks.slice(i, i + size);
+        const rows = slice.map((c, j) => [
+          versionId,
+          c.chunkIndex,
+          c.content,
+          c.tokens,
+          c.pageStart,
+          c.pageEnd,
+          c.sectionPath,
+          c.charStart,
+          c.charEnd,
+          vectors[i + j]!,
+          modelId,
+        ]);
+        const first = slice[0]!.chunkIndex;
+        const last = slice[slice.length - 1]!.chunkIndex;
+        const started = performance.now();
+        await db.transaction(async (tx) => {
+          await tx.copyRows("document_chunks", CHUNK_COLUMNS, rows);
+          await tx.query("select paperwise_index_chunk_range($1, $2, $3)", [versionId, first, last]);
+        });
+        i += slice.length;
+        if (adaptive && busy) busySize = nextBatchSize(busySize, performance.now() - started);
+      }
+    },
+  };
+}
+
+/** Stages chunks in one go (see createStager). */
+export function stageChunks(
   db: IDatabase,
   versionId: string,
   chunks: readonly IChunkDraft[],
@@ -89,34 +133,7 @@ export async function stageChunks(
   modelId: string,
   batchSize?: number,
 ): Promise<void> {
-  const adaptive = batchSize === undefined && db.kind === "pglite";
-  let size = batchSize ?? stageBatchSize(db);
-  for (let i = 0; i < chunks.length; ) {
-    const slice = chunks.slice(i, i + size);
-    const rows = slice.map((c, j) => [
-      versionId,
-      c.chunkIndex,
-      c.content,
-      c.tokens,
-      c.pageStart,
-      c.pageEnd,
-      c.sectionPath,
-      c.charStart,
-      c.charEnd,
-      vectors[i + j]!,
-      modelId,
-    ]);
-    const first = slice[0]!.chunkIndex;
-    const last = slice[slice.length - 1]!.chunkIndex;
-    const started = performance.now();
-    await db.transaction(async (tx) => {
-      await tx.copyRows("document_chunks", CHUNK_COLUMNS, rows);
-      await tx.query("select paperwise_index_chunk_range($1, $2, $3)", [versionId, first, last]);
-    });
-    i += slice.length;
-    if (adaptive) size = nextBatchSize(size, performance.now() - started);
-    await db.yieldToForeground();
-  }
+  return createStager(db, versionId, modelId, batchSize).stage(chunks, vectors);
 }
 
 /**
