@@ -7,7 +7,7 @@ import { useMemo, useState } from "react";
 import type { TGenerationMessage } from "@/app/api/generation/route";
 import type { TGenerationRequestInput } from "@/schema/generation.schema";
 import { apiFetch } from "@/services/http";
-import type { IGenerationErrorData, IGenerationSetData, IQuestionPartData } from "@/types/generation.types";
+import type { IGenerationErrorData, IGenerationSetData, TQuestionPartData } from "@/types/generation.types";
 
 /** Readable text from a failed stream request (the server answers JSON errors before streaming). */
 function readableError(err: Error | undefined): string | null {
@@ -24,7 +24,9 @@ function readableError(err: Error | undefined): string | null {
 
 /**
  * Streams a question set with the AI SDK's useChat over /api/generation: question parts keep
- * their ids, so each card updates in place from "generating" to "final".
+ * their slot's id, so each card updates in place from "generating" through the model's "draft"
+ * (rewritten as it grows, or replaced when the quality gate refuses it) to "final" or "failed".
+ * `stop` aborts the request, which stops the model calls on the server.
  */
 export function useGeneration() {
   const [notices, setNotices] = useState<string[]>([]);
@@ -52,7 +54,7 @@ export function useGeneration() {
   });
   const last = chat.messages.filter((m) => m.role === "assistant").at(-1);
   const parts = last?.parts ?? [];
-  const questions = parts.filter((p) => p.type === "data-question").map((p) => p.data as IQuestionPartData);
+  const questions = parts.filter((p) => p.type === "data-question").map((p) => p.data as TQuestionPartData);
   const errors = parts.filter((p) => p.type === "data-error").map((p) => p.data as IGenerationErrorData);
   const set = parts.find((p) => p.type === "data-set")?.data as IGenerationSetData | undefined;
   return {

@@ -66,6 +66,11 @@ export const GenerationRequestSchema = z.strictObject({
     .string()
     .regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, "Use a language code such as 'en' or 'hi'")
     .optional(),
+  /**
+   * What the set is about (the teacher's query, a section title): questions come from the
+   * passages of the sections that match it; other passages only supply wrong options.
+   */
+  topic: z.string().trim().max(500).optional(),
   /** Questions already in the teacher's set: a regenerated question must differ from them. */
   avoidPrompts: z.array(z.string().max(1500)).max(60).optional(),
   /** Deterministic runs (offline generator); defaults to a random seed. */

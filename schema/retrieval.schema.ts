@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BLOOM_LEVELS } from "@/types/bloom.types";
 import { RESOURCE_TYPES } from "@/types/curriculum.types";
-import { QUERY_TYPES } from "@/types/retrieval.types";
+import { PLAN_STRATEGIES, PROBE_SOURCES, QUERY_TYPES } from "@/types/retrieval.types";
 
 const label = (name: string) =>
   z
@@ -38,6 +38,23 @@ const queryText = (name: string) =>
     .transform((s) => s.replace(/\p{Cc}/gu, " ").trim())
     .pipe(z.string().min(1, `${name} must not be empty`));
 
+/** One earlier turn of a builder session, as the previous response's `session.turn` gave it. */
+export const SessionTurnSchema = z.strictObject({
+  query: z.string().max(2000),
+  resolvedQuery: z.string().max(2000),
+  topic: z.string().max(2000),
+  bloomTargets: BloomTargetsSchema.optional(),
+  anchor: z
+    .strictObject({
+      documentId: z.uuid(),
+      chapterNumber: z.number().int().nullable(),
+      sectionPath: z.string().max(1000),
+    })
+    .optional(),
+  excluded: z.array(z.string().trim().min(1).max(200)).max(5).optional(),
+});
+export type TSessionTurn = z.infer<typeof SessionTurnSchema>;
+
 export const RetrievalQueryRequestSchema = z.strictObject({
   filters: RetrievalFiltersSchema,
   query: queryText("Query"),
@@ -49,6 +66,23 @@ export const RetrievalQueryRequestSchema = z.strictObject({
   rerankFanout: z.number().int().min(1).max(150).optional(),
   /** Adjacent-chunk expansion; default by query type. */
   expand: z.boolean().optional(),
+  /** The query planner (variants, HyDE, chapter focus); on unless false (false = the single query as classified). */
+  planner: z.boolean().optional().meta({
+    description: "Query planner (sub-queries, variants, HyDE, chapter focus); false = the single query",
+  }),
+  /** Extra phrasings to search beside the query (for example the enhancer's `variants`). */
+  variants: z
+    .array(queryText("Variant").pipe(z.string().max(300, "Variant is at most 300 characters")))
+    .max(3)
+    .optional(),
+  /** Earlier turns of the builder session, oldest first, for follow-ups ("harder ones", "not X"). */
+  session: z
+    .strictObject({ turns: z.array(SessionTurnSchema).max(10) })
+    .optional()
+    .meta({
+      description:
+        "Earlier turns of the builder session (each response's `session.turn`, oldest first): follow-ups such as 'harder ones', 'more on X', 'the next section', 'not X' are resolved against them",
+    }),
 });
 export type TRetrievalQueryRequest = z.infer<typeof RetrievalQueryRequestSchema>;
 export type TRetrievalQueryInput = z.input<typeof RetrievalQueryRequestSchema>;
@@ -73,12 +107,81 @@ export const RetrievalItemSchema = z.object({
   sectionPath: z.string().optional(),
   expandedFrom: z.number().int().optional(),
   explanation: z.string().optional(),
+  /**
+   * Calibrated relevance in [0, 1], comparable across queries (unlike `fusedScore`/`rerankScore`,
+   * which rank passages within one query): an estimate of the chance that the passage is about the
+   * query, from absolute evidence (query-term coverage, vector similarity, heading match).
+   */
+  relevance: z.number().min(0).max(1).meta({
+    description:
+      "Calibrated relevance, comparable across queries (fusedScore/rerankScore rank within one query)",
+  }),
+  /** Below the relevance a passage needs to be preselected as context. */
+  weak: z.boolean(),
 });
 export type TRetrievalItem = z.infer<typeof RetrievalItemSchema>;
+
+export const PlanProbeSchema = z.object({
+  source: z.enum(PROBE_SOURCES),
+  text: z.string(),
+  weight: z.number(),
+  found: z.number().int(),
+  status: z.enum(["used", "skipped", "failed"]),
+  note: z.string().optional(),
+});
+
+export const RetrievalPlanSchema = z.object({
+  strategy: z.enum(PLAN_STRATEGIES),
+  examStyle: z.boolean(),
+  probes: z.array(PlanProbeSchema),
+  /** The chapter the results were focused on, when they agreed on one. */
+  focus: z
+    .object({
+      chapterNumber: z.number().int().nullable(),
+      share: z.number(),
+      kind: z.enum(["chapter", "section"]),
+    })
+    .nullable(),
+  reasons: z.array(z.string()),
+  /** Optional steps that failed or were cut, and what was used instead. */
+  fallbacks: z.array(z.string()),
+  budgetMs: z.number(),
+  elapsedMs: z.number(),
+});
+
+/** Why `items` is empty although the scope has passages. */
+export const RefusalSchema = z.object({
+  code: z.enum(["no_terms_in_scope", "weak_evidence", "all_excluded"]),
+  message: z.string(),
+  /** The best passage's calibrated relevance, below `threshold`. */
+  bestRelevance: z.number(),
+  threshold: z.number(),
+});
+
+export const SessionResultSchema = z.object({
+  followUp: z.boolean(),
+  resolvedQuery: z.string(),
+  reasons: z.array(z.string()),
+  excluded: z.array(z.string()),
+  /** Passages left out because they are about an excluded topic. */
+  excludedCount: z.number().int(),
+  navigation: z.enum(["next-section", "previous-section", "next-chapter", "previous-chapter"]).optional(),
+  bloomTargets: BloomTargetsSchema.optional(),
+  /** Append this to `session.turns` for the next request. */
+  turn: SessionTurnSchema,
+});
 
 export const RetrievalQueryResponseSchema = z.object({
   ok: z.literal(true),
   items: z.array(RetrievalItemSchema),
+  /** Set when nothing in the scope is relevant: `items` is then empty and `suggestions` say what to try. */
+  refusal: RefusalSchema.optional().meta({
+    description: "Present when nothing in the scope is relevant: items is [] and suggestions say what to try",
+  }),
+  plan: RetrievalPlanSchema.meta({ description: "What the query planner did: probes, focus, fallbacks" }),
+  session: SessionResultSchema.meta({
+    description: "Follow-up resolution; append `turn` to the next request's session.turns",
+  }),
   classification: z.object({
     type: z.enum(QUERY_TYPES),
     alpha: z.number(),
@@ -106,6 +209,9 @@ export const RetrievalQueryResponseSchema = z.object({
     reranker: z.enum(["llm", "offline", "fused-fallback", "none"]),
     retried: z.boolean(),
     embeddingModel: z.string(),
+    /** Time in the planner's optional probes and focus (included in the legs' timings above). */
+    planMs: z.number(),
+    llmPlanMs: z.number(),
   }),
 });
 export type TRetrievalQueryResponse = z.infer<typeof RetrievalQueryResponseSchema>;

@@ -18,6 +18,9 @@ const child = spawn("npx", ["next", "start", "-p", port, "-H", "127.0.0.1"], {
     PAPERWISE_DATA_DIR: dataDir,
     PAPERWISE_LOG_LEVEL: "warn",
     PAPERWISE_RATE_LIMIT_PER_MIN: "0",
+    // Test-only: requests with `x-paperwise-e2e-model: slow` get a slow streaming model for their
+    // questions (lib/ai/e2e-slow-model.ts); every other request stays offline.
+    PAPERWISE_E2E_SLOW_MODEL: "true",
   },
 });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));

@@ -151,6 +151,7 @@ for (const topic of topics) {
       bloomTargets: [...BLOOM_LEVELS],
     },
     seed: totals.sets + 1,
+    topic: topic.title,
   });
   const started = performance.now();
   let first = 0;
@@ -159,8 +160,8 @@ for (const topic of topics) {
     chunks,
     request,
     {
-      question: (_slot, status) => {
-        if (status === "final" && first === 0) first = performance.now() - started;
+      question: (_slot, update) => {
+        if (update.status === "final" && first === 0) first = performance.now() - started;
       },
       progress: () => undefined,
       error: () => undefined,

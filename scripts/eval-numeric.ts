@@ -13,6 +13,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { Command } from "commander";
+import { mulberry32 as seeded } from "@/lib/generation/forms/common";
 import {
   analyseWorkedExample,
   findWorkedExamples,
@@ -40,18 +41,6 @@ const opts = new Command()
     reasons?: boolean;
     verbose?: boolean;
   }>();
-
-/** Mulberry32: a small seeded generator, so a run can be repeated exactly. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const [lo, hi] = (opts.chapters ?? "1-999").split("-").map(Number);
 const files = (await readdir(opts.corpus))

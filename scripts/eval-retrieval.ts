@@ -1,38 +1,48 @@
 /**
  * npm run eval -- [--queries ../shared/eval/queries-open.jsonl] [--corpus ../shared/eval/corpus/biology-2e]
- *                 [--ablation full|fts|vector|fused|classifier|expansion|rerank|all] [--limit N] [--json]
- *                 [--split even|odd] [--dump file.jsonl]
+ *                 [--ablation NAME|planner|all] [--split even|odd] [--type T] [--limit N] [--json]
+ *                 [--dump file.jsonl] [--budget] [--tune key=value,...]
+ * npm run eval -- --follow-ups eval/retrieval/follow-ups.jsonl
+ * npm run eval -- --refusal eval/retrieval/out-of-scope.jsonl
  *
  * Ingests the corpus (once; cached under .bench/eval/) with the offline providers, runs every query
  * through the same `retrieve()` the API uses, maps chunks to section ids and prints Recall@8,
- * MRR@10 and nDCG@10 per query type, plus the correlation of confidence with correctness.
+ * MRR@10 and nDCG@10 per query type (and how many real queries were refused), plus the
+ * correlation of confidence with correctness. `--follow-ups` and `--refusal` run the repo's own
+ * eval files (eval/retrieval/README.md). The planner's latency budget is lifted unless `--budget`
+ * is given, so the figures do not depend on how busy the machine is (the benchmark measures time).
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Command } from "commander";
 import { dedupeSections, mrrAt, ndcgAt, pearson, recallAt, spearman, type TGrades } from "@/lib/eval/metrics";
 import type { IRetrieveAblation } from "@/lib/retrieval/retrieve";
+import { filtersOf, mean, quantile, readJsonl, readManifest, sectionMapper } from "./support/eval-corpus";
+import { runFollowUpEval } from "./support/eval-follow-ups";
+import { runRefusalEval } from "./support/eval-refusal";
 import { openOfflineWorkspace } from "./support/workspace";
 
 const opts = new Command()
   .option("--queries <file>", "queries (JSONL)", "../shared/eval/queries-open.jsonl")
   .option("--corpus <dir>", "corpus folder with manifest.json", "../shared/eval/corpus/biology-2e")
-  .option("--ablation <name>", "full | fts | vector | fused | classifier | expansion | rerank | all", "full")
+  .option("--ablation <name>", `one of ${"ABLATION names"} | planner | all`, "full")
   .option("--limit <n>", "first N queries only")
   .option("--type <type>", "only this query type")
   .option("--data-dir <dir>", "embedded database cache", ".bench/eval")
-  .option("--coherence <w>", "document-smoothing weight (tuning)")
-  .option("--protect <n>", "items kept in place by smoothing (tuning)")
-  .option("--bm25 <k1,b,heading>", "BM25 parameters (tuning)")
-  .option("--alpha-shift <x>", "added to the classifier's alpha (tuning)")
-  .option("--rerank-fused <w>", "fused-score weight inside the offline reranker (tuning)")
   .option(
     "--split <half>",
     "even | odd: only the even- or odd-numbered query lines (0-based; tune on one, confirm on the other)",
   )
   .option("--dump <file>", "write per-query results (JSONL: query, relevant, retrieved sections, metrics)")
-  .option("--diversify <lambda>", "λ of the section spread for every query (tuning; 1 = off)")
-  .option("--pool <factor>", "SQL candidate pool as a multiple of the rerank fanout (tuning; 1 = off)")
+  .option("--budget", "apply the planner's production latency budget (figures then depend on machine load)")
+  .option("--tune <k=v,...>", "planner weights and limits (PLAN_DEFAULTS keys; tuning)")
+  .option("--follow-ups <file>", "run the follow-up sequences instead (eval/retrieval/follow-ups.jsonl)")
+  .option("--refusal <file>", "run the out-of-scope set and the open queries over both books instead")
+  .option("--physics <dir>", "second book for --refusal", "../shared/eval/corpus/physics")
+  .option(
+    "--mcq <file>",
+    "pasted MCQs instead: stem + lettered options from an eval question file (../shared/eval/questions/biology-2e.jsonl)",
+  )
   .option("--json", "print JSON")
   .parse()
   .opts<{
@@ -45,17 +55,19 @@ const opts = new Command()
     json?: boolean;
     split?: string;
     dump?: string;
-    diversify?: string;
-    pool?: string;
-    coherence?: string;
-    protect?: string;
-    bm25?: string;
-    alphaShift?: string;
-    rerankFused?: string;
+    budget?: boolean;
+    tune?: string;
+    followUps?: string;
+    refusal?: string;
+    physics: string;
+    mcq?: string;
   }>();
 
+/** The previous pipeline, stage by stage (planner and refusal off), then the planner's stages. */
+const PREVIOUS = { planner: false, refuse: false } as const;
 const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
   fts: {
+    ...PREVIOUS,
     poolFactor: 1,
     sectionSpreadLambda: 1,
     legs: "keyword",
@@ -67,6 +79,7 @@ const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
     chapterNarrowing: false,
   },
   vector: {
+    ...PREVIOUS,
     poolFactor: 1,
     sectionSpreadLambda: 1,
     legs: "vector",
@@ -78,6 +91,7 @@ const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
     chapterNarrowing: false,
   },
   fused: {
+    ...PREVIOUS,
     poolFactor: 1,
     sectionSpreadLambda: 1,
     legs: "both",
@@ -89,6 +103,7 @@ const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
     chapterNarrowing: false,
   },
   classifier: {
+    ...PREVIOUS,
     legs: "both",
     expansion: false,
     rerank: false,
@@ -96,99 +111,142 @@ const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
     poolFactor: 1,
     sectionSpreadLambda: 1,
   },
-  expansion: { legs: "both", rerank: false, retry: false, poolFactor: 1, sectionSpreadLambda: 1 },
-  /** The previous production default: reranked pool = fanout, no section spread. */
-  rerank: { poolFactor: 1, sectionSpreadLambda: 1 },
+  expansion: {
+    ...PREVIOUS,
+    legs: "both",
+    rerank: false,
+    retry: false,
+    poolFactor: 1,
+    sectionSpreadLambda: 1,
+  },
+  rerank: { ...PREVIOUS, poolFactor: 1, sectionSpreadLambda: 1 },
+  /** The previous production default: one query, no planner, no refusal. */
+  single: { ...PREVIOUS },
+  "no-refusal": { refuse: false },
+  "no-hyde": { hyde: false },
+  "+hyde-lookups": { hydeLookups: true },
+  "no-focus": { focus: false },
+  "no-variants": { variants: false },
+  rrf: { fusion: "rrf" },
+  "+synonyms": { offlineVariants: ["synonyms"] },
+  "+feedback": { offlineVariants: ["feedback"] },
+  "+headings": { offlineVariants: ["headings"] },
   full: {},
 };
+const GROUPS: Record<string, string[]> = {
+  planner: [
+    "single",
+    "no-hyde",
+    "+hyde-lookups",
+    "no-focus",
+    "no-variants",
+    "rrf",
+    "+synonyms",
+    "+feedback",
+    "+headings",
+    "no-refusal",
+    "full",
+  ],
+  all: Object.keys(ABLATIONS),
+};
+
+const tuning = Object.fromEntries(
+  (opts.tune ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map((kv) => [kv.split("=")[0]!, Number(kv.split("=")[1])]),
+);
+const planTuning = { ...(opts.budget ? {} : { latencyBudgetMs: Number.POSITIVE_INFINITY }), ...tuning };
+
+if (opts.refusal) {
+  await runRefusalEval({
+    dataDir: path.resolve(opts.dataDir, "two-books"),
+    corpora: [opts.corpus, opts.physics],
+    outOfScope: opts.refusal,
+    openQueries: opts.queries,
+    planTuning,
+    json: !!opts.json,
+  });
+  process.exit(0);
+}
 
 const workspace = await openOfflineWorkspace(
   path.resolve(opts.dataDir, path.basename(path.resolve(opts.corpus))),
 );
 const { retrieve } = await import("@/lib/retrieval/retrieve");
-
-interface IManifest {
-  book: string;
-  board: string;
-  grade: string;
-  subject: string;
-  chapters: {
-    chapterNumber: number;
-    sections: { id: string; number: string; charStart: number; charEnd: number }[];
-  }[];
-}
-interface IQuery {
-  id: string;
-  query: string;
-  type: string;
-  relevant: TGrades;
-}
-
-const manifest = JSON.parse(await readFile(path.join(opts.corpus, "manifest.json"), "utf8")) as IManifest;
-const queries = (await readFile(opts.queries, "utf8"))
-  .split("\n")
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as IQuery)
-  .filter((_, i) => !opts.split || (opts.split === "even" ? i % 2 === 0 : i % 2 === 1))
-  .filter((q) => !opts.type || q.type === opts.type)
-  .slice(0, opts.limit ? Number(opts.limit) : undefined);
-
-const { db, userId } = workspace;
+const { db, userId, embedder } = workspace;
 const t0 = Date.now();
 const ingested = await workspace.ingest([opts.corpus]);
 if (!opts.json)
   console.error(
     `corpus ready (${ingested.filter((r) => !r.duplicate).length} new files) in ${Date.now() - t0} ms`,
   );
+const manifest = await readManifest(opts.corpus);
+const sectionOf = await sectionMapper(db, [manifest]);
 
-// chunk → section id: the `N.M` heading in the chunk's section path, else the manifest's char ranges.
-const docChapter = new Map(
-  (await db.query<{ id: string; chapter_number: number }>("select id, chapter_number from documents")).map(
-    (d) => [d.id, d.chapter_number],
-  ),
-);
-function sectionOf(
-  documentId: string,
-  sectionPath: string | undefined,
-  charMid: number | null,
-): string | null {
-  const chapter = docChapter.get(documentId);
-  const m = sectionPath ? /(?:^|> )(\d+)\.(\d+)\b/.exec(sectionPath) : null;
-  if (m && Number(m[1]) === chapter) return `${manifest.book}:${m[1]}.${m[2]}`;
-  const ch = manifest.chapters.find((c) => c.chapterNumber === chapter);
-  if (!ch || charMid === null) return null;
-  return ch.sections.find((s) => charMid >= s.charStart && charMid < s.charEnd)?.id ?? null;
+if (opts.followUps) {
+  await runFollowUpEval({
+    db,
+    userId,
+    embedder,
+    manifest,
+    sectionOf,
+    file: opts.followUps,
+    planTuning,
+    json: !!opts.json,
+  });
+  await db.close();
+  process.exit(0);
 }
-const mids = new Map(
-  (
-    await db.query<{ document_id: string; chunk_index: number; mid: number }>(
-      "select document_id, chunk_index, (char_start + char_end) / 2 as mid from document_chunks",
-    )
-  ).map((r) => [`${r.document_id}:${r.chunk_index}`, r.mid]),
-);
+
+interface IQuery {
+  id: string;
+  query: string;
+  type: string;
+  relevant: TGrades;
+}
+/**
+ * `--mcq`: each end-of-section MCQ pasted whole ("stem A) … B) …"), labelled like the open set's
+ * exam questions (its section grade 2, the rest of its chapter grade 1).
+ */
+async function mcqQueries(file: string): Promise<IQuery[]> {
+  const rows = await readJsonl<{
+    id: string;
+    sectionId: string;
+    stem: string;
+    options: string[];
+    needsFigure: boolean;
+  }>(file);
+  return rows
+    .filter((r) => !r.needsFigure && r.options.length >= 3)
+    .map((r) => {
+      const chapter = manifest.chapters.find((c) => c.sections.some((s) => s.id === r.sectionId));
+      const relevant: TGrades = Object.fromEntries(
+        (chapter?.sections ?? []).map((s) => [s.id, s.id === r.sectionId ? 2 : 1]),
+      );
+      const letters = r.options.map((o, i) => `${"ABCDE"[i]}) ${o}`).join(" ");
+      return { id: r.id, query: `${r.stem} ${letters}`, type: "pasted mcq", relevant };
+    });
+}
+
+const queries = (opts.mcq ? await mcqQueries(opts.mcq) : await readJsonl<IQuery>(opts.queries))
+  .filter((_, i) => !opts.split || (opts.split === "even" ? i % 2 === 0 : i % 2 === 1))
+  .filter((q) => !opts.type || q.type === opts.type)
+  .slice(0, opts.limit ? Number(opts.limit) : undefined);
 
 async function runAblation(name: string) {
   const base = ABLATIONS[name];
-  if (!base) throw new Error(`unknown ablation ${name}`);
-  const ablation = {
-    ...base,
-    ...(opts.coherence !== undefined ? { coherenceWeight: Number(opts.coherence) } : {}),
-    ...(opts.protect !== undefined ? { coherenceProtect: Number(opts.protect) } : {}),
-    ...(opts.alphaShift !== undefined ? { alphaShift: Number(opts.alphaShift) } : {}),
-    ...(opts.diversify !== undefined ? { sectionSpreadLambda: Number(opts.diversify) } : {}),
-    ...(opts.pool !== undefined ? { poolFactor: Number(opts.pool) } : {}),
-    ...(opts.rerankFused !== undefined ? { rerankFusedWeight: Number(opts.rerankFused) } : {}),
-    ...(opts.bm25
-      ? {
-          bm25: (([k1, b, headingWeight]) => ({ k1: k1!, b: b!, headingWeight: headingWeight! }))(
-            opts.bm25.split(",").map(Number),
-          ),
-        }
-      : {}),
-  };
-  const rows: { type: string; recall: number; mrr: number; ndcg: number; confidence: number; ms: number }[] =
-    [];
-  const { embedder } = workspace;
+  if (!base) throw new Error(`unknown ablation ${name} (${Object.keys(ABLATIONS).join(", ")})`);
+  const ablation: IRetrieveAblation = { ...base, planTuning };
+  const rows: {
+    type: string;
+    recall: number;
+    mrr: number;
+    ndcg: number;
+    confidence: number;
+    ms: number;
+    refused: number;
+  }[] = [];
   const dump: string[] = [];
   for (const q of queries) {
     const started = performance.now();
@@ -196,39 +254,39 @@ async function runAblation(name: string) {
       { db, embedder, model: null, llmTimeoutMs: 0 },
       userId,
       {
-        filters: { board: manifest.board, grade: String(manifest.grade), subject: manifest.subject },
+        filters: filtersOf(manifest),
         query: q.query,
         topK: 24,
         rerankFanout: 24,
-        enableRerank: ablation.rerank !== false,
+        enableRerank: base.rerank !== false,
       },
       ablation,
     );
-    const chunkSections = res.items.map((it) =>
-      sectionOf(it.documentId, it.sectionPath, mids.get(`${it.documentId}:${it.chunkIndex}`) ?? null),
-    );
+    const chunkSections = res.items.map((it) => sectionOf(it.documentId, it.chunkIndex, it.sectionPath));
     const sections = dedupeSections(chunkSections);
-    if (opts.dump)
-      dump.push(
-        JSON.stringify({
-          id: q.id,
-          type: q.type,
-          query: q.query,
-          relevant: q.relevant,
-          sections: sections.slice(0, 10),
-          ndcg: ndcgAt(sections, q.relevant, 10),
-          mrr: mrrAt(sections, q.relevant, 10),
-          recall: recallAt(chunkSections, q.relevant, 8),
-        }),
-      );
-    rows.push({
+    const row = {
       type: q.type,
       recall: recallAt(chunkSections, q.relevant, 8),
       mrr: mrrAt(sections, q.relevant, 10),
       ndcg: ndcgAt(sections, q.relevant, 10),
       confidence: res.confidence,
       ms: performance.now() - started,
-    });
+      refused: res.refusal ? 1 : 0,
+    };
+    rows.push(row);
+    if (opts.dump)
+      dump.push(
+        JSON.stringify({
+          id: q.id,
+          query: q.query,
+          relevant: q.relevant,
+          sections: sections.slice(0, 10),
+          ...row,
+          strategy: res.plan.strategy,
+          focus: res.plan.focus,
+          refusal: res.refusal?.code,
+        }),
+      );
   }
   if (opts.dump)
     await writeFile(`${opts.dump.replace(/\.jsonl$/, "")}.${name}.jsonl`, `${dump.join("\n")}\n`);
@@ -238,6 +296,7 @@ async function runAblation(name: string) {
     recall8: mean(rs.map((r) => r.recall)),
     mrr10: mean(rs.map((r) => r.mrr)),
     ndcg10: mean(rs.map((r) => r.ndcg)),
+    refused: rs.reduce((a, r) => a + r.refused, 0),
     p50ms: quantile(
       rs.map((r) => r.ms),
       0.5,
@@ -264,27 +323,20 @@ async function runAblation(name: string) {
   };
 }
 
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : 0;
-}
-
-const names =
-  opts.ablation === "all"
-    ? ["fts", "vector", "fused", "classifier", "expansion", "rerank", "full"]
-    : [opts.ablation];
+const names = GROUPS[opts.ablation] ?? [opts.ablation];
 const results = [];
 for (const name of names) {
   const r = await runAblation(name);
   results.push(r);
   if (!opts.json) {
-    console.log(`\n## ${name} (${queries.length} queries, ${manifest.book})`);
-    console.log("| type | n | Recall@8 | MRR@10 | nDCG@10 | p50 ms |");
-    console.log("|---|---:|---:|---:|---:|---:|");
+    console.log(
+      `\n## ${name} (${queries.length} queries, ${manifest.book}${opts.split ? `, ${opts.split} lines` : ""})`,
+    );
+    console.log("| type | n | Recall@8 | MRR@10 | nDCG@10 | refused | p50 ms |");
+    console.log("|---|---:|---:|---:|---:|---:|---:|");
     for (const [t, s] of [...Object.entries(r.perType), ["**all**", r.all] as const]) {
       console.log(
-        `| ${t} | ${s.n} | ${s.recall8.toFixed(3)} | ${s.mrr10.toFixed(3)} | ${s.ndcg10.toFixed(3)} | ${s.p50ms.toFixed(1)} |`,
+        `| ${t} | ${s.n} | ${s.recall8.toFixed(3)} | ${s.mrr10.toFixed(3)} | ${s.ndcg10.toFixed(3)} | ${s.refused} | ${s.p50ms.toFixed(1)} |`,
       );
     }
     console.log(

@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/errors";
 import type { TGenerationRequestInput } from "@/schema/generation.schema";
-import type { IQuestionPartData, TQuestion } from "@/types/generation.types";
+import type { TQuestion, TQuestionPartData } from "@/types/generation.types";
 import { apiFetch } from "./http";
 
 /**
@@ -18,7 +18,7 @@ export async function regenerateQuestion(request: TGenerationRequestInput): Prom
   let final: TQuestion | null = null;
   for (const line of text.split("\n")) {
     if (!line.startsWith("data: ") || line.includes("[DONE]")) continue;
-    const chunk = JSON.parse(line.slice(6)) as { type: string; data?: IQuestionPartData };
+    const chunk = JSON.parse(line.slice(6)) as { type: string; data?: TQuestionPartData };
     if (chunk.type === "data-question" && chunk.data?.status === "final" && chunk.data.question) {
       final = chunk.data.question as TQuestion;
     }

@@ -93,14 +93,61 @@ export interface ISlot {
   sourceKeys: string[];
 }
 
-/** Data parts of the generation stream (AI SDK UI message stream). */
-export interface IQuestionPartData {
-  slot: ISlot;
-  status: "generating" | "final" | "failed";
-  question?: Partial<TQuestion>;
-  /** Why a failed slot is empty (what the gate refused, or what the passages lack). */
-  reason?: string;
+/** The part of a question a language model is writing, as its draft streams in. */
+export const DRAFT_FIELDS = [
+  "stem",
+  "options",
+  "answer",
+  "explanation",
+  "rationales",
+  "keywords",
+  "scheme",
+  "citations",
+] as const;
+export type EDraftField = (typeof DRAFT_FIELDS)[number];
+
+/**
+ * A language model's question while it is being written: only complete pieces (the stem grows;
+ * an option, rationale, keyword or marking point appears once it is complete). Never final: the
+ * quality gate reads the whole draft and either accepts it (a `final` part replaces it) or
+ * refuses it (a rewrite, an offline question or the slot's reason replaces it).
+ */
+export interface IQuestionDraft {
+  /** 1 for the first draft; 2 for the rewrite after the gate refused the first. */
+  attempt: number;
+  /** What the model is writing now. */
+  writing: EDraftField;
+  promptText: string;
+  options?: string[];
+  correctIndex?: number;
+  explanation?: string;
+  distractorRationales?: string[];
+  suggestedAnswer?: string;
+  evaluatorKeywords?: string[];
+  markingScheme?: { point: string; marks: number }[];
+  /** `documentId:chunkIndex` of the given passages the draft cites. */
+  citations?: string[];
 }
+
+/**
+ * Data parts of the generation stream (AI SDK UI message stream), one per slot with the slot's
+ * id, rewritten in place: generating → draft (language model only, repeatedly) → final | failed.
+ */
+export type TQuestionUpdate =
+  | {
+      status: "generating";
+      /** Why the slot is being written again (the gate refused a draft, the model failed). */
+      note?: string;
+    }
+  | { status: "draft"; draft: IQuestionDraft }
+  | { status: "final"; question: TQuestion }
+  | {
+      status: "failed";
+      /** Why the slot is empty (what the gate refused, or what the passages lack). */
+      reason: string;
+    };
+
+export type TQuestionPartData = { slot: ISlot } & TQuestionUpdate;
 
 export interface IProgressPartData {
   stage: "answerability" | "planning" | "generating" | "persisting" | "done";
@@ -123,7 +170,7 @@ export interface IGenerationSetData {
 }
 
 export type TGenerationDataParts = {
-  question: IQuestionPartData;
+  question: TQuestionPartData;
   progress: IProgressPartData;
   error: IGenerationErrorData;
   set: IGenerationSetData;

@@ -7,6 +7,26 @@ import type { EBloomLevel } from "./bloom.types";
 export const QUERY_TYPES = ["lookup", "concept", "procedure", "compare", "generate", "general"] as const;
 export type EQueryType = (typeof QUERY_TYPES)[number];
 
+/** Headline of a query plan (lib/retrieval/plan.ts): the most involved step it takes. */
+export const PLAN_STRATEGIES = ["single", "multi-query", "decompose", "hyde"] as const;
+export type EPlanStrategy = (typeof PLAN_STRATEGIES)[number];
+
+/** Where a probe's search text came from. */
+export const PROBE_SOURCES = [
+  "query",
+  "sub-query",
+  "option",
+  "client-variant",
+  "session",
+  "llm-variant",
+  "llm-hyde",
+  "hyde",
+  "synonyms",
+  "feedback",
+  "headings",
+] as const;
+export type EProbeSource = (typeof PROBE_SOURCES)[number];
+
 /** Question formats a teacher can ask for in a `generate` query. */
 export const REQUESTED_QUESTION_TYPES = ["mcq", "short", "long", "case"] as const;
 export type ERequestedQuestionType = (typeof REQUESTED_QUESTION_TYPES)[number];

@@ -18,6 +18,7 @@ import {
   QUESTION_TYPES,
   STRATEGIES,
   type TQuestion,
+  type TQuestionPartData,
 } from "@/types/generation.types";
 import { AddToPaper } from "./add-to-paper";
 import { blueprintError, levelTargets } from "./blueprint";
@@ -30,11 +31,14 @@ const LABEL: Record<EQuestionType, string> = { mcq: "MCQ", short: "Short answer"
 export function GenerationPanel({
   filters,
   context,
+  topic,
   bloomTargets,
   onBack,
 }: {
   filters: { board: string; grade: string; subject: string };
   context: TRetrievalItem[];
+  /** The query the passages were found with: what the questions should be about. */
+  topic?: string;
   bloomTargets: EBloomLevel[];
   onBack: () => void;
 }) {
@@ -56,10 +60,11 @@ export function GenerationPanel({
   const form = { counts, marks, levels, perLevel };
   const invalid = blueprintError(form);
   const contextRefs = context.map((c) => ({ documentId: c.documentId, chunkIndex: c.chunkIndex }));
-  const parts = gen.questions.map((q) =>
-    overrides[q.slot.id] ? { ...q, status: "final" as const, question: overrides[q.slot.id] } : q,
-  );
-  const finals = parts.filter((q) => q.status === "final" && q.question).map((q) => q.question as TQuestion);
+  const parts = gen.questions.map((q): TQuestionPartData => {
+    const override = overrides[q.slot.id];
+    return override ? { slot: q.slot, status: "final", question: override } : q;
+  });
+  const finals = parts.flatMap((q) => (q.status === "final" ? [q.question] : []));
   const byLevel = Object.fromEntries(
     BLOOM_LEVELS.map((l) => [l, finals.filter((q) => q.bloomLevel === l).length]),
   ) as Record<EBloomLevel, number>;
@@ -77,6 +82,7 @@ export function GenerationPanel({
         context: [...contextRefs.slice(shift), ...contextRefs.slice(0, shift)],
         blueprint: { items: [{ type: slot.type, count: 1, bloomLevel: slot.bloomLevel, marks: slot.marks }] },
         strategy,
+        ...(topic ? { topic: topic.slice(0, 500) } : {}),
         avoidPrompts: finals.map((f) => f.promptText),
         seed: Math.floor(Math.random() * 1_000_000),
       });
@@ -224,6 +230,7 @@ export function GenerationPanel({
                     ? { items, bloomDistribution: distribution }
                     : { items, bloomTargets: levels },
                   strategy,
+                  ...(topic ? { topic: topic.slice(0, 500) } : {}),
                 });
               }}
             >
@@ -299,6 +306,7 @@ export function GenerationPanel({
             key={q.slot.id}
             part={q}
             index={i}
+            stopped={!running}
             regenerating={regenerating === q.slot.id}
             rejected={rejected.has(q.slot.id)}
             onReject={() => {
@@ -318,7 +326,7 @@ export function GenerationPanel({
               }
             }}
             onEdit={(promptText) => {
-              const current = (overrides[q.slot.id] ?? q.question) as TQuestion | undefined;
+              const current = overrides[q.slot.id] ?? (q.status === "final" ? q.question : undefined);
               if (current) setOverrides((cur) => ({ ...cur, [q.slot.id]: { ...current, promptText } }));
               const pid = persistedId(q.slot.id);
               if (pid) {

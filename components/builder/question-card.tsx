@@ -5,7 +5,72 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/misc";
-import type { IQuestionPartData, TQuestion } from "@/types/generation.types";
+import type { IQuestionDraft, ISlot, TQuestionPartData } from "@/types/generation.types";
+
+const WRITING: Record<IQuestionDraft["writing"], string> = {
+  stem: "the question",
+  options: "the options",
+  answer: "the answer",
+  explanation: "the explanation",
+  rationales: "the rationales",
+  keywords: "the keywords",
+  scheme: "the marking scheme",
+  citations: "the citations",
+};
+
+/**
+ * A question while it is not final: the model's draft as it grows (the stem, then each complete
+ * option), or why the slot is being written again, over placeholders of the final card's size, so
+ * nothing jumps when the question lands.
+ */
+function PendingBody({
+  slot,
+  draft,
+  note,
+  stopped,
+}: {
+  slot: ISlot;
+  draft?: IQuestionDraft;
+  note?: string;
+  stopped: boolean;
+}) {
+  const options = draft?.options ?? [];
+  return (
+    <>
+      {draft?.promptText ? (
+        <p className="min-h-10 text-sm font-medium text-muted-foreground" data-testid="draft-prompt">
+          {draft.promptText}
+          {!stopped && (
+            <span aria-hidden className="ml-0.5 animate-pulse">
+              ▍
+            </span>
+          )}
+        </p>
+      ) : note ? (
+        <p className="min-h-10 text-sm text-muted-foreground" data-testid="slot-note">
+          {note}
+        </p>
+      ) : (
+        <Skeleton className="h-10 w-full" data-testid="question-skeleton" />
+      )}
+      {slot.type === "mcq" && (
+        <ol className="grid gap-1 text-sm text-muted-foreground sm:grid-cols-2" data-testid="draft-options">
+          {[0, 1, 2, 3].map((i) =>
+            options[i] !== undefined ? (
+              <li key={i} className="px-2 py-1" data-testid="draft-option">
+                {String.fromCharCode(65 + i)}. {options[i]}
+              </li>
+            ) : (
+              <li key={i} className="px-2 py-1">
+                <Skeleton className="h-5 w-3/4" />
+              </li>
+            ),
+          )}
+        </ol>
+      )}
+    </>
+  );
+}
 
 export function QuestionCard({
   part,
@@ -17,8 +82,9 @@ export function QuestionCard({
   rejected = false,
   onReject,
   onEdit,
+  stopped = false,
 }: {
-  part: IQuestionPartData;
+  part: TQuestionPartData;
   index: number;
   approved: boolean;
   onApprove: () => void;
@@ -27,29 +93,38 @@ export function QuestionCard({
   rejected?: boolean;
   onReject?: () => void;
   onEdit?: (promptText: string) => void;
+  /** The generation was stopped before this question was final. */
+  stopped?: boolean;
 }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [reveal, setReveal] = useState(false);
   const [why, setWhy] = useState(false);
-  const q = part.question as TQuestion | undefined;
+  const q = part.status === "final" ? part.question : undefined;
   const final = part.status === "final" && q;
+  const pending = part.status === "generating" || part.status === "draft";
   return (
     <Card
       data-testid="question-card"
-      data-status={part.status}
+      data-status={stopped && pending ? "stopped" : part.status}
+      aria-busy={pending && !stopped}
       className={rejected ? "min-h-28 opacity-60" : "min-h-28"}
     >
       <CardContent className="flex flex-col gap-2 pt-4">
         <div className="flex flex-wrap items-center gap-2 text-xs">
           <span className="font-semibold">Q{index + 1}</span>
           <Badge variant="outline">{part.slot.type.toUpperCase()}</Badge>
-          <Badge>{part.slot.bloomLevel}</Badge>
+          <Badge>{final ? q.bloomLevel : part.slot.bloomLevel}</Badge>
+          {final && q.validation.substitutedFor && (
+            <span className="text-muted-foreground" data-testid="substituted">
+              asked {q.validation.substitutedFor}; the passages support {q.bloomLevel} here
+            </span>
+          )}
           <span className="text-muted-foreground">
             {part.slot.marks} mark{part.slot.marks === 1 ? "" : "s"} · {part.slot.difficulty}
           </span>
           {final && q.validation.flags.length > 0 && (
-            <Badge variant="destructive" title={q.validation.flags.join("; ")}>
-              flagged
+            <Badge variant="outline" title={q.validation.flags.join("; ")}>
+              reviewer notes
             </Badge>
           )}
           {final && q.source === "offline" && (
@@ -61,16 +136,41 @@ export function QuestionCard({
               approved
             </Badge>
           )}
+          {pending && (
+            <span className="flex items-center gap-1 text-muted-foreground" data-testid="slot-status">
+              {stopped ? (
+                <Badge variant="destructive">stopped</Badge>
+              ) : part.status === "draft" ? (
+                <>
+                  <Badge
+                    variant="outline"
+                    data-testid="draft-badge"
+                    title="A draft: the quality gate reads it when it is complete, and only then can it be used."
+                  >
+                    draft{part.draft.attempt > 1 ? " · rewrite" : ""}
+                  </Badge>
+                  {WRITING[part.draft.writing]}…
+                </>
+              ) : (
+                "being written…"
+              )}
+            </span>
+          )}
         </div>
-        {!final && part.status !== "failed" && (
-          <Skeleton className="h-12 w-full" data-testid="question-skeleton" />
+        {pending && (
+          <PendingBody
+            slot={part.slot}
+            draft={part.status === "draft" ? part.draft : undefined}
+            note={part.status === "generating" ? part.note : undefined}
+            stopped={stopped}
+          />
         )}
-        {part.status === "failed" && !q && (
+        {part.status === "failed" && (
           <div
             className="flex flex-wrap items-center gap-2 text-sm text-destructive"
             data-testid="question-failed"
           >
-            Not enough evidence for this question; it was skipped rather than invented.
+            {part.reason ?? "Not enough evidence for this question; it was skipped rather than invented."}
             {onRegenerate && (
               <Button size="sm" variant="outline" onClick={onRegenerate} disabled={regenerating}>
                 {regenerating ? "Trying…" : "Try again"}
@@ -192,49 +292,67 @@ export function QuestionCard({
                 </p>
               </div>
             )}
-            <div className="flex flex-wrap gap-2">
-              <Button
-                size="sm"
-                variant="outline"
-                onClick={() => setReveal((v) => !v)}
-                data-testid="reveal-answer"
-              >
-                {reveal ? "Hide answer" : "Reveal answer"}
-              </Button>
-              <Button size="sm" variant="outline" onClick={() => setWhy((v) => !v)} data-testid="why">
-                Why?
-              </Button>
-              <Button
-                size="sm"
-                variant={approved ? "secondary" : "default"}
-                onClick={onApprove}
-                data-testid="approve"
-              >
-                {approved ? "Approved" : "Approve"}
-              </Button>
-              {onEdit && (
-                <Button size="sm" variant="ghost" onClick={() => setEditing(q.promptText)} data-testid="edit">
-                  Edit
-                </Button>
-              )}
-              {onReject && (
-                <Button size="sm" variant="ghost" onClick={onReject} data-testid="reject">
-                  {rejected ? "Undo reject" : "Reject"}
-                </Button>
-              )}
-              {onRegenerate && (
-                <Button
-                  size="sm"
-                  variant="ghost"
-                  onClick={onRegenerate}
-                  disabled={regenerating}
-                  data-testid="regenerate"
-                >
-                  {regenerating ? "Regenerating…" : "Regenerate"}
-                </Button>
-              )}
-            </div>
           </>
+        )}
+        {(final || pending) && (
+          // The same controls in the same place from the first placeholder on, disabled until the
+          // quality gate has accepted the question.
+          <div className="flex flex-wrap gap-2">
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={!final}
+              onClick={() => setReveal((v) => !v)}
+              data-testid="reveal-answer"
+            >
+              {reveal ? "Hide answer" : "Reveal answer"}
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={!final}
+              onClick={() => setWhy((v) => !v)}
+              data-testid="why"
+            >
+              Why?
+            </Button>
+            <Button
+              size="sm"
+              variant={approved ? "secondary" : "default"}
+              disabled={!final}
+              onClick={onApprove}
+              data-testid="approve"
+            >
+              {approved ? "Approved" : "Approve"}
+            </Button>
+            {onEdit && (
+              <Button
+                size="sm"
+                variant="ghost"
+                disabled={!final}
+                onClick={() => q && setEditing(q.promptText)}
+                data-testid="edit"
+              >
+                Edit
+              </Button>
+            )}
+            {onReject && (
+              <Button size="sm" variant="ghost" disabled={!final} onClick={onReject} data-testid="reject">
+                {rejected ? "Undo reject" : "Reject"}
+              </Button>
+            )}
+            {final && onRegenerate && (
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={onRegenerate}
+                disabled={regenerating}
+                data-testid="regenerate"
+              >
+                {regenerating ? "Regenerating…" : "Regenerate"}
+              </Button>
+            )}
+          </div>
         )}
       </CardContent>
     </Card>

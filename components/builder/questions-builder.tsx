@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -9,10 +9,14 @@ import { Input, NativeSelect, Textarea } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Alert, Checkbox, Skeleton, Slider } from "@/components/ui/misc";
 import { useFacets, useRetrievalEnhancement, useRetrievalQuery } from "@/hooks/use-retrieval";
+import { useRetrievalSession } from "@/hooks/use-retrieval-session";
 import type { TEnhanceQueryResponse, TRetrievalItem, TRetrievalQueryInput } from "@/schema/retrieval.schema";
 import { BLOOM_DESCRIPTIONS, BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import { type EResourceType, RESOURCE_TYPES } from "@/types/curriculum.types";
 import { GenerationPanel } from "./generation-panel";
+import { ResultsEmpty } from "./results-empty";
+import { RetrievalPlan } from "./retrieval-plan";
+import { SessionTurns } from "./session-turns";
 
 const TEMPLATES = [
   "Generate 10 MCQs for Chapter {chapter}",
@@ -65,6 +69,16 @@ export function QuestionsBuilder() {
   const [context, setContext] = useState<TRetrievalItem[] | null>(null);
   const enhance = useRetrievalEnhancement();
   const results = useRetrievalQuery(request);
+  const session = useRetrievalSession();
+
+  // A new answer: record it in the session and preselect only passages that are clearly relevant.
+  const answer = results.data;
+  const recordTurn = session.record;
+  useEffect(() => {
+    if (!answer || !request) return;
+    recordTurn(request, answer.session.turn);
+    setExcluded(new Set(answer.items.filter((i) => i.weak).map((i) => `${i.documentId}:${i.chunkIndex}`)));
+  }, [answer, request, recordTurn]);
 
   const boards = facets.data?.boards ?? [];
   const grades = boards.find((b) => b.board === board)?.grades ?? [];
@@ -105,6 +119,9 @@ export function QuestionsBuilder() {
       topK,
       ...(alpha !== null ? { alpha } : {}),
       ...(bloom.length ? { bloomTargets: bloom } : {}),
+      // The enhancer's alternative phrasings are searched beside the query (the planner fuses them).
+      ...(enhanced?.variants.length && editedEnhanced === null ? { variants: enhanced.variants } : {}),
+      ...(session.turns.length ? { session: { turns: session.turns } } : {}),
     });
   }
 
@@ -116,6 +133,7 @@ export function QuestionsBuilder() {
       <GenerationPanel
         filters={{ board, grade, subject }}
         context={context}
+        topic={finalQuery}
         bloomTargets={bloom}
         onBack={() => setContext(null)}
       />
@@ -144,6 +162,7 @@ export function QuestionsBuilder() {
                 data-testid="filter-board"
                 value={board}
                 onChange={(e) => {
+                  session.clear();
                   setBoard(e.target.value);
                   setGrade("");
                   setSubject("");
@@ -164,6 +183,7 @@ export function QuestionsBuilder() {
                 value={grade}
                 disabled={!board}
                 onChange={(e) => {
+                  session.clear();
                   setGrade(e.target.value);
                   setSubject("");
                   setChapter("");
@@ -183,6 +203,7 @@ export function QuestionsBuilder() {
                 value={subject}
                 disabled={!grade}
                 onChange={(e) => {
+                  session.clear();
                   setSubject(e.target.value);
                   setChapter("");
                 }}
@@ -317,6 +338,12 @@ export function QuestionsBuilder() {
                   );
                 })}
               </div>
+              {enhanced.variants.length > 0 && (
+                <p className="text-xs" data-testid="enhance-variants">
+                  <span className="text-muted-foreground">Also searched as: </span>
+                  {enhanced.variants.map((v) => `“${v}”`).join(" · ")}
+                </p>
+              )}
               <p className="text-xs text-muted-foreground">{enhanced.explanations.slice(0, 2).join(" ")}</p>
             </div>
           )}
@@ -393,6 +420,7 @@ export function QuestionsBuilder() {
               </fieldset>
             </div>
           </details>
+          <SessionTurns turns={session.turns} last={results.data?.session} onClear={session.clear} />
           <div className="flex flex-wrap gap-2">
             <Button
               variant="secondary"
@@ -463,11 +491,9 @@ export function QuestionsBuilder() {
               </span>
             ))}
           </div>
+          <RetrievalPlan plan={results.data.plan} />
           {items.length === 0 && (
-            <Alert data-testid="results-empty">
-              No passages matched. Refine the filters or broaden the query.{" "}
-              {results.data.suggestions.join(" ")}
-            </Alert>
+            <ResultsEmpty refusal={results.data.refusal} suggestions={results.data.suggestions} />
           )}
           {items.map((it) => {
             const key = `${it.documentId}:${it.chunkIndex}`;
@@ -507,9 +533,23 @@ export function QuestionsBuilder() {
                           {it.sectionPath.split(" > ").slice(-2).join(" › ")}
                         </span>
                       )}
-                      <span className="ml-auto tabular-nums text-muted-foreground" data-testid="result-score">
-                        fused {it.fusedScore.toFixed(2)}
-                        {it.rerankScore !== undefined ? ` · rerank ${it.rerankScore.toFixed(2)}` : ""}
+                      {it.weak && (
+                        <Badge
+                          variant="destructive"
+                          title="Weak match: not preselected"
+                          data-testid="result-weak"
+                        >
+                          weak match
+                        </Badge>
+                      )}
+                      <span
+                        className="ml-auto tabular-nums text-muted-foreground"
+                        data-testid="result-score"
+                        title={`Ranking scores within this search: fused ${it.fusedScore.toFixed(2)}${
+                          it.rerankScore !== undefined ? `, rerank ${it.rerankScore.toFixed(2)}` : ""
+                        }`}
+                      >
+                        relevance {it.relevance.toFixed(2)}
                       </span>
                     </div>
                     <p className="text-sm leading-relaxed">{preview(it.content, maxTokens)}</p>

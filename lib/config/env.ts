@@ -26,6 +26,8 @@ const EnvSchema = z.object({
   PAPERWISE_EMBEDDER: z.enum(["auto", "offline", "openai"]).default("auto"),
   PAPERWISE_LLM: z.enum(["auto", "offline", "openai"]).default("auto"),
   PAPERWISE_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  PAPERWISE_GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(3),
+  PAPERWISE_E2E_SLOW_MODEL: z.enum(["true", "false"]).default("false"),
   PAPERWISE_EMBEDDING_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   PAPERWISE_BREAKER_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
   PAPERWISE_BREAKER_WINDOW_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
@@ -37,6 +39,7 @@ const EnvSchema = z.object({
   PAPERWISE_INGEST_WORKER: z.enum(["on", "off"]).default("on"),
   PAPERWISE_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   PAPERWISE_WORKER_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
+  PAPERWISE_PLAN_BUDGET_MS: z.coerce.number().int().min(0).max(60_000).default(30),
 });
 
 export type TEnv = z.infer<typeof EnvSchema>;
@@ -67,6 +70,13 @@ export interface IAppConfig {
   llm:
     | { kind: "offline" }
     | { kind: "openai"; apiKey: string; baseURL?: string; model: string; timeoutMs: number };
+  /** Question slots the language model writes at once (the offline generator takes one at a time). */
+  generationConcurrency: number;
+  /**
+   * Test-only: the e2e server sets it so a request carrying the `x-paperwise-e2e-model: slow` header
+   * gets a slow streaming stand-in model for its questions (lib/ai/e2e-slow-model.ts).
+   */
+  e2eSlowModel: boolean;
   /** Circuit breakers in front of the model provider, one per provider and step (lib/ai/provider-guard.ts). */
   breaker: { failureThreshold: number; windowMs: number; coolDownMs: number };
   maxUploadBytes: number;
@@ -78,6 +88,8 @@ export interface IAppConfig {
    * `npm run worker` processes do the work. Concurrency and polling apply to PostgreSQL only.
    */
   ingestWorker: { enabled: boolean; concurrency: number; pollMs: number };
+  /** Retrieval: optional planner probes start only while a request has used less than this. */
+  planBudgetMs: number;
 }
 
 export function buildConfig(raw: Record<string, string | undefined>): IAppConfig {
@@ -142,6 +154,8 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
           timeoutMs: env.PAPERWISE_LLM_TIMEOUT_MS,
         }
       : { kind: "offline" },
+    generationConcurrency: env.PAPERWISE_GENERATION_CONCURRENCY,
+    e2eSlowModel: env.PAPERWISE_E2E_SLOW_MODEL === "true",
     breaker: {
       failureThreshold: env.PAPERWISE_BREAKER_FAILURES,
       windowMs: env.PAPERWISE_BREAKER_WINDOW_MS,
@@ -156,6 +170,7 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
       concurrency: env.PAPERWISE_WORKER_CONCURRENCY,
       pollMs: env.PAPERWISE_WORKER_POLL_MS,
     },
+    planBudgetMs: env.PAPERWISE_PLAN_BUDGET_MS,
   };
 }
 

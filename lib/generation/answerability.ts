@@ -1,5 +1,5 @@
 import type { IContextChunk } from "@/types/generation.types";
-import { extractConcepts, extractTerms } from "./knowledge/lexicon";
+import { extractPhraseConcepts } from "./knowledge/lexicon";
 import { collectSentences } from "./knowledge/sentences";
 
 export interface IAnswerability {
@@ -19,7 +19,8 @@ export function assessAnswerability(
 ): IAnswerability {
   const sentences = collectSentences(chunks);
   const capacity = sentences.filter((s) => s.standalone && !s.sideBox).length;
-  const terms = extractConcepts(sentences, extractTerms(sentences)).length;
+  // Recurring names are enough to count options; definitions are the generator's business.
+  const terms = extractPhraseConcepts(sentences).length;
   const reasons: string[] = [];
   if (capacity < requested) {
     reasons.push(`The selected passages hold ${capacity} testable sentences for ${requested} questions.`);

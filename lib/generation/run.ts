@@ -1,11 +1,17 @@
-import { type DeepPartial, generateText, type LanguageModel, Output, type OutputInterface } from "ai";
-import { questionPrompt, questionSystemPrompt } from "@/lib/ai/prompts/generation";
+import type { LanguageModel } from "ai";
 import { guardModel, isProviderOutage, isRequestOffline, markRequestOffline } from "@/lib/ai/provider-guard";
 import { describeError } from "@/lib/log";
-import { LlmQuestionSchema, type TGenerationRequest, type TLlmQuestion } from "@/schema/generation.schema";
+import type { TGenerationRequest } from "@/schema/generation.schema";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
-import type { IContextChunk, IContextRef, ISlot, TQuestion } from "@/types/generation.types";
+import type {
+  IContextChunk,
+  IQuestionDraft,
+  ISlot,
+  TQuestion,
+  TQuestionUpdate,
+} from "@/types/generation.types";
 import { classifyBloom } from "./bloom-classifier";
+import { isModelTimeout, streamLlmQuestion, throttleDrafts } from "./draft";
 import { LEVEL_NEEDS } from "./forms";
 import { mulberry32, shuffle } from "./forms/common";
 import {
@@ -15,21 +21,20 @@ import {
   type IGateFinding,
   type IGateResult,
 } from "./gate";
-import { coverage, stemSet } from "./gate/text";
-import { chunkKey, contextRef, mainSections, passageSentences, sectionKeyOf } from "./knowledge/sentences";
+import { stemSet } from "./gate/text";
+import { chunkKey, mainSections, sectionKeyOf } from "./knowledge/sentences";
 import { createOfflineGenerator } from "./offline-generator";
 import { planSlots } from "./plan";
 
 export interface IGenerationEvents {
-  question(
-    slot: ISlot,
-    status: "generating" | "final" | "failed",
-    question?: Partial<TQuestion>,
-    reason?: string,
-  ): void;
+  /** Every slot's card, in slot order, then its updates: generating → draft… → final | failed. */
+  question(slot: ISlot, update: TQuestionUpdate): void;
   progress(done: number, total: number, message: string): void;
   error(code: string, message: string, slotId?: string): void;
 }
+
+/** Language-model slots written at once unless the caller says otherwise (`PAPERWISE_GENERATION_CONCURRENCY`). */
+export const DEFAULT_CONCURRENCY = 3;
 
 export interface IGenerationDeps {
   model: LanguageModel | null;
@@ -42,6 +47,10 @@ export interface IGenerationDeps {
   pastQuestions?: readonly string[];
   /** Offline candidates the gate may read per slot before the slot is given up (default 40). */
   maxCandidates?: number;
+  /** Slots the language model writes at once (default 3); the offline generator takes one at a time. */
+  concurrency?: number;
+  /** The teacher cancelled: model calls stop, no further slot starts, the result says so. */
+  signal?: AbortSignal;
 }
 
 /** Why a slot was left empty: counted gate findings, or the material the passages lack. */
@@ -54,6 +63,7 @@ export interface ISlotGap {
 }
 
 export interface IGenerationResult {
+  /** Accepted questions in slot order. */
   questions: TQuestion[];
   slots: ISlot[];
   warnings: string[];
@@ -63,109 +73,8 @@ export interface IGenerationResult {
   rejections: Partial<Record<IGateFinding["flag"], number>>;
   /** The passages questions could cite: the selection, then the rest of its section. */
   passages: IContextChunk[];
-}
-
-// One structured call per slot; the UI stream delivers the set question by question.
-const QUESTION_OUTPUT: OutputInterface<
-  TLlmQuestion,
-  DeepPartial<TLlmQuestion>,
-  never
-> = Output.object<TLlmQuestion>({
-  schema: LlmQuestionSchema,
-});
-
-/** Best supporting sentence of a passage for an answer (the citation's quote). */
-function quoteFor(chunk: IContextChunk, answer: string): string {
-  let best = "";
-  let score = -1;
-  for (const s of passageSentences(chunk.content)) {
-    const o = coverage(answer, s);
-    if (o > score) {
-      score = o;
-      best = s;
-    }
-  }
-  return best;
-}
-
-function fromLlm(slot: ISlot, out: TLlmQuestion, byKey: Map<string, IContextChunk>): TQuestion {
-  const answer =
-    slot.type === "mcq"
-      ? (out.options?.[out.correctIndex ?? 0] ?? "")
-      : `${out.suggestedAnswer ?? ""} ${(out.evaluatorKeywords ?? []).join(" ")}`;
-  // Citations to passages that were not given stay visible to the gate, which refuses them.
-  const refs: IContextRef[] = out.citations.flatMap((id) => {
-    const c = byKey.get(id.trim());
-    if (!c) return [{ documentId: id.split(":")[0] ?? id, chunkIndex: -1, title: "", quote: "" }];
-    return [contextRef(c, quoteFor(c, `${out.promptText} ${answer}`))];
-  });
-  const base = {
-    id: slot.id,
-    bloomLevel: slot.bloomLevel,
-    promptText: out.promptText,
-    marks: slot.marks,
-    difficulty: slot.difficulty,
-    contextRefs: refs,
-    validation: { citationsOk: false, supported: false, bloomAgreed: false, regenerated: false, flags: [] },
-    source: "llm" as const,
-  };
-  if (slot.type === "mcq") {
-    return {
-      ...base,
-      type: "mcq",
-      options: out.options ?? [],
-      correctIndex: out.correctIndex ?? -1,
-      explanation: out.explanation ?? "",
-      distractorRationales: out.distractorRationales ?? [],
-    };
-  }
-  const scheme = out.markingScheme ?? [];
-  if (slot.type === "short") {
-    return {
-      ...base,
-      type: "short",
-      suggestedAnswer: out.suggestedAnswer ?? "",
-      evaluatorKeywords: out.evaluatorKeywords ?? [],
-      ...(scheme.length ? { markingScheme: scheme } : {}),
-    };
-  }
-  return {
-    ...base,
-    type: "long",
-    suggestedAnswer: out.suggestedAnswer ?? "",
-    evaluatorKeywords: out.evaluatorKeywords ?? [],
-    markingScheme: scheme,
-  };
-}
-
-interface ILlmCall {
-  model: LanguageModel;
-  timeoutMs: number;
-  slot: ISlot;
-  chunks: readonly IContextChunk[];
-  request: TGenerationRequest;
-  byKey: Map<string, IContextChunk>;
-  exemplars: readonly string[];
-  temperature: number;
-  /** Why the previous draft was refused, for a regeneration. */
-  feedback?: readonly string[];
-}
-
-async function generateWithLlm(c: ILlmCall): Promise<TQuestion> {
-  const sources = c.slot.sourceKeys
-    .slice(0, 4)
-    .map((k) => c.byKey.get(k))
-    .filter((x): x is IContextChunk => !!x);
-  const { output } = await generateText({
-    model: c.model,
-    output: QUESTION_OUTPUT,
-    system: questionSystemPrompt(c.request.strategy, c.request.language),
-    prompt: questionPrompt(c.slot, sources.length ? sources : c.chunks.slice(0, 4), c.exemplars, c.feedback),
-    temperature: c.temperature,
-    maxRetries: 0,
-    abortSignal: AbortSignal.timeout(c.timeoutMs * 3),
-  });
-  return fromLlm(c.slot, output, c.byKey);
+  /** The caller's signal aborted before every slot was decided (the set is incomplete). */
+  cancelled: boolean;
 }
 
 export const PROVIDER_DOWN_MESSAGE =
@@ -190,9 +99,12 @@ function mainDocuments(chunks: readonly IContextChunk[]): string[] {
 }
 
 /** Passages of the scope in the selection's main section(s), not yet selected. */
-function sectionReserve(chunks: readonly IContextChunk[], scope: readonly IContextChunk[]): IContextChunk[] {
+function sectionReserve(
+  chunks: readonly IContextChunk[],
+  scope: readonly IContextChunk[],
+  sections: ReadonlySet<string>,
+): IContextChunk[] {
   if (chunks.length === 0 || scope.length === 0) return [];
-  const sections = mainSections(chunks);
   const have = new Set(chunks.map(chunkKey));
   return scope
     .filter((c) => sections.has(sectionKeyOf(c)) && sectionKeyOf(c).includes(" > ") && !have.has(chunkKey(c)))
@@ -255,12 +167,318 @@ function accepted(q: TQuestion, result: IGateResult, level: EBloomLevel, regener
   };
 }
 
+type TCounts = Partial<Record<IGateFinding["flag"], number>>;
+type TOfflineGenerator = ReturnType<typeof createOfflineGenerator>;
+
+/** What the slots of one request share. */
+interface IRun {
+  deps: IGenerationDeps;
+  request: TGenerationRequest;
+  events: IGenerationEvents;
+  chunks: readonly IContextChunk[];
+  byKey: ReadonlyMap<string, IContextChunk>;
+  offline: TOfflineGenerator;
+  /** The selection plus the rest of its section, built on first need. */
+  widened: () => TOfflineGenerator | null;
+  reserveKeys: ReadonlySet<string>;
+  gateCtx: IGateContext;
+  exemplars: readonly string[];
+  total: number;
+  /** Accepted questions by slot id, in the order the gate accepted them. */
+  accepted: Map<string, TQuestion>;
+  warnings: string[];
+  gaps: ISlotGap[];
+  rejections: TCounts;
+  sources: Set<"llm" | "offline">;
+  /** Passage sentences offline questions already stand on. */
+  used: Set<string>;
+  llmFailures: number;
+  providerDown: boolean;
+  /** Aborted when the teacher cancels or the provider goes down: stops every model call in flight. */
+  modelCalls: AbortController;
+}
+
+const cancelled = (run: IRun) => run.deps.signal?.aborted === true;
+
+/** The set as it is at this moment: slots written in parallel see each other's accepted questions. */
+function gate(run: IRun, q: TQuestion, level: EBloomLevel): IGateResult {
+  return gateQuestion(q, level, run.gateCtx, {
+    accepted: [...run.accepted.values()],
+    avoidPrompts: run.request.avoidPrompts ?? [],
+  });
+}
+
 /**
- * Plan → draft → gate → accept, per slot. A language model (when configured) drafts first; a
- * draft the gate refuses is regenerated once with the gate's reasons, then the offline generator
- * proposes candidates, which pass through the same gate. A slot nothing acceptable can fill is
- * left empty with its reason (and past-paper questions at that level, when there are any) —
- * never filled with a question the gate refused.
+ * The first provider outage (timeout, 5xx, open breaker) sends every remaining slot of the
+ * request offline without another wait, stops the calls other slots still have in flight (they
+ * wait on the same provider), and is reported once.
+ */
+function switchToOffline(run: IRun): void {
+  if (run.providerDown) return;
+  run.providerDown = true;
+  markRequestOffline(run.request);
+  run.modelCalls.abort(new DOMException("the request went offline", "AbortError"));
+  run.events.error("llm_unavailable", PROVIDER_DOWN_MESSAGE);
+  run.warnings.push(PROVIDER_DOWN_MESSAGE);
+}
+
+/**
+ * One LLM draft, or for self-consistency 2–3 samples: keep the sample the gate passes whose
+ * answer most samples agree on (the answer most often produced is the most reliable). Only the
+ * first sample's draft is shown while they are written.
+ */
+async function llmDraft(
+  run: IRun,
+  model: LanguageModel,
+  slot: ISlot,
+  attempt: number,
+  feedback: readonly string[] | undefined,
+  onDraft: (draft: IQuestionDraft) => void,
+): Promise<TQuestion> {
+  const base = run.request.temperature ?? 0.4;
+  const call = {
+    model,
+    timeoutMs: run.deps.timeoutMs,
+    slot,
+    chunks: run.chunks,
+    request: run.request,
+    byKey: run.byKey,
+    exemplars: run.exemplars,
+    temperature: base,
+    feedback,
+    attempt,
+    signal: run.modelCalls.signal,
+  };
+  if (run.request.strategy !== "self-consistency") return streamLlmQuestion({ ...call, onDraft });
+  const n = run.request.samples ?? 3;
+  const settled = await Promise.allSettled(
+    Array.from({ length: n }, (_, i) =>
+      streamLlmQuestion({ ...call, temperature: Math.max(0.7, base), ...(i === 0 ? { onDraft } : {}) }),
+    ),
+  );
+  const samples = settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+  if (samples.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
+  // Samples agree when their answers use the same content words.
+  const key = (q: TQuestion) =>
+    [...stemSet(q.type === "mcq" ? (q.options[q.correctIndex] ?? "") : q.evaluatorKeywords.join(" "))]
+      .sort()
+      .join(" ");
+  const votes = new Map<string, number>();
+  for (const q of samples) votes.set(key(q), (votes.get(key(q)) ?? 0) + 1);
+  const passing = samples.filter((q) => gate(run, q, slot.bloomLevel).passed);
+  const pool = passing.length ? passing : samples;
+  return pool.sort((a, b) => (votes.get(key(b)) ?? 0) - (votes.get(key(a)) ?? 0))[0]!;
+}
+
+const rejectFlags = (verdict: IGateResult) =>
+  verdict.findings
+    .filter((f) => f.severity === "reject")
+    .map((f) => f.flag.replace(/_/g, " "))
+    .join(", ");
+
+/**
+ * The model's draft, streamed to the slot's card, then read by the gate; a refused draft is
+ * rewritten once with the gate's reasons. Whatever happens, a draft on screen is replaced: by the
+ * accepted question (the caller sends it), by a "generating" note while the rewrite or the
+ * offline generator works, or by the slot's reason.
+ */
+async function draftWithModel(
+  run: IRun,
+  model: LanguageModel,
+  slot: ISlot,
+  refused: TCounts,
+): Promise<{ chosen: TQuestion | null; regenerated: boolean }> {
+  let feedback: string[] | undefined;
+  for (let attempt = 1; attempt <= 2 && !run.providerDown && !cancelled(run); attempt++) {
+    const drafts = throttleDrafts((draft) => run.events.question(slot, { status: "draft", draft }));
+    try {
+      const draft = await llmDraft(run, model, slot, attempt, feedback, (d) => drafts.push(d));
+      drafts.cancel();
+      if (cancelled(run)) break;
+      const verdict = gate(run, draft, slot.bloomLevel);
+      if (verdict.passed)
+        return { chosen: accepted(draft, verdict, slot.bloomLevel, attempt > 1), regenerated: attempt > 1 };
+      count(refused, verdict.findings);
+      feedback = verdict.findings.filter((f) => f.severity === "reject").map((f) => f.message);
+      run.events.question(slot, {
+        status: "generating",
+        note:
+          attempt === 1
+            ? `The quality gate refused the draft (${rejectFlags(verdict)}); rewriting it.`
+            : `The quality gate refused the rewrite too (${rejectFlags(verdict)}).`,
+      });
+    } catch (err) {
+      drafts.cancel();
+      // Cancelled by the teacher, or stopped because another slot found the provider down.
+      if (cancelled(run) || run.providerDown) {
+        if (drafts.shown && !cancelled(run))
+          run.events.question(slot, { status: "generating", note: PROVIDER_DOWN_MESSAGE });
+        break;
+      }
+      if (isProviderOutage(err) || isModelTimeout(err)) switchToOffline(run);
+      else {
+        run.llmFailures++;
+        run.events.error(
+          "llm_failed",
+          `The language model failed on this question (${describeError(err).slice(0, 100)}); using the offline generator.`,
+          slot.id,
+        );
+      }
+      if (drafts.shown)
+        run.events.question(slot, {
+          status: "generating",
+          note: "The model did not finish this question; the offline generator is writing it.",
+        });
+      break;
+    }
+  }
+  return { chosen: null, regenerated: feedback !== undefined };
+}
+
+/** The first offline candidate the gate passes: the selection's passages, then the section's. */
+function searchOffline(
+  run: IRun,
+  slot: ISlot,
+  keyAt: number,
+  refused: TCounts,
+  regenerated: boolean,
+): TQuestion | null {
+  const pools = function* () {
+    yield { generator: run.offline, onlyReserve: false };
+    const more = run.widened();
+    if (more) yield { generator: more, onlyReserve: true };
+  };
+  for (const { generator, onlyReserve } of pools()) {
+    let read = 0;
+    for (const { question } of generator.candidates(slot, { used: run.used, keyAt })) {
+      // The widened pool re-proposes the selection's own candidates: skip those.
+      if (
+        onlyReserve &&
+        !question.contextRefs.some((r) => run.reserveKeys.has(`${r.documentId}:${r.chunkIndex}`))
+      )
+        continue;
+      if (read++ >= (run.deps.maxCandidates ?? 40)) break;
+      const verdict = gate(run, question, slot.bloomLevel);
+      if (verdict.passed) {
+        if (onlyReserve)
+          run.warnings.push(
+            `Slot ${slot.index + 1} (${slot.type}, ${slot.bloomLevel}) drew on another passage of the same section, as the selected ones could not carry it.`,
+          );
+        return accepted(question, verdict, slot.bloomLevel, read > 1 || regenerated);
+      }
+      count(refused, verdict.findings);
+    }
+  }
+  return null;
+}
+
+/**
+ * Nothing acceptable at the asked level: the nearest level the passages do support, labelled as
+ * what it is, rather than an empty slot or a question that only pretends to the level.
+ */
+function substitute(run: IRun, slot: ISlot, keyAt: number): TQuestion | null {
+  const availableAt = (l: EBloomLevel) =>
+    run.offline.available(slot.type, l) || (run.widened()?.available(slot.type, l) ?? 0);
+  for (const level of nearestLevels(slot.bloomLevel)) {
+    if (availableAt(level) === 0) continue;
+    const alt = searchOffline(run, { ...slot, bloomLevel: level }, keyAt, {}, true);
+    if (!alt) continue;
+    const lacks =
+      run.offline.available(slot.type, slot.bloomLevel) > 0
+        ? `no ${slot.bloomLevel} draft passed the quality gate`
+        : `the passages hold no ${LEVEL_NEEDS[slot.bloomLevel]}`;
+    run.warnings.push(
+      `Slot ${slot.index + 1} asked for ${slot.bloomLevel} (${slot.type}); ${lacks}, so it holds a ${level} question instead.`,
+    );
+    return { ...alt, validation: { ...alt.validation, substitutedFor: slot.bloomLevel } };
+  }
+  return null;
+}
+
+/** The slot's reason, with past-paper questions at its level when there are any. */
+function leaveEmpty(run: IRun, slot: ISlot, refused: TCounts): void {
+  const material = run.offline.available(slot.type, slot.bloomLevel) > 0;
+  const why = Object.keys(refused).length
+    ? `every draft was refused by the quality gate (${describeCounts(refused)})`
+    : material
+      ? "no draft could be completed from the passages"
+      : `the passages hold no ${LEVEL_NEEDS[slot.bloomLevel]}`;
+  const offers = pastAt(slot.bloomLevel, run.deps.pastQuestions ?? []);
+  const reason = `No acceptable ${slot.type === "mcq" ? "MCQ" : `${slot.type}-answer question`} at ${slot.bloomLevel} from these passages: ${why}.${
+    offers.length
+      ? ` From your past papers at this level: ${offers.map((o) => `“${o}”`).join(" ")}`
+      : " Add passages that carry it, or change this slot's level."
+  }`;
+  run.events.question(slot, { status: "failed", reason });
+  run.events.error("slot_empty", reason, slot.id);
+  run.warnings.push(`Slot ${slot.index + 1} (${slot.type}, ${slot.bloomLevel}) left empty: ${why}.`);
+  run.gaps.push({ slotId: slot.id, type: slot.type, level: slot.bloomLevel, reason, rejections: refused });
+}
+
+/** Model draft (when usable) → offline candidates → a nearer level → the slot's reason. */
+async function fillSlot(run: IRun, model: LanguageModel | null, slot: ISlot, keyAt: number): Promise<void> {
+  const refused: TCounts = {};
+  let chosen: TQuestion | null = null;
+  let regenerated = false;
+  if (model && !run.providerDown && run.llmFailures < 3) {
+    ({ chosen, regenerated } = await draftWithModel(run, model, slot, refused));
+  }
+  if (cancelled(run)) return;
+  chosen ??= searchOffline(run, slot, keyAt, refused, regenerated);
+  if (!chosen && !run.request.blueprint.strictLevels) chosen = substitute(run, slot, keyAt);
+  for (const [flag, n] of Object.entries(refused) as [IGateFinding["flag"], number][])
+    run.rejections[flag] = (run.rejections[flag] ?? 0) + n;
+  if (!chosen) return leaveEmpty(run, slot, refused);
+  for (const r of chosen.contextRefs) run.used.add(r.quote);
+  run.sources.add(chosen.source);
+  run.accepted.set(slot.id, chosen);
+  run.events.question(slot, { status: "final", question: chosen });
+  const done = run.accepted.size;
+  run.events.progress(done, run.total, `${done} of ${run.total} questions ready`);
+}
+
+const OUTPUT_WEIGHT: Record<ISlot["type"], number> = { long: 2, short: 1, mcq: 0 };
+
+/**
+ * The order parallel slots start in (their cards keep slot order): the first card first, as the
+ * teacher reads from the top, then the slots the model writes longest (long answers, then short
+ * ones), so the set is not left waiting on one long answer started last.
+ */
+function startOrder(slots: readonly ISlot[]): ISlot[] {
+  const [first, ...rest] = slots;
+  if (!first) return [];
+  const byLength = rest
+    .map((slot, i) => ({ slot, i }))
+    .sort((a, b) => OUTPUT_WEIGHT[b.slot.type] - OUTPUT_WEIGHT[a.slot.type] || a.i - b.i);
+  return [first, ...byLength.map(({ slot }) => slot)];
+}
+
+/** Runs `work` over `items` with at most `width` at once, each worker taking the next in order. */
+async function eachLimited<T>(
+  items: readonly T[],
+  width: number,
+  work: (item: T) => Promise<void>,
+  stop: () => boolean,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length && !stop()) {
+      await work(items[next++]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
+/**
+ * Plan → draft → gate → accept, per slot. A language model (when configured) drafts first,
+ * streamed to the slot's card as it writes, up to `concurrency` slots at once; a draft the gate
+ * refuses is regenerated once with the gate's reasons, then the offline generator proposes
+ * candidates, which pass through the same gate. A slot nothing acceptable can fill is left empty
+ * with its reason (and past-paper questions at that level, when there are any) — never filled
+ * with a question the gate refused. The gate reads each draft when it is complete, against the
+ * questions accepted by then, so parallel slots cannot ask the same fact twice. Without a model
+ * (or once the provider is down) slots are filled one after another, as the offline generator
+ * answers in milliseconds.
  */
 export async function runGeneration(
   deps: IGenerationDeps,
@@ -270,214 +488,86 @@ export async function runGeneration(
   makeId: (index: number) => string,
 ): Promise<IGenerationResult> {
   const model = deps.model ? guardModel(deps.model, "question") : null;
-  const byKey = new Map(chunks.map((c) => [chunkKey(c), c]));
   const seed = request.seed ?? 1;
   const scope = deps.scope ?? [];
-  const topic = mainSections(chunks);
+  const topic = mainSections(chunks, request.topic);
   const offline = createOfflineGenerator(chunks, seed, scope, topic);
   // The rest of the selected passages' own section(s): drawn on only for a slot the selection
   // cannot fill, and said so.
-  const reserve = sectionReserve(chunks, scope);
+  const reserve = sectionReserve(chunks, scope, topic);
   // Built on first need: most sets never draw on the reserve.
-  let widenedGenerator: ReturnType<typeof createOfflineGenerator> | null | undefined;
+  let widenedGenerator: TOfflineGenerator | null | undefined;
   const widened = () => {
     if (widenedGenerator === undefined)
       widenedGenerator =
         reserve.length > 0 ? createOfflineGenerator([...chunks, ...reserve], seed, scope, topic) : null;
     return widenedGenerator;
   };
-  const availableAt = (t: ISlot["type"], l: EBloomLevel) =>
-    offline.available(t, l) || (widened()?.available(t, l) ?? 0);
-  const reserveKeys = new Set(reserve.map(chunkKey));
-  const slots = planSlots(request.blueprint, chunks.map(chunkKey), makeId, availableAt);
-  const gateCtx: IGateContext = createGateContext([...chunks, ...reserve], {
-    scopeDocuments: mainDocuments(chunks),
-    scopeSections: [...topic],
-    knownPhrase: phraseIndex([...chunks, ...scope]),
-  });
-  const questions: TQuestion[] = [];
-  const warnings: string[] = [];
-  const gaps: ISlotGap[] = [];
-  const rejections: IGenerationResult["rejections"] = {};
-  const sources = new Set<"llm" | "offline">();
-  const used = new Set<string>();
+  // Planned on the selection's own material; the section's reserve is built only when a slot needs it.
+  const slots = planSlots(request.blueprint, chunks.map(chunkKey), makeId, (t, l) => offline.available(t, l));
+  const exemplars = request.strategy === "few-shot" ? (deps.exemplars ?? []).slice(0, 5) : [];
+  const run: IRun = {
+    deps,
+    request,
+    events,
+    chunks,
+    byKey: new Map(chunks.map((c) => [chunkKey(c), c])),
+    offline,
+    widened,
+    reserveKeys: new Set(reserve.map(chunkKey)),
+    gateCtx: createGateContext([...chunks, ...reserve], {
+      scopeDocuments: mainDocuments(chunks),
+      scopeSections: [...topic],
+      knownPhrase: phraseIndex([...chunks, ...scope]),
+    }),
+    exemplars,
+    total: slots.length,
+    accepted: new Map(),
+    warnings: [],
+    gaps: [],
+    rejections: {},
+    sources: new Set(),
+    used: new Set(),
+    llmFailures: 0,
+    providerDown: false,
+    modelCalls: new AbortController(),
+  };
+  if (request.strategy === "few-shot" && exemplars.length === 0 && model) {
+    run.warnings.push("Few-shot: no past-paper (PYQ) questions for this subject yet; generated zero-shot.");
+  }
+  const stopCalls = () => run.modelCalls.abort(deps.signal?.reason);
+  deps.signal?.addEventListener("abort", stopCalls, { once: true });
+  // The answerability check of this same request may already have met the outage.
+  if (model && isRequestOffline(request)) switchToOffline(run);
+  // Every card first, in slot order: parallel slots then update their own card in place.
+  for (const slot of slots) events.question(slot, { status: "generating" });
   const positions = keyPositions(slots.filter((s) => s.type === "mcq").length, seed);
   let mcqIndex = 0;
-  let llmFailures = 0;
-  const exemplars = request.strategy === "few-shot" ? (deps.exemplars ?? []).slice(0, 5) : [];
-  if (request.strategy === "few-shot" && exemplars.length === 0 && model) {
-    warnings.push("Few-shot: no past-paper (PYQ) questions for this subject yet; generated zero-shot.");
-  }
-  // The first provider outage (timeout, 5xx, open breaker) sends every remaining slot of the
-  // request offline without another wait, and is reported once.
-  let providerDown = false;
-  const switchToOffline = () => {
-    if (providerDown) return;
-    providerDown = true;
-    markRequestOffline(request);
-    events.error("llm_unavailable", PROVIDER_DOWN_MESSAGE);
-    warnings.push(PROVIDER_DOWN_MESSAGE);
-  };
-  // The answerability check of this same request may already have met the outage.
-  if (model && isRequestOffline(request)) switchToOffline();
-  const avoidPrompts = request.avoidPrompts ?? [];
-  const gate = (q: TQuestion, level: EBloomLevel) =>
-    gateQuestion(q, level, gateCtx, { accepted: questions, avoidPrompts });
-
-  /**
-   * One LLM draft, or for self-consistency 2–3 samples: keep the sample the gate passes whose
-   * answer most samples agree on (the answer most often produced is the most reliable).
-   */
-  async function llmDraft(
-    model: LanguageModel,
-    slot: ISlot,
-    feedback?: readonly string[],
-  ): Promise<TQuestion> {
-    const base = request.temperature ?? 0.4;
-    const call = {
-      model,
-      timeoutMs: deps.timeoutMs,
-      slot,
-      chunks,
-      request,
-      byKey,
-      exemplars,
-      temperature: base,
-      feedback,
-    };
-    if (request.strategy !== "self-consistency") return generateWithLlm(call);
-    const n = request.samples ?? 3;
-    const settled = await Promise.allSettled(
-      Array.from({ length: n }, () => generateWithLlm({ ...call, temperature: Math.max(0.7, base) })),
+  const keyAt = new Map(slots.map((s) => [s.id, s.type === "mcq" ? (positions[mcqIndex++] ?? 0) : 0]));
+  const width = model && !run.providerDown ? Math.max(1, deps.concurrency ?? DEFAULT_CONCURRENCY) : 1;
+  try {
+    await eachLimited(
+      width > 1 ? startOrder(slots) : slots,
+      width,
+      (slot) => fillSlot(run, model, slot, keyAt.get(slot.id) ?? 0),
+      () => cancelled(run),
     );
-    const samples = settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
-    if (samples.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
-    // Samples agree when their answers use the same content words.
-    const key = (q: TQuestion) =>
-      [...stemSet(q.type === "mcq" ? (q.options[q.correctIndex] ?? "") : q.evaluatorKeywords.join(" "))]
-        .sort()
-        .join(" ");
-    const votes = new Map<string, number>();
-    for (const q of samples) votes.set(key(q), (votes.get(key(q)) ?? 0) + 1);
-    const passing = samples.filter((q) => gate(q, slot.bloomLevel).passed);
-    const pool = passing.length ? passing : samples;
-    return pool.sort((a, b) => (votes.get(key(b)) ?? 0) - (votes.get(key(a)) ?? 0))[0]!;
+  } finally {
+    deps.signal?.removeEventListener("abort", stopCalls);
   }
-
-  /** The first offline candidate the gate passes: the selection's passages, then the section's. */
-  function searchOffline(
-    slot: ISlot,
-    keyAt: number,
-    refused: IGenerationResult["rejections"],
-    regenerated: boolean,
-  ): TQuestion | null {
-    const pools = function* () {
-      yield { generator: offline, onlyReserve: false };
-      const more = widened();
-      if (more) yield { generator: more, onlyReserve: true };
-    };
-    for (const { generator, onlyReserve } of pools()) {
-      let read = 0;
-      for (const { question } of generator.candidates(slot, { used, keyAt })) {
-        // The widened pool re-proposes the selection's own candidates: skip those.
-        if (
-          onlyReserve &&
-          !question.contextRefs.some((r) => reserveKeys.has(`${r.documentId}:${r.chunkIndex}`))
-        )
-          continue;
-        if (read++ >= (deps.maxCandidates ?? 40)) break;
-        const verdict = gate(question, slot.bloomLevel);
-        if (verdict.passed) {
-          if (onlyReserve)
-            warnings.push(
-              `Slot ${slot.index + 1} (${slot.type}, ${slot.bloomLevel}) drew on another passage of the same section, as the selected ones could not carry it.`,
-            );
-          return accepted(question, verdict, slot.bloomLevel, read > 1 || regenerated);
-        }
-        count(refused, verdict.findings);
-      }
-    }
-    return null;
-  }
-
-  for (const slot of slots) {
-    events.question(slot, "generating");
-    const keyAt = slot.type === "mcq" ? (positions[mcqIndex++] ?? 0) : 0;
-    const refused: IGenerationResult["rejections"] = {};
-    let chosen: TQuestion | null = null;
-    let feedback: string[] | undefined;
-    if (model && !providerDown && llmFailures < 3) {
-      for (let attempt = 0; attempt < 2 && !chosen; attempt++) {
-        try {
-          const draft = await llmDraft(model, slot, feedback);
-          const verdict = gate(draft, slot.bloomLevel);
-          if (verdict.passed) chosen = accepted(draft, verdict, slot.bloomLevel, attempt > 0);
-          else {
-            count(refused, verdict.findings);
-            feedback = verdict.findings.filter((f) => f.severity === "reject").map((f) => f.message);
-          }
-        } catch (err) {
-          if (isProviderOutage(err)) switchToOffline();
-          else {
-            llmFailures++;
-            events.error(
-              "llm_failed",
-              `The language model failed on this question (${describeError(err).slice(0, 100)}); using the offline generator.`,
-              slot.id,
-            );
-          }
-          break;
-        }
-      }
-    }
-    if (!chosen) chosen = searchOffline(slot, keyAt, refused, feedback !== undefined);
-    if (!chosen && !request.blueprint.strictLevels) {
-      // Nothing acceptable at the asked level: the nearest level the passages do support, labelled
-      // as what it is, rather than an empty slot or a question that only pretends to the level.
-      for (const level of nearestLevels(slot.bloomLevel)) {
-        if (availableAt(slot.type, level) === 0) continue;
-        const alt = searchOffline({ ...slot, bloomLevel: level }, keyAt, {}, true);
-        if (!alt) continue;
-        chosen = { ...alt, validation: { ...alt.validation, substitutedFor: slot.bloomLevel } };
-        const lacks =
-          offline.available(slot.type, slot.bloomLevel) > 0
-            ? `no ${slot.bloomLevel} draft passed the quality gate`
-            : `the passages hold no ${LEVEL_NEEDS[slot.bloomLevel]}`;
-        warnings.push(
-          `Slot ${slot.index + 1} asked for ${slot.bloomLevel} (${slot.type}); ${lacks}, so it holds a ${level} question instead.`,
-        );
-        break;
-      }
-    }
-    for (const [flag, n] of Object.entries(refused) as [IGateFinding["flag"], number][])
-      rejections[flag] = (rejections[flag] ?? 0) + n;
-    if (!chosen) {
-      const material = offline.available(slot.type, slot.bloomLevel) > 0;
-      const why = Object.keys(refused).length
-        ? `every draft was refused by the quality gate (${describeCounts(refused)})`
-        : material
-          ? "no draft could be completed from the passages"
-          : `the passages hold no ${LEVEL_NEEDS[slot.bloomLevel]}`;
-      const offers = pastAt(slot.bloomLevel, deps.pastQuestions ?? []);
-      const reason = `No acceptable ${slot.type === "mcq" ? "MCQ" : `${slot.type}-answer question`} at ${slot.bloomLevel} from these passages: ${why}.${
-        offers.length
-          ? ` From your past papers at this level: ${offers.map((o) => `“${o}”`).join(" ")}`
-          : " Add passages that carry it, or change this slot's level."
-      }`;
-      events.question(slot, "failed", undefined, reason);
-      events.error("slot_empty", reason, slot.id);
-      warnings.push(`Slot ${slot.index + 1} (${slot.type}, ${slot.bloomLevel}) left empty: ${why}.`);
-      gaps.push({ slotId: slot.id, type: slot.type, level: slot.bloomLevel, reason, rejections: refused });
-      continue;
-    }
-    for (const r of chosen.contextRefs) used.add(r.quote);
-    sources.add(chosen.source);
-    questions.push(chosen);
-    events.question(slot, "final", chosen);
-    events.progress(questions.length, slots.length, `${questions.length} of ${slots.length} questions ready`);
-  }
-  if (llmFailures > 0)
-    warnings.push(`The language model failed ${llmFailures} time(s); the offline generator filled in.`);
-  const generator = sources.size === 2 ? "mixed" : sources.has("llm") ? "llm" : "offline";
-  return { questions, slots, warnings, generator, gaps, rejections, passages: [...chunks, ...reserve] };
+  if (run.llmFailures > 0)
+    run.warnings.push(
+      `The language model failed ${run.llmFailures} time(s); the offline generator filled in.`,
+    );
+  const generator = run.sources.size === 2 ? "mixed" : run.sources.has("llm") ? "llm" : "offline";
+  return {
+    questions: slots.flatMap((s) => run.accepted.get(s.id) ?? []),
+    slots,
+    warnings: run.warnings,
+    generator,
+    gaps: run.gaps,
+    rejections: run.rejections,
+    passages: [...chunks, ...reserve],
+    cancelled: cancelled(run),
+  };
 }

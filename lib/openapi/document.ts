@@ -168,7 +168,8 @@ export const ROUTES: IRouteSpec[] = [
   {
     method: "post",
     path: "/api/retrieval/query",
-    summary: "Hybrid retrieval (BM25 + vector) with classification, rerank and confidence",
+    summary:
+      "Hybrid retrieval (BM25 + vector) with classification, a query planner (sub-queries, variants, HyDE, chapter focus), session follow-ups, rerank, calibrated relevance and refusal of out-of-scope queries",
     tag: "retrieval",
     request: RetrievalQueryRequestSchema,
     response: RetrievalQueryResponseSchema,
@@ -287,7 +288,7 @@ export const ROUTES: IRouteSpec[] = [
     method: "post",
     path: "/api/generation",
     summary:
-      "Generate a question set as an AI SDK UI message stream: data-question parts (stable id per slot, generating → final), data-progress, data-error ({ code, message, slotId? }), and a final data-set with the saved set id",
+      "Generate a question set as an AI SDK UI message stream: data-question parts (stable id per slot, rewritten in place: generating → draft while a language model writes it, never usable → final | failed with its reason), data-progress, data-error ({ code, message, slotId? }), and a final data-set with the saved set id",
     tag: "generation",
     request: GenerationRequestSchema,
     response: "stream",

@@ -8,10 +8,47 @@ import type {
   IQueryClassification,
   TAdjacentWindow,
 } from "@/types/retrieval.types";
+import {
+  anyOf,
+  COMPARE_CUES,
+  COMPARE_JOINERS,
+  COMPARE_OPENERS,
+  CONCEPT_OPENER_STRIP,
+  CONCEPT_OPENERS,
+  DEFINITION_CLAUSE_CUES,
+  DESCRIPTOR_BLOOM,
+  DESCRIPTOR_WORDS,
+  EXAM_STEM_CUES,
+  EXAM_STEM_SCAFFOLDING,
+  GENERATE_VERBS,
+  LOOKUP_PATTERNS,
+  NON_TOPIC_WORDS,
+  NUMBER_WORDS,
+  NUMERICAL_ASKS,
+  OBJECT_FILLER_LINKS,
+  OBJECT_FILLER_NOUNS,
+  OBJECTIVE_LEADS,
+  POLITE_WORDS,
+  PROCEDURE_OPENER,
+  PROCEDURE_RE,
+  QUESTION_NOUNS,
+  QUESTION_TYPE_CUES,
+  REQUEST_OPENERS,
+  RERANK_GUIDELINES,
+  REVERSE_LOOKUP_PATTERNS,
+  TOPIC_CONNECTORS,
+  TRAILING_NOISE,
+  TRAILING_QUESTION_NOUNS,
+  UNDERSTANDING_OF,
+  UNITS,
+  VERBLESS_TOPIC_LINKS,
+  wordsRe,
+} from "./classify-rules";
 
 /**
- * Deterministic query classifier. Every decision is a regex/lexicon rule that leaves a reason, so
- * a teacher (or the eval) can see why a query was searched the way it was.
+ * Deterministic query classifier. Every decision is a rule from classify-rules.ts (word lists and
+ * small pattern tables) that leaves a reason, so a teacher (or the eval) can see why a query was
+ * searched the way it was.
  */
 
 interface ITypeProfile {
@@ -25,9 +62,9 @@ interface ITypeProfile {
  * phrased differently from the question, so meaning matters more (concept). Explanations and worked
  * examples span several chunks, hence the wider adjacent window.
  */
-// The α values are 0.15 above an even split of influence because the vector leg is normalised as
+// The α values sit above an even split of influence because the vector leg is normalised as
 // 1/(1+distance), which squeezes cosine distances into a narrow band (≈0.5–0.75) while BM25/max
-// spans 0–1; on the open eval the shift raised Recall@8 0.957 → 0.960 (nDCG@10 0.810 → 0.812).
+// spans 0–1 (README, "Retrieval tuning notes").
 export const TYPE_PROFILES: Record<EQueryType, ITypeProfile> = {
   lookup: { alpha: 0.45, fanoutMultiplier: 2, adjacentWindow: 0 },
   concept: { alpha: 0.8, fanoutMultiplier: 3, adjacentWindow: 2 },
@@ -104,25 +141,6 @@ export function bloomFromText(text: string, within = 3): EBloomLevel | undefined
 
 // ----------------------------------------------------------------------------- normalisation
 
-const NUMBER_WORDS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  fifteen: 15,
-  twenty: 20,
-  twenty_five: 25,
-  thirty: 30,
-  dozen: 12,
-};
 const NUMBER_WORD_RE = Object.keys(NUMBER_WORDS)
   .filter((w) => !w.includes("_"))
   .join("|");
@@ -160,41 +178,14 @@ function chapterNumberIn(s: string): number | undefined {
 
 function questionTypeIn(s: string): ERequestedQuestionType | undefined {
   const t = s.toLowerCase();
-  if (/\b(?:case[- ]?(?:based|study|studies)|source[- ]based|passage[- ]based|scenario[- ]based)\b/.test(t)) {
-    return "case";
-  }
-  if (/\b(?:mcqs?|multiple[- ]choice|objective[- ]type|single[- ]correct)\b/.test(t)) return "mcq";
-  if (/\b(?:long[- ]answer|essay|descriptive|detailed[- ]answer|five[- ]mark|5[- ]mark)\b/.test(t))
-    return "long";
-  if (
-    /\b(?:short[- ]answer|very[- ]short|one[- ]word|one[- ]mark|two[- ]mark|fill[- ]in[- ]the[- ]blanks?|fill[- ]ups?)\b/.test(
-      t,
-    )
-  ) {
-    return "short";
-  }
-  return undefined;
+  return QUESTION_TYPE_CUES.find(([, cues]) => wordsRe(cues).test(t))?.[0];
 }
 
 // ----------------------------------------------------------------------------- generate requests
 
-const LEAD_IN_RE =
-  /^(?:(?:please|kindly|pls|hey|hi)[,\s]+|(?:can|could|would|will) you(?: please)?\s+|i (?:need|want|would like)(?: you)?(?: to)?\s+|help me(?: to)?\s+|let'?s\s+|we need\s+)+/i;
-const GEN_VERB =
-  "(?:generate|create|make|write|prepare|give(?: me)?|frame|set|draft|compose|produce|build|suggest|design|develop|provide|get me)";
-const Q_NOUN =
-  "(?:questions?|qs|mcqs?|blanks|fill[- ]ups|quiz(?:zes)?|quizzes|worksheets?|problems?|(?:question )?papers?|tests?|exams?|assessments?|exercises?|flash ?cards?|items|assignments?|homework|numericals?|puzzles?)";
-/** Words that may sit between the verb and the noun ("a set of 10 short-answer"). */
-const DESCRIPTOR_WORDS = new Set(
-  `a an some few the set sets of couple more different new short long answer recall conceptual higher order
-  application based case multiple choice objective subjective practice exam board level hots mark marks very
-  difficult easy medium hard challenging tough simple basic advanced competency assertion reason true false fill
-  in blank blanks type style word sample model important revision review quiz mcq mcqs each numerical numericals
-  critical thinking thought provoking analytical creative open ended closed my our class unit test chapter end
-  mixed varied good quality diverse challenging interesting fun quick`
-    .split(/\s+/)
-    .filter(Boolean),
-);
+const LEAD_IN_RE = new RegExp(`^(?:${anyOf(POLITE_WORDS)}[,\\s]+|${anyOf(REQUEST_OPENERS)} )+`, "i");
+const GEN_VERB = anyOf(GENERATE_VERBS);
+const Q_NOUN = anyOf(QUESTION_NOUNS);
 
 function isDescriptor(text: string): boolean {
   const toks = text
@@ -221,41 +212,21 @@ interface IGenerateParse {
   reasons: string[];
 }
 
-const DESCRIPTOR_BLOOM: [RegExp, EBloomLevel, string][] = [
-  [/\b(?:higher[- ]order|hots|analytical|critical[- ]thinking)\b/i, "Analyze", "higher-order"],
-  [/\bapplication(?:[- ]based)?\b|\bnumericals?\b|\bproblems?\b/i, "Apply", "application/problem"],
-  [/\bcase[- ]?(?:based|study)\b/i, "Apply", "case-based"],
-  [/\brecall\b|\bfill[- ]in[- ]the[- ]blanks?\b|\bone[- ]word\b/i, "Remember", "recall"],
-  [/\bconceptual\b|\bunderstanding\b/i, "Understand", "conceptual"],
-  [/\bmcqs?\b|\bmultiple[- ]choice\b/i, "Remember", "MCQ"],
-];
-
-/** "that ask students to", "to test whether students can", "where students", ":" … */
-const OBJECTIVE_LEAD_RE =
-  /^(?:(?:that|which|to)\s+(?:ask|asks|require|requires|get|gets|help|helps|make|makes|let|lets|have|has)\s+(?:the\s+)?(?:students?|learners?|pupils?|children|kids)\s+(?:to\s+)?|asking\s+(?:the\s+)?(?:students?|learners?)\s+to\s+|(?:to|that|which)\s+(?:test|tests|check|checks|assess|assesses|see|find out)\s+(?:whether|if|how well)\s+(?:the\s+)?(?:students?|learners?|pupils?)\s+(?:can|could|are able to|understand how to)\s+|(?:where|in which|wherein|so that|for which)\s+(?:the\s+)?(?:students?|learners?|pupils?)\s+(?:can\s+|must\s+|should\s+|will\s+|have to\s+|need to\s+|are asked to\s+)?|for\s+(?:the\s+)?(?:students?|learners?)\s+to\s+|:\s*)/i;
-const UNDERSTANDING_OF_RE =
-  /^(?:to|that)\s+(?:check|test|assess|gauge|evaluate)\s+(?:the\s+)?(?:students?|learners?|pupils?)'?(?:'s)?\s+(?:understanding|knowledge|grasp|comprehension)\s+(?:of|about|on)\s+/i;
-const TOPIC_CONNECTOR_RE =
-  /^(?:on|about|covering|for|from|based on|related to|regarding|around|of|in|testing|to test|that test|that cover|which cover|explaining|exploring|dealing with|focusing on|focused on|on the topic(?: of)?|on the concept(?: of)?|on the theme(?: of)?)\s+/i;
+const OBJECTIVE_LEAD_RE = new RegExp(`^${anyOf(OBJECTIVE_LEADS)}`, "i");
+const UNDERSTANDING_OF_RE = new RegExp(`^${UNDERSTANDING_OF}`, "i");
+const TOPIC_CONNECTOR_RE = new RegExp(`^${anyOf(TOPIC_CONNECTORS)} `, "i");
 const CHAPTER_LEAD_RE =
   /^(?:the\s+)?(?:whole\s+|entire\s+|full\s+|complete\s+)?chapter\b\s*(\d{1,3})?\s*(?:[:\-–—]\s*|(?:on|about|titled|called|named)\s+)?/i;
-const OBJECT_FILLER_RE =
-  /^(?:(?:an?|the|some)\s+)?(?:ideas?|claims?|concepts?|experiments?(?:\s+or\s+models?)?|models?|statements?|arguments?|scenarios?|examples?|facts?)\s+(?:about|in|on|of|related to|for|involving|around|regarding)\s+/i;
-const TRAILING_NOISE_RES: RegExp[] = [
-  /\s+(?:for|in|of)\s+(?:class|grade|std\.?|standard|year|form)\s*\d+.*$/i,
-  /\s+(?:for|in)\s+(?:the\s+)?(?:cbse|icse|igcse|ib|ap|state board|board exams?)\b.*$/i,
-  /\s+with\s+(?:(?:the|their|an?)\s+)?(?:answers?|answer keys?|solutions?|explanations?|marking schemes?|hints?)\b.*$/i,
-  /\s*[,(]?\s*(?:of|carrying|worth|for)?\s*\d+\s*marks?(?:\s+each)?\s*\)?$/i,
-  /\s+for\s+(?:my\s+|the\s+)?(?:students|class|learners|pupils|kids)$/i,
-  /\s+(?:of\s+)?(?:easy|medium|moderate|hard|mixed|varying)\s+(?:difficulty|level)$/i,
-  /\s+chapter$/i,
-];
+const OBJECT_FILLER_RE = new RegExp(
+  `^(?:(?:an?|the|some) )?${anyOf(OBJECT_FILLER_NOUNS)} ${anyOf(OBJECT_FILLER_LINKS)} `,
+  "i",
+);
 
 function stripTrailingNoise(s: string): string {
   let out = s;
   for (let i = 0; i < 3; i++) {
     const before = out;
-    for (const re of TRAILING_NOISE_RES) out = out.replace(re, "");
+    for (const { pattern } of TRAILING_NOISE) out = out.replace(pattern, "");
     if (out === before) break;
   }
   return out.trim();
@@ -273,7 +244,7 @@ function matchGenerateHead(text: string): { descriptor: string; rest: string; la
   }
   // Verbless: "10 MCQs on photosynthesis", "quiz on chapter 5".
   const verbless = new RegExp(
-    `^(.{0,40}?)(?<![\\p{L}\\p{N}-])${Q_NOUN}\\b(?!-)(\\s*\\([^)]*\\))?\\s+(?=(?:on|about|from|covering|for|based on|related to|regarding)\\s)`,
+    `^(.{0,40}?)(?<![\\p{L}\\p{N}-])${Q_NOUN}\\b(?!-)(\\s*\\([^)]*\\))?\\s+(?=${anyOf(VERBLESS_TOPIC_LINKS)}\\s)`,
     "iu",
   );
   const v = body.match(verbless);
@@ -281,8 +252,10 @@ function matchGenerateHead(text: string): { descriptor: string; rest: string; la
     return { descriptor: v[0], rest: body.slice(v[0].length), label: "question request" };
   }
   // Trailing noun: "photosynthesis MCQs", "chapter 5 quiz".
-  const trailing =
-    /^(.{1,60}?)\s+((?:[\p{L}\p{N}-]+\s+){0,2}?)(?:mcqs?|quiz(?:zes)?|worksheets?|numericals|question papers?|practice questions|questions)$/iu;
+  const trailing = new RegExp(
+    `^(.{1,60}?)\\s+((?:[\\p{L}\\p{N}-]+\\s+){0,2}?)${anyOf(TRAILING_QUESTION_NOUNS)}$`,
+    "iu",
+  );
   const t = stripEndPunctuation(body).match(trailing);
   if (
     t &&
@@ -342,8 +315,8 @@ function parseGenerate(text: string): IGenerateParse | undefined {
     scope = "chapter";
   }
   if (!bloomHint) {
-    for (const [re, level, label] of DESCRIPTOR_BLOOM) {
-      if (re.test(head.descriptor)) {
+    for (const { cues, level, label } of DESCRIPTOR_BLOOM) {
+      if (wordsRe(cues).test(head.descriptor)) {
         bloomHint = level;
         reasons.push(`Bloom hint ${level} from "${label}" in the request`);
         break;
@@ -366,13 +339,8 @@ interface IRuleMatch {
 
 type TRule = (text: string) => IRuleMatch | undefined;
 
-const ASPECT_NOUNS =
-  "(?:role|roles|function|functions|importance|significance|purpose|effect|effects|impact|cause|causes|process|mechanism|relationship|relation|difference|differences|reason|reasons|advantage|advantages|disadvantage|disadvantages|structure|need|working|principle|consequences?|steps?|stages?|types?|characteristics|features|properties|components|parts)";
-
-const UNIT =
-  "(?:m\\/s(?:\\^?2|²)?|km\\/h(?:r)?|mph|kg|mg|g|km|cm|mm|nm|µm|μm|m|ms|min|hrs?|h|s|N|kN|J|kJ|MJ|W|kW|V|mV|kV|A|mA|Ω|ohms?|Hz|kHz|MHz|K|°C|°F|mol|L|mL|Pa|kPa|atm|eV|MeV|C|µC|μC|T|rad\\/s|rpm|cal|kcal|dB|m\\/s2)";
 const QUANTITY_RE = new RegExp(
-  `(?<![\\p{L}\\p{N}])[−-]?\\d+(?:[.,]\\d+)?\\s*(?:×\\s*10\\^?\\(?[−-]?\\d+\\)?\\s*)?${UNIT}(?![\\p{L}\\p{N}])`,
+  `(?<![\\p{L}\\p{N}])[−-]?\\d+(?:[.,]\\d+)?\\s*(?:×\\s*10\\^?\\(?[−-]?\\d+\\)?\\s*)?${anyOf(UNITS)}(?![\\p{L}\\p{N}])`,
   "gu",
 );
 
@@ -382,17 +350,7 @@ function countContent(s: string): number {
 
 const reverseLookup: TRule = (text) => {
   const t = stripEndPunctuation(text);
-  const patterns: RegExp[] = [
-    /^(?:what(?:'s| is| are)) the (?:term|name|word|scientific term|technical term)s? (?:for|given to|used for|used to describe|that describes?|of)\s*:?\s*(.+)$/i,
-    /^name the (?:concept|term)\s*:?\s*(.+)$/i,
-    /^(?:give|state) the (?:term|name) (?:for|of)\s*:?\s*(.+)$/i,
-    /^(?:the )?term for\s*:?\s*(.+)$/i,
-    /^(.+?)\s*[-–—:,]?\s*what (?:is|are) (?:this|these|it|they|that) (?:called|known as|termed)$/i,
-    /^what (?:do|does) (?:we|you|scientists|biologists|physicists) call (.+)$/i,
-    /^what (?:is|are) (?:the )?(?:process|structure|organelle|phenomenon|quantity|force|law|effect|property) (?:called|known as) (?:in which|by which|that|where|when)?\s*(.+)$/i,
-    /^name the ((?:process|structure|organelle|phenomenon|quantity|part|organ|cell|tissue|molecule|law|force|property|enzyme|hormone)\s+(?:that|which|by which|in which|where|who|responsible|used|of)\b.+)$/i,
-  ];
-  for (const re of patterns) {
+  for (const re of REVERSE_LOOKUP_PATTERNS) {
     const m = t.match(re);
     if (m?.[1] && countContent(m[1]) >= 2) {
       return {
@@ -409,10 +367,7 @@ const reverseLookup: TRule = (text) => {
 
 const numerical: TRule = (text) => {
   const quantities = text.match(QUANTITY_RE) ?? [];
-  const asks =
-    /\?|\b(?:calculate|compute|find|determine|what (?:is|was|will be)|how (?:much|many|long|far|fast|high))\b/i.test(
-      text,
-    );
+  const asks = text.includes("?") || wordsRe(NUMERICAL_ASKS).test(text);
   if (quantities.length === 0 || !asks) return undefined;
   const stripped = text
     .replace(QUANTITY_RE, " ")
@@ -426,22 +381,15 @@ const numerical: TRule = (text) => {
   };
 };
 
-const EXAM_STEM_RE =
-  /\bwhich of the following\b|\b(?:all|none|each) of the following\b|_{2,}|\btrue or false\b|\bassertion\b|\bwhich (?:one|statement|option|pair)s?\b|\b(?:most|least) likely\b|\bis (?:known as|called|termed|referred to as)\s*:?\s*$/i;
+const EXAM_STEM_RE = new RegExp(
+  `\\b${anyOf(EXAM_STEM_CUES)}\\b|_{2,}|\\bis (?:known as|called|termed|referred to as) ?:? ?$`,
+  "i",
+);
 
 function cleanExamStem(text: string): string {
-  return stripEndPunctuation(
-    text
-      .replace(/_{2,}/g, " ")
-      .replace(/\b(?:which|none|all|each) of the following(?: statements?| options?)?\b/gi, " ")
-      .replace(/\b(?:which (?:one|statement|option|pair)s?)\b/gi, " ")
-      .replace(/\b(?:is|are)\s+(?:not|NOT)\b/g, " ")
-      .replace(
-        /\b(?:NOT|EXCEPT|except|true or false|assertion|reason|correct|incorrect|best|most likely|least likely)\b/g,
-        " ",
-      )
-      .replace(/\s+/g, " "),
-  );
+  let out = text;
+  for (const { pattern } of EXAM_STEM_SCAFFOLDING) out = out.replace(pattern, " ");
+  return stripEndPunctuation(out.replace(/\s+/g, " "));
 }
 
 const examStem: TRule = (text) => {
@@ -457,21 +405,13 @@ const examStem: TRule = (text) => {
   };
 };
 
+const COMPARE_RE = wordsRe(COMPARE_CUES);
+const COMPARE_OPENER_RE = new RegExp(`^${anyOf(COMPARE_OPENERS)} `, "i");
+
 const compare: TRule = (text) => {
-  const re =
-    /\b(?:compare|contrast|distinguish|differentiate|difference(?:s)? between|differ(?:s|ent)? from|how (?:does|do|is|are) .+? differ|vs\.?|versus|similarities (?:and differences )?between|compared (?:to|with)|in contrast to|as opposed to)\b/i;
-  if (!re.test(text)) return undefined;
+  if (!COMPARE_RE.test(text)) return undefined;
   const searchText = stripEndPunctuation(
-    text
-      .replace(
-        /^(?:compare and contrast|compare|contrast|distinguish(?: between)?|differentiate(?: between)?|(?:the )?(?:main |key )?differences? between|what (?:is|are) the (?:main |key )?(?:differences?|similarities(?: and differences)?) between|give (?:the )?(?:differences?|similarities) between|state (?:the )?differences? between|how (?:does|do|is|are))\s+/i,
-        "",
-      )
-      .replace(
-        /\bdiffers?(?:ent)? from\b|\bvs\.?|\bversus\b|\bcompared (?:to|with)\b|\bin contrast to\b/gi,
-        " and ",
-      )
-      .replace(/\s+/g, " "),
+    text.replace(COMPARE_OPENER_RE, "").replace(COMPARE_JOINERS, " and ").replace(/\s+/g, " "),
   );
   return {
     type: "compare",
@@ -482,14 +422,10 @@ const compare: TRule = (text) => {
 };
 
 const procedureVerb: TRule = (text) => {
-  const re =
-    /^(?:how (?:to|do (?:you|i|we)|can (?:you|i|we)|would you|should (?:i|we)|is|are)\s+(?:calculate|compute|find|determine|solve|derive|measure|convert|balance|draw|construct|plot|estimate|work out|calculated|measured|derived|determined|found)|calculate|compute|solve|derive|work out|estimate|determine the (?:value|magnitude|net|total|speed|velocity|acceleration|force|mass|energy|work|power|current|resistance|voltage|frequency|wavelength|period|time|distance|displacement|height|momentum|pressure|density)|find the (?:value|magnitude|net|total|speed|velocity|acceleration|force|mass|energy|work|power|current|resistance|voltage|frequency|wavelength|period|time|distance|displacement|height|momentum|pressure|density))\b|\b(?:steps?|procedure|method|algorithm) (?:to|for|of|involved in) (?:calculat|comput|find|solv|determin|deriv|measur|prepar|perform|balanc|draw|construct)|\bnumericals?\b|\bderivation\b|\bworked examples?\b/i;
-  if (!re.test(text)) return undefined;
+  if (!PROCEDURE_RE.test(text)) return undefined;
   return {
     type: "procedure",
-    searchText: stripEndPunctuation(
-      text.replace(/^(?:how to|calculate|compute|solve(?: for)?|work out)\s+/i, ""),
-    ),
+    searchText: stripEndPunctuation(text.replace(PROCEDURE_OPENER, "")),
     bloomHint: "Apply",
     reason: '"procedure": asks how to solve, calculate or carry out steps',
   };
@@ -497,44 +433,8 @@ const procedureVerb: TRule = (text) => {
 
 const lookup: TRule = (text) => {
   const t = stripEndPunctuation(text.replace(LEAD_IN_RE, ""));
-  const patterns: [RegExp, number, string][] = [
-    [/^(?:what|wat) (?:is|are|was|were|'s) meant by (?:the (?:term|word) )?(.+)$/i, 6, "what is meant by"],
-    [/^what do you (?:mean|understand) by (?:the (?:term|word) )?(.+)$/i, 6, "what do you mean by"],
-    [/^what (?:does|do) (?:the (?:term|word) )?(.+?) (?:mean|stand for)$/i, 6, "what does X mean"],
-    [
-      /^(?:give (?:the |a )?)?(?:definition|meaning|full form) of (?:the (?:term|word) )?(.+)$/i,
-      6,
-      "definition of",
-    ],
-    [/^(.+?)[\s:-]+(?:definition|meaning|defined|full form)$/i, 6, "X definition"],
-    [/^define (?:the (?:term|word) )?(.+)$/i, 5, "define"],
-    [/^(?:state|name|list|recall|identify|label)(?:\s+(?:and|or)\s+[a-z]+)? (.+)$/i, 4, "recall verb"],
-    [
-      /^(?:who|when) (?:discovered|invented|proposed|coined|gave|introduced|first|is|was|did) (.+)$/i,
-      6,
-      "who/when fact",
-    ],
-    [
-      /^(?:what is|what are|give) (?:the )?((?:si unit|unit|units|formula|symbol|value|dimensions?) (?:of|for) .+)$/i,
-      6,
-      "unit/formula",
-    ],
-    [
-      /^explain (?:the (?:term|word|concept) )?(?!how\b|why\b|what\b|the\b|in\b|with\b)(.+)$/i,
-      3,
-      "explain X (a bare term)",
-    ],
-    [
-      new RegExp(
-        `^(?:what|wat) (?:is|are|was|were|'s) (?!(?:an? |the )?${ASPECT_NOUNS}\\b)(?:an? |the )?(.+)$`,
-        "i",
-      ),
-      4,
-      "what is X",
-    ],
-  ];
-  for (const [re, maxContent, label] of patterns) {
-    const m = t.match(re);
+  for (const { pattern, maxContentWords: maxContent, label } of LOOKUP_PATTERNS) {
+    const m = t.match(pattern);
     const term = m?.[1]?.trim();
     if (!term) continue;
     const n = countContent(term);
@@ -550,20 +450,12 @@ const lookup: TRule = (text) => {
   return undefined;
 };
 
-const CONCEPT_START_RE = new RegExp(
-  `^(?:explain|describe|discuss|summari[sz]e|outline|elaborate(?: on)?|illustrate|trace|interpret|classify|relate|account for|give (?:an )?account of|give reasons?|write (?:a )?(?:short )?note on|tell me about|draw|what happens|why|how (?:does|do|is|are|can|did|was|were|would|might|could|will)|in what ways?|what (?:is|are|was|were) (?:the )?${ASPECT_NOUNS}|${ASPECT_NOUNS} of|list|identify|recognize|recognise|evaluate|justify|assess|predict|propose|design|analy[sz]e|examine|investigate|understand|provide|give examples?)\\b`,
-  "i",
-);
+const CONCEPT_START_RE = new RegExp(`^${anyOf(CONCEPT_OPENERS)}\\b`, "i");
 
 const concept: TRule = (text) => {
   const t = text.replace(LEAD_IN_RE, "");
   if (!CONCEPT_START_RE.test(t)) return undefined;
-  const searchText = stripEndPunctuation(
-    t.replace(
-      /^(?:explain|describe|discuss|summari[sz]e|outline|elaborate(?: on)?|illustrate|trace|interpret|account for|give (?:an )?account of|write (?:a )?(?:short )?note on|tell me about)\s+(?:(?:briefly|in detail|with (?:an )?examples?)\s+)?/i,
-      "",
-    ),
-  );
+  const searchText = stripEndPunctuation(t.replace(CONCEPT_OPENER_STRIP, ""));
   return {
     type: "concept",
     searchText: searchText || stripEndPunctuation(t),
@@ -596,13 +488,7 @@ const definitionShaped: TRule = (text) => {
     return undefined;
   }
   if (BLOOM_VERB_LEVEL.has(ws[0] ?? "")) return undefined;
-  if (
-    !/;|\b(?:that|which|in which|by which|where|whose|containing|consisting of|used to|used for|responsible for)\b/i.test(
-      t,
-    )
-  ) {
-    return undefined;
-  }
+  if (!t.includes(";") && !wordsRe(DEFINITION_CLAUSE_CUES).test(t)) return undefined;
   return {
     type: "lookup",
     searchText: t,
@@ -626,14 +512,6 @@ const RULES: TRule[] = [
 
 // ----------------------------------------------------------------------------- assembly
 
-/** Instruction and scaffolding words that say nothing about the topic. */
-const NON_TOPIC_WORDS = new Set(
-  `question questions mcq mcqs quiz worksheet students student learners chapter section topic explain describe define
-  discuss definition meaning mean meant term word concept generate create make write prepare following called known`
-    .split(/\s+/)
-    .filter(Boolean),
-);
-
 export function topicTermsOf(searchText: string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
@@ -652,18 +530,16 @@ function rerankGuidelinesFor(
   broad: boolean,
 ): string {
   const topic = searchText || "the topic";
-  const base: Record<EQueryType, string> = {
-    lookup: `The user wants the definition or identity of "${topic}". Rank first passages that define it explicitly ("X is/are …", "… is called X", "known as X"), ideally in a section whose heading names it. Passages that merely mention it rank lower.`,
-    concept: `The user wants an explanation of "${topic}". Prefer passages that explain causes, mechanisms and processes ("because", "therefore", "results in") in the section that covers the topic; prefer connected explanations over passing mentions or figure captions.`,
-    procedure: `The user wants to solve a problem or follow steps about "${topic}". Prefer worked examples, equations with their variables explained, and step-by-step procedures; then passages that state the governing law or formula.`,
-    compare: `The user wants to compare "${topic}". Prefer passages that discuss both sides and state differences or similarities ("whereas", "unlike", "in contrast", "both"); passages on only one side rank lower.`,
-    generate: `A teacher will write questions on "${topic}". Prefer passages rich in testable content (definitions, facts, processes, examples) from the section(s) on this topic${broad ? ", and cover different sections of the chapter rather than many passages from one section" : ""}. Avoid passages that are only figure captions, credits or navigation.`,
-    general: `Rank passages by how directly they answer "${topic}". Prefer the passage that contains the specific fact or explanation asked for over passages that only share vocabulary.`,
-  };
+  const broadNote = broad
+    ? ", and cover different sections of the chapter rather than many passages from one section"
+    : "";
+  const base = RERANK_GUIDELINES[type].replace(/\{(topic|broad)\}/g, (_, key: string) =>
+    key === "topic" ? topic : broadNote,
+  );
   const bloom = bloomHint
     ? ` The target cognitive level is Bloom "${bloomHint}" (${BLOOM_DESCRIPTIONS[bloomHint].definition.toLowerCase()}); prefer passages that support questions at that level.`
     : "";
-  return base[type] + bloom;
+  return base + bloom;
 }
 
 function normalizeName(s: string): string {

@@ -13,7 +13,7 @@ import type { IDiversifyOptions } from "@/types/retrieval.types";
  * more relevant.
  */
 
-/** 0.5 put 4.9 distinct sections (of 4–6) in the top 8 for the open set's chapter-wide prompts, 0.7 put 4.6. */
+/** Breadth first for chapter-wide prompts; 0.7 left fewer distinct sections in the top 8 (README). */
 export const DEFAULT_DIVERSIFY_LAMBDA = 0.5;
 
 /** Reorder items (best first in, best first out). All items are returned; the first `limit` by MMR. */

@@ -23,10 +23,8 @@ export const ENHANCE_LIMITS = {
   /** Synonyms per key word (1 when nothing attests the sense, see below). */
   synonymsPerWord: 2,
   /**
-   * Feedback terms per query. Measured on the open biology set with a BM25 + tf-idf-cosine proxy
-   * of the SQL search (3 feedback passages): 2 terms gave nDCG@10 +0.008 overall (+0.046 on
-   * exam-style questions, −0.010 on objectives, Recall@8 −0.016); 3–5 terms drifted. Term lookups
-   * get none: a named term is already precise, and expansion cost them 0.05–0.10 nDCG@10.
+   * Feedback terms per query; more drifted off topic. Term lookups get none: a named term is
+   * already precise (README, "Retrieval tuning notes").
    */
   feedbackTerms: 2,
   bloomTerms: 3,

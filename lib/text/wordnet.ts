@@ -22,8 +22,6 @@ export interface IWordSense {
 export interface ISynset extends IWordSense {
   /** Lemmas as written in WordNet: lower-case except proper nouns, underscores for spaces. */
   lemmas: string[];
-  /** Lexicographer file number: the coarse semantic category (27 = noun.substance, …). */
-  lexFile: number;
   hypernyms: IWordSense[];
   gloss: string;
 }
@@ -273,7 +271,7 @@ function parseDataLine(pos: EWordNetPos, offset: number, line: string): ISynset 
       hypernyms.push({ pos: parts[i + 2] as EWordNetPos, offset: Number(parts[i + 1]) });
     }
   }
-  return { pos, offset, lemmas, lexFile: Number.parseInt(parts[1] ?? "0", 10), hypernyms, gloss };
+  return { pos, offset, lemmas, hypernyms, gloss };
 }
 
 /** The synset at a sense's data-file offset, read from disk once and then cached. */
@@ -389,45 +387,6 @@ export function usageCount(word: string): number {
   let best = 0;
   for (const form of baseForms(key)) best = Math.max(best, table.get(form) ?? 0);
   return best;
-}
-
-const NOUN_FILES: Record<number, string> = {
-  3: "tops",
-  4: "act",
-  5: "animal",
-  6: "artifact",
-  7: "attribute",
-  8: "body",
-  9: "cognition",
-  10: "communication",
-  11: "event",
-  12: "feeling",
-  13: "food",
-  14: "group",
-  15: "location",
-  16: "motive",
-  17: "object",
-  18: "person",
-  19: "phenomenon",
-  20: "plant",
-  21: "possession",
-  22: "process",
-  23: "quantity",
-  24: "relation",
-  25: "shape",
-  26: "state",
-  27: "substance",
-  28: "time",
-};
-
-/**
- * WordNet's coarse category of a noun's first sense ("substance", "process", "body", "attribute"),
- * or undefined when WordNet does not know it as a noun. Two terms in one category are the same
- * kind of thing as far as a multiple-choice option goes.
- */
-export function nounCategory(word: string): string | undefined {
-  const first = senses(word, { maxSenses: 20 }).find((s) => s.pos === "n");
-  return first ? NOUN_FILES[synset(first).lexFile] : undefined;
 }
 
 /** Loads the index and usage tables now (else the first lookup pays); returns the time in ms. */

@@ -83,10 +83,32 @@ describe("POST /api/retrieval/query", () => {
   });
 
   it("returns exactly topK items whenever the scope has that many chunks", async () => {
-    for (const topK of [1, 5, 17, 50]) {
-      const { body } = await ask({ filters: FILTERS, query: "zzzz qqqq nothing matches this", topK });
-      expect(body.items).toHaveLength(topK);
+    for (const query of [
+      "how do cells get energy from light",
+      "Which of the following is not found in a plant cell?",
+    ]) {
+      for (const topK of [1, 5, 17, 50]) {
+        const { body } = await ask({ filters: FILTERS, query, topK });
+        expect(body.items).toHaveLength(topK);
+      }
     }
+  });
+
+  it("answers a nonsense or out-of-scope query with no items and the reason", async () => {
+    for (const query of ["xylophone zebra quasar cryptocurrency", "zzzz qqqq nothing matches this"]) {
+      const { status, body } = await ask({ filters: FILTERS, query, topK: 8 });
+      expect(status).toBe(200);
+      expect(() => RetrievalQueryResponseSchema.parse(body)).not.toThrow();
+      expect(body.items).toEqual([]);
+      expect(["no_terms_in_scope", "weak_evidence"]).toContain(body.refusal.code);
+      expect(body.refusal.bestRelevance).toBeLessThan(body.refusal.threshold);
+      expect(body.suggestions.join(" ")).toMatch(/Remove the chapter filter/);
+    }
+    // The same words about the scope's topic are answered, with calibrated relevance per passage.
+    const { body } = await ask({ filters: FILTERS, query: "light reactions of photosynthesis", topK: 8 });
+    expect(body.refusal).toBeUndefined();
+    expect(body.items[0].relevance).toBeGreaterThan(0.5);
+    expect(body.items[0].weak).toBe(false);
   });
 
   it("applies chapter and resource-type filters to both legs", async () => {

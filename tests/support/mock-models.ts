@@ -59,3 +59,86 @@ export function failingModel(message = "provider exploded"): MockLanguageModelV3
     },
   });
 }
+
+/** A model's text cut into tokens of about `size` characters (what a provider streams). */
+export function tokens(text: string, size = 4): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < text.length; at += size) out.push(text.slice(at, at + size));
+  return out;
+}
+
+export interface IStreamingCall {
+  prompt: string;
+  signal: AbortSignal | undefined;
+  startedAt: number;
+  /** When its stream ended (finished, failed or cancelled); null while it runs. */
+  endedAt: number | null;
+}
+
+export interface IStreamingOptions {
+  /** Before the first token (default 0). */
+  firstTokenMs?: number;
+  /** Between tokens (default 0; 20 = 50 tokens/s). */
+  tokenMs?: number;
+  tokenChars?: number;
+  /** Stop after this many tokens and never finish, ignoring the abort signal (a stalled connection). */
+  stallAfter?: number;
+}
+
+/**
+ * Streams `respond(options)` token by token at a fixed rate through `simulateReadableStream`,
+ * recording every call (its prompt, abort signal, and when its stream ran) in `calls`.
+ */
+export function streamingModel(
+  respond: (options: LanguageModelV3CallOptions) => string,
+  { firstTokenMs = 0, tokenMs = 0, tokenChars = 4, stallAfter }: IStreamingOptions = {},
+): MockLanguageModelV3 & { calls: IStreamingCall[] } {
+  const calls: IStreamingCall[] = [];
+  const model = new MockLanguageModelV3({
+    doGenerate: async (options) => generateResult(respond(options)),
+    doStream: async (options) => {
+      const call: IStreamingCall = {
+        prompt: JSON.stringify(options.prompt),
+        signal: options.abortSignal,
+        startedAt: performance.now(),
+        endedAt: null,
+      };
+      calls.push(call);
+      const pieces = tokens(respond(options), tokenChars);
+      const parts: LanguageModelV3StreamPart[] = [
+        { type: "text-start", id: "t" },
+        ...pieces
+          .slice(0, stallAfter ?? pieces.length)
+          .map((delta): LanguageModelV3StreamPart => ({ type: "text-delta", id: "t", delta })),
+      ];
+      if (stallAfter === undefined)
+        parts.push(
+          { type: "text-end", id: "t" },
+          { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: USAGE },
+        );
+      const source = simulateReadableStream<LanguageModelV3StreamPart>({
+        chunks: parts,
+        initialDelayInMs: firstTokenMs,
+        chunkDelayInMs: tokenMs,
+      });
+      const reader = source.getReader();
+      const end = () => {
+        call.endedAt ??= performance.now();
+      };
+      return {
+        stream: new ReadableStream<LanguageModelV3StreamPart>({
+          async pull(controller) {
+            const { done, value } = await reader.read();
+            if (value) controller.enqueue(value);
+            if (!done) return;
+            if (stallAfter !== undefined) return new Promise<void>(() => undefined);
+            end();
+            controller.close();
+          },
+          cancel: end,
+        }),
+      };
+    },
+  });
+  return Object.assign(model, { calls });
+}

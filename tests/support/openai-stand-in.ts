@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 /**
  * An OpenAI-compatible chat-completions server on 127.0.0.1 that stands in for the model
  * provider and misbehaves on cue: it hangs (accepts the request, never answers), fails (500),
- * answers, or answers slowly. It tells Paperwise's steps apart by the JSON schema each one asks
+ * answers, or answers slowly (streamed when the request asks for a stream). It tells Paperwise's steps apart by the JSON schema each one asks
  * for (not by prompt wording), answers each with well-formed JSON, and counts calls per step.
  */
 export type TStandInMode = "hang" | "500" | "ok" | "slow";
@@ -20,6 +20,7 @@ export interface IStandIn {
 }
 
 interface IChatBody {
+  stream?: boolean;
   messages?: { role: string; content: string | { type: string; text?: string }[] }[];
   response_format?: { json_schema?: { schema?: { properties?: Record<string, unknown> } } };
 }
@@ -86,6 +87,27 @@ function completion(content: unknown): string {
   });
 }
 
+/**
+ * The same answer as a chat-completions event stream (what `streamText` asks for): the JSON in
+ * small pieces, then the finish chunk and `[DONE]`.
+ */
+function completionStream(res: ServerResponse, content: unknown): void {
+  const text = JSON.stringify(content);
+  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+    `data: ${JSON.stringify({
+      id: "stand-in",
+      object: "chat.completion.chunk",
+      created: 0,
+      model: "gpt-4o-mini",
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    })}\n\n`;
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  res.write(chunk({ role: "assistant", content: "" }, null));
+  for (let at = 0; at < text.length; at += 16) res.write(chunk({ content: text.slice(at, at + 16) }, null));
+  res.write(chunk({}, "stop"));
+  res.end("data: [DONE]\n\n");
+}
+
 export async function startOpenAIStandIn(mode: TStandInMode = "ok"): Promise<IStandIn> {
   const calls: Record<TStandInStep, number> = {
     rerank: 0,
@@ -121,10 +143,11 @@ export async function startOpenAIStandIn(mode: TStandInMode = "ok"): Promise<ISt
         res.writeHead(500, { "content-type": "application/json" }).end('{"error":{"message":"boom"}}');
         return;
       }
-      const send = () =>
-        res
-          .writeHead(200, { "content-type": "application/json" })
-          .end(completion(answerFor(step, userText(body))));
+      const send = () => {
+        const answer = answerFor(step, userText(body));
+        if (body.stream) completionStream(res, answer);
+        else res.writeHead(200, { "content-type": "application/json" }).end(completion(answer));
+      };
       if (state.mode === "slow") setTimeout(send, state.slowMs);
       else send();
     });

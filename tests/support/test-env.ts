@@ -105,6 +105,8 @@ export interface IRequestOptions {
   json?: unknown;
   body?: BodyInit;
   headers?: Record<string, string>;
+  /** Aborted when the client goes away (Next.js aborts `request.signal` when the connection closes). */
+  signal?: AbortSignal;
 }
 
 /** A Request as Next.js would hand it to a route handler. */
@@ -116,7 +118,7 @@ export function makeRequest(method: string, url: string, opts: IRequestOptions =
     headers.set("content-type", "application/json");
     body = JSON.stringify(opts.json);
   }
-  return new Request(new URL(url, "http://localhost"), { method, headers, body });
+  return new Request(new URL(url, "http://localhost"), { method, headers, body, signal: opts.signal });
 }
 
 export function params<T extends Record<string, string>>(p: T): { params: Promise<T> } {

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { mulberry32 as seeded } from "@/lib/generation/forms/common";
 import {
   analyseWorkedExample,
   findWorkedExamples,
@@ -243,18 +244,6 @@ const chunk = (content: string, chunkIndex = 0, documentId = "physics"): IContex
   content,
   title: "Physics",
 });
-
-/** Mulberry32: the seeded generator a caller passes in. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function exampleOf(text: string): IWorkedExample {
   const found = findWorkedExamples([chunk(text)]);

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { createUIMessageStream, createUIMessageStreamResponse, type UIMessage } from "ai";
+import { e2eQuestionModel } from "@/lib/ai/e2e-slow-model";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { getLanguageModel, getLlmTimeoutMs } from "@/lib/ai/providers";
 import { authorize } from "@/lib/auth/principal";
+import { getConfig } from "@/lib/config/env";
 import { getDb } from "@/lib/db";
 import { ensureEvidence } from "@/lib/generation/evidence";
 import { runGeneration } from "@/lib/generation/run";
@@ -15,11 +17,28 @@ import type { TGenerationDataParts } from "@/types/generation.types";
 
 export type TGenerationMessage = UIMessage<never, TGenerationDataParts>;
 
+/** The stream, telling `onCancel` when its reader goes away (a runtime without request signals). */
+function cancellable<T>(source: ReadableStream<T>, onCancel: () => void): ReadableStream<T> {
+  const reader = source.getReader();
+  return new ReadableStream<T>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      onCancel();
+      return reader.cancel(reason);
+    },
+  });
+}
+
 /**
  * Streams a question set as an AI SDK UI message stream: one `data-question` part per slot
- * (stable id, updated until final), `data-progress`, structured `data-error` parts, and a last
- * `data-set` part with the id of the persisted set. Bad input, auth and evidence problems are
- * answered as JSON errors before the stream starts.
+ * (stable id; generating → draft while a language model writes it → final | failed, rewritten in
+ * place), `data-progress`, structured `data-error` parts, and a last `data-set` part with the id
+ * of the persisted set. Bad input, auth and evidence problems are answered as JSON errors before
+ * the stream starts. When the client goes away (Stop), the model calls stop and nothing is saved.
  */
 export const POST = handle("generation", async (request) => {
   const principal = await authorize(request, { roles: ["teacher", "admin"], scope: "generation:write" });
@@ -46,6 +65,12 @@ export const POST = handle("generation", async (request) => {
     evidence.chunks.map((c) => c.documentId),
   );
 
+  // Stop (the client aborts its fetch) aborts the request's signal; every model call listens to it.
+  const cancel = new AbortController();
+  const stop = () => cancel.abort(request.signal.reason ?? new DOMException("cancelled", "AbortError"));
+  request.signal.addEventListener("abort", stop, { once: true });
+  // Gone already while the evidence was checked: nothing to generate for.
+  if (request.signal.aborted) stop();
   const stream = createUIMessageStream<TGenerationMessage>({
     execute: async ({ writer }) => {
       for (const message of evidence.warnings)
@@ -56,16 +81,20 @@ export const POST = handle("generation", async (request) => {
         data: { stage: "generating", done: 0, total: 0, message: "Planning questions" },
       });
       const result = await runGeneration(
-        { model, timeoutMs, exemplars, scope, pastQuestions },
+        {
+          model: e2eQuestionModel(request) ?? model,
+          timeoutMs,
+          exemplars,
+          scope,
+          pastQuestions,
+          concurrency: getConfig().generationConcurrency,
+          signal: cancel.signal,
+        },
         evidence.chunks,
         body,
         {
-          question: (slot, status, question, reason) =>
-            writer.write({
-              type: "data-question",
-              id: slot.id,
-              data: { slot, status, ...(question ? { question } : {}), ...(reason ? { reason } : {}) },
-            }),
+          question: (slot, update) =>
+            writer.write({ type: "data-question", id: slot.id, data: { slot, ...update } }),
           progress: (done, total, message) =>
             writer.write({
               type: "data-progress",
@@ -77,6 +106,12 @@ export const POST = handle("generation", async (request) => {
         },
         () => randomUUID(),
       );
+      request.signal.removeEventListener("abort", stop);
+      if (result.cancelled) {
+        // Nobody reads the stream any more; a half set saved unseen would only clutter "earlier sets".
+        log.info("generation.cancelled", { accepted: result.questions.length, slots: result.slots.length });
+        return;
+      }
       writer.write({
         type: "data-progress",
         id: "progress",
@@ -111,5 +146,5 @@ export const POST = handle("generation", async (request) => {
       return "Generation stopped because of an internal error; nothing was saved.";
     },
   });
-  return createUIMessageStreamResponse({ stream, headers: rate.headers });
+  return createUIMessageStreamResponse({ stream: cancellable(stream, stop), headers: rate.headers });
 });

@@ -3,7 +3,6 @@ import { sameConcept, termKey } from "@/lib/generation/knowledge/lexicon";
 import { contextRef } from "@/lib/generation/knowledge/sentences";
 import { largestRemainder } from "@/lib/generation/plan";
 import { contentWords, stem } from "@/lib/text/tokenize";
-import { nounCategory } from "@/lib/text/wordnet";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType, IContextRef, ISlot, TQuestion } from "@/types/generation.types";
 
@@ -49,7 +48,17 @@ export const clip = (s: string, n = 200) =>
   s.length <= n ? s : `${s.slice(0, s.lastIndexOf(" ", n)).trim()}…`;
 export const stripEnd = (s: string) => s.replace(/[.;:!?]+$/, "").trim();
 export const sentence = (s: string) => `${capital(stripEnd(s))}.`;
-const stemsOf = (s: string) => new Set(contentWords(s).map(stem));
+const stemCache = new Map<string, Set<string>>();
+/** Content stems of a text, memoised: options are compared with every concept of a chapter. */
+const stemsOf = (s: string): Set<string> => {
+  let hit = stemCache.get(s);
+  if (!hit) {
+    hit = new Set(contentWords(s).map(stem));
+    if (stemCache.size > 20_000) stemCache.clear();
+    stemCache.set(s, hit);
+  }
+  return hit;
+};
 
 export function shuffle<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];
@@ -205,24 +214,6 @@ export function article(word: string): string {
     : "a";
 }
 
-/**
- * Wrong options for a concept: other concepts of the chapter of the same kind — the same genus
- * ("a pigment"), else the same head noun ("… proteins"), else a named concept of the same
- * section — never the concept itself, a name containing it, one of its aliases, one visible in
- * the stem, or one whose own definition also fits the stem.
- */
-/** WordNet categories too broad to make two things the same kind ("tops", "cognition", …). */
-const BROAD = new Set([
-  "tops",
-  "cognition",
-  "communication",
-  "act",
-  "attribute",
-  "relation",
-  "state",
-  "group",
-]);
-
 const has = (m: ReadonlyMap<string, ReadonlySet<string>>, a: string, b: string) => m.get(a)?.has(b) ?? false;
 /** Two names of one thing, or one a kind of the other: either would make a second right answer. */
 function overlapping(kb: IFormEnv["kb"], a: string, b: string): boolean {
@@ -248,10 +239,10 @@ const headingLike = (c: IConcept) => c.source === "heading" && /\s/.test(c.name)
 /**
  * Wrong options for a concept: things of the same kind, best first — members of a list the key
  * belongs to ("ectoderm, mesoderm and endoderm"), then terms the chapter defines with the same
- * genus ("a pigment …"), then names with the same head noun ("saddle / hinge joints"), then named
- * concepts of the same WordNet category and section. Never the key again, another name for it,
- * a broader or narrower term, a name visible in the stem, a section heading, or a term whose own
- * definition also fits the stem. Fewer than `n` such options means no question.
+ * genus ("a pigment …"), then names with the same head noun ("saddle / hinge joints"). Never the
+ * key again, another name for it, a broader or narrower term, a name visible in the stem, a
+ * section heading, or a term whose own definition also fits the stem. Fewer than `n` such
+ * options means no question.
  */
 export function conceptDistractors(
   env: IFormEnv,
@@ -264,9 +255,6 @@ export function conceptDistractors(
   const stemStems = stemsOf(stemText);
   const keyKey = termKey(key.name);
   const aliases = (key.aliases ?? []).map((a) => a.toLowerCase());
-  const self = kb.concepts.find((c) => termKey(c.name) === keyKey);
-  const keySection = self?.section;
-  const keyCategory = self?.category ?? nounCategory(key.head);
   const scored = kb.concepts
     .filter((c) => {
       if (headingLike(c) || overlapping(kb, c.name, key.name)) return false;
@@ -280,19 +268,16 @@ export function conceptDistractors(
     })
     .map((c) => {
       const ck = termKey(c.name);
+      // Same kind, by what the text says: a list it shares with the key, the genus of both
+      // definitions, or a shared head noun ("saddle joint" / "hinge joint"). WordNet's coarse
+      // categories alone proved too loose (graded: "seawater" offered as an element).
       const kin = has(kb.links.siblings, keyKey, ck)
         ? 4
         : key.genus && c.genus === key.genus
           ? 3
           : c.head === key.head && c.head.length > 2 && (c.name.includes(" ") || key.name.includes(" "))
             ? 2.5
-            : keyCategory &&
-                !BROAD.has(keyCategory) &&
-                c.category === keyCategory &&
-                c.source !== "phrase" &&
-                (c.section === keySection || c.genus === key.genus)
-              ? 1.5
-              : 0;
+            : 0;
       const named = c.source === "definition" || c.source === "called" || c.source === "appositive" ? 0.5 : 0;
       const ratio = Math.min(c.name.length, key.name.length) / Math.max(c.name.length, key.name.length);
       return { c, kin, score: kin * 2 + named + ratio * 0.5 + env.random() * 0.3 };

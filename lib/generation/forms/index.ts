@@ -6,12 +6,11 @@ import {
   compareTerms,
   contrastSiblings,
   designInvestigation,
-  explainCause,
   judgeClaim,
   nameAndDescribe,
 } from "./reasoning";
 import { calledCloze, conceptCloze, defineWritten, definitionMcq } from "./recall";
-import { assertionReason, predictChange } from "./relations";
+import { assertionReason, numericProblem, predictChange } from "./relations";
 
 export type { IForm, IFormEnv } from "./common";
 
@@ -21,12 +20,12 @@ export const FORMS: readonly IForm[] = [
   calledCloze,
   conceptCloze,
   defineWritten,
+  numericProblem,
   predictChange,
   assertionReason,
   compareTerms,
   contrastSiblings,
   nameAndDescribe,
-  explainCause,
   judgeClaim,
   designInvestigation,
 ];

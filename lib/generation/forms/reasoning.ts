@@ -1,6 +1,5 @@
 import type { ISentence, ITerm } from "@/lib/generation/knowledge";
 import { headOf, sameConcept, termKey } from "@/lib/generation/knowledge/lexicon";
-import { contentWords } from "@/lib/text/tokenize";
 import {
   capital,
   clip,
@@ -245,11 +244,20 @@ export const designInvestigation: IForm = {
  * sentence that opens with it ("connective tissue" → "binds the cells and organs of the body
  * together"), with the sentence to cite.
  */
+const describable = new WeakMap<object, ISentence[]>();
+/** Standalone sentences of the lesson that do not lean on their neighbours, once per knowledge base. */
+function describableSentences(env: IFormEnv): ISentence[] {
+  let list = describable.get(env.kb);
+  if (!list) {
+    list = env.kb.sentences.filter((s) => s.standalone && !s.sideBox && !LEANS_ON_CONTEXT.test(s.text));
+    describable.set(env.kb, list);
+  }
+  return list;
+}
+
 function featureOf(env: IFormEnv, name: string): { predicate: string; sentence: ISentence } | null {
   const n = name.toLowerCase();
-  const usable = env.kb.sentences.filter(
-    (s) => s.standalone && !s.sideBox && !env.used.has(s.text) && !LEANS_ON_CONTEXT.test(s.text),
-  );
+  const usable = describableSentences(env).filter((s) => !env.used.has(s.text));
   for (const s of usable) {
     const t = s.text.toLowerCase();
     const lead = t.startsWith(`the ${n} `) ? 4 : t.startsWith(`${n} `) ? 0 : -1;
@@ -360,48 +368,6 @@ export const contrastSiblings: IForm = {
         sources: [
           { chunkKey: a.sentence.chunkKey, quote: a.sentence.text },
           { chunkKey: b.sentence.chunkKey, quote: b.sentence.text },
-        ],
-      });
-      if (q) yield q;
-    }
-  },
-};
-
-/**
- * Understand, written: explain an outcome the passages give a reason for, in the student's own
- * chain of ideas — the cause, the outcome it leads to, and the further detail the text adds.
- */
-export const explainCause: IForm = {
-  id: "explain-cause",
-  fits: (type, level) => type !== "mcq" && level === "Understand",
-  available: (kb) => kb.causal.length,
-  *build(env) {
-    for (const c of env.kb.causal) {
-      if (env.used.has(c.sentence) || ABOUT_NAMES.test(c.effect) || PRONOUN_ANYWHERE.test(c.effect)) continue;
-      const detail = env.kb.sentences.find(
-        (s) =>
-          s.standalone &&
-          !s.sideBox &&
-          s.chunkKey === c.chunkKey &&
-          !c.sentence.includes(s.text) &&
-          !env.used.has(s.text) &&
-          !LEANS_ON_CONTEXT.test(s.text) &&
-          contentWords(s.text).some((w) => contentWords(`${c.cause} ${c.effect}`).includes(w)),
-      );
-      const cause = compress(c.cause);
-      const points = [
-        { point: `States the reason: ${lower(cause)}`, weight: detail ? 1 : 2 },
-        { point: `Links it to the outcome: ${lower(stripEnd(c.effect))}` },
-        ...(detail ? [{ point: `Adds the detail that ${lower(compress(detail.text))}` }] : []),
-      ];
-      const q = written(env, {
-        prompt: `Explain why ${lower(stripEnd(c.effect))}.`,
-        answer: `${capital(cause)}; as a result, ${lower(stripEnd(c.effect))}.${detail ? ` ${sentence(compress(detail.text))}` : ""}`,
-        points,
-        keywords: keywords([c.cause, c.effect]),
-        sources: [
-          { chunkKey: c.chunkKey, quote: c.sentence },
-          ...(detail ? [{ chunkKey: detail.chunkKey, quote: detail.text }] : []),
         ],
       });
       if (q) yield q;

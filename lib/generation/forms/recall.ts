@@ -1,5 +1,5 @@
 import nlp from "compromise";
-import type { ITerm } from "@/lib/generation/knowledge";
+import type { IConcept, ITerm } from "@/lib/generation/knowledge";
 import { sameConcept, termKey } from "@/lib/generation/knowledge/lexicon";
 import { contentWords } from "@/lib/text/tokenize";
 import { usageCount } from "@/lib/text/wordnet";
@@ -18,6 +18,7 @@ import {
   stripEnd,
   written,
 } from "./common";
+import { ABOUT_NAMES } from "./relations";
 
 /**
  * Remember: recall a term or a definition as stated. The end-of-section questions of a textbook
@@ -114,6 +115,28 @@ export function clozeAround(before: string, after: string): string {
   );
 }
 
+/** An MCQ whose key is the concept a gapped sentence leaves out, its options the concept's kin. */
+function gapMcq(
+  env: IFormEnv,
+  concept: IConcept,
+  prompt: string,
+  source: { chunkKey: string; text: string },
+  explanation: string,
+): TQuestion | null {
+  const distractors = conceptDistractors(env, concept, prompt, 3, { samePlurality: true });
+  if (distractors.length < 3) return null;
+  return mcq(env, {
+    prompt,
+    key: { text: concept.name },
+    distractors: distractors.map((d) => ({
+      text: d.name,
+      rationale: confusionRationale(env.kb, d, concept.name, concept.genus),
+    })),
+    explanation,
+    sources: [{ chunkKey: source.chunkKey, quote: source.text }],
+  });
+}
+
 /** "Within the chloroplast are stacked, disc-shaped structures called ________." */
 export const calledCloze: IForm = {
   id: "called-cloze",
@@ -136,18 +159,13 @@ export const calledCloze: IForm = {
       const prompt = clozeAround(s.text.slice(0, at), s.text.slice(at + concept.name.length));
       // The term must not appear elsewhere in the sentence.
       if (prompt.toLowerCase().includes(concept.name.toLowerCase())) continue;
-      const distractors = conceptDistractors(env, concept, prompt, 3, { samePlurality: true });
-      if (distractors.length < 3) continue;
-      const q = mcq(env, {
+      const q = gapMcq(
+        env,
+        concept,
         prompt,
-        key: { text: concept.name },
-        distractors: distractors.map((d) => ({
-          text: d.name,
-          rationale: confusionRationale(env.kb, d, concept.name, concept.genus),
-        })),
-        explanation: `The text names this ${concept.genus || "concept"} ${concept.name}: “${clip(s.text, 220)}”`,
-        sources: [{ chunkKey: s.chunkKey, quote: s.text }],
-      });
+        s,
+        `The text names this ${concept.genus || "concept"} ${concept.name}: “${clip(s.text, 220)}”`,
+      );
       if (q) yield q;
     }
   },
@@ -175,7 +193,8 @@ export const conceptCloze: IForm = {
         s.sideBox ||
         env.used.has(s.text) ||
         CALLED.test(s.text) ||
-        LEANS_ON_CONTEXT.test(s.text)
+        LEANS_ON_CONTEXT.test(s.text) ||
+        ABOUT_NAMES.test(s.text)
       )
         continue;
       // The concept the gap takes: named once in the sentence, on a word boundary, preferring
@@ -197,18 +216,7 @@ export const conceptCloze: IForm = {
       if (contentWords(s.text).length - contentWords(concept.name).length < 5) continue;
       seen.add(termKey(concept.name));
       const prompt = clozeAround(s.text.slice(0, at), rest);
-      const distractors = conceptDistractors(env, concept, prompt, 3, { samePlurality: true });
-      if (distractors.length < 3) continue;
-      const q = mcq(env, {
-        prompt,
-        key: { text: concept.name },
-        distractors: distractors.map((d) => ({
-          text: d.name,
-          rationale: confusionRationale(env.kb, d, concept.name, concept.genus),
-        })),
-        explanation: `${capital(stripEnd(s.text))}.`,
-        sources: [{ chunkKey: s.chunkKey, quote: s.text }],
-      });
+      const q = gapMcq(env, concept, prompt, s, `${capital(stripEnd(s.text))}.`);
       if (q) yield q;
     }
   },

@@ -1,5 +1,6 @@
 import nlp from "compromise";
 import type { ICausal, IMonotonic } from "@/lib/generation/knowledge";
+import { makeNumericProblem } from "@/lib/generation/knowledge/numeric";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import {
   capital,
@@ -211,6 +212,45 @@ export const predictChange: IForm = {
         ],
         keywords: keywords([r.x, r.y, change(r.sign)]),
         sources: [{ chunkKey: r.chunkKey, quote: r.sentence }],
+      });
+      if (q) yield q;
+    }
+  },
+};
+
+/**
+ * Apply: a textbook worked example posed again with new values, the answer computed through the
+ * book's own verified steps, wrong options from typical slips (inverted ratio, a factor left out,
+ * a unit prefix), and the worked solution as explanation or model answer.
+ */
+export const numericProblem: IForm = {
+  id: "numeric-problem",
+  fits: (_type, level) => level === "Apply",
+  available: (kb) => kb.examples.length,
+  *build(env) {
+    for (const example of env.kb.examples) {
+      const p = makeNumericProblem(example, env.random, env.slot.marks);
+      if (!p || env.used.has(p.sourceQuote)) continue;
+      const sources = [{ chunkKey: p.chunkKey, quote: p.sourceQuote }];
+      if (env.slot.type === "mcq") {
+        const q = mcq(env, {
+          prompt: p.stem,
+          key: { text: p.answer.text },
+          distractors: p.distractors
+            .slice(0, 3)
+            .map((d) => ({ text: d.text, rationale: `${capital(stripEnd(d.slip))}.` })),
+          explanation: `Worked solution: ${p.workedSolution.replace(/\n/g, "; ")}`,
+          sources,
+        });
+        if (q) yield q;
+        continue;
+      }
+      const q = written(env, {
+        prompt: `${p.stem} Show your working.`,
+        answer: p.workedSolution.replace(/\n/g, "; "),
+        points: p.markingPoints.map((m) => ({ point: m.point, weight: m.marks })),
+        keywords: [p.answer.text, ...(p.formula ? [p.formula] : [])],
+        sources,
       });
       if (q) yield q;
     }

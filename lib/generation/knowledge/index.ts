@@ -8,6 +8,7 @@ import {
   linkConcepts,
 } from "./lexicon";
 import { extractEnumerations, type IEnumeration } from "./lists";
+import { findWorkedExamples, type IWorkedExample } from "./numeric";
 import { extractCausal, extractMonotonic, type ICausal, type IMonotonic } from "./relations";
 import {
   chunkKey,
@@ -40,6 +41,8 @@ export interface IKnowledge {
   monotonic: IMonotonic[];
   causal: ICausal[];
   enumerations: IEnumeration[];
+  /** Worked examples ("Problem: … Solution: …") whose arithmetic can be re-done with new values. */
+  examples: IWorkedExample[];
   /** Terms defined anywhere in the chapter(s), context first. */
   scopeTerms: ITerm[];
   /** Concepts named anywhere in the chapter(s), context first. */
@@ -65,7 +68,7 @@ function headingsOf(chunks: readonly IContextChunk[]): { name: string; section: 
 
 const cache = new Map<
   string,
-  { terms: ITerm[]; concepts: IConcept[]; monotonic: IMonotonic[]; sentences: ISentence[] }
+  { terms: ITerm[]; concepts: IConcept[]; monotonic: IMonotonic[]; links: IConceptLinks }
 >();
 const CACHE_MAX = 64;
 
@@ -79,11 +82,12 @@ function scopeKnowledge(scope: readonly IContextChunk[]) {
   if (hit) return hit;
   const sentences = collectSentences(scope);
   const terms = extractTerms(sentences);
+  const concepts = withGlosses(extractConcepts(sentences, terms, headingsOf(scope)), sentences);
   const value = {
     terms,
-    concepts: withGlosses(extractConcepts(sentences, terms, headingsOf(scope)), sentences),
+    concepts,
     monotonic: extractMonotonic(sentences),
-    sentences,
+    links: linkConcepts(sentences, concepts, terms),
   };
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
   cache.set(id, value);
@@ -106,6 +110,23 @@ function withGlosses(concepts: IConcept[], sentences: readonly ISentence[]): ICo
     });
     return s ? { ...c, gloss: s.text, section: c.section || s.section } : c;
   });
+}
+
+function mergeLinks(a: IConceptLinks, b: IConceptLinks): IConceptLinks {
+  const merge = (x: Map<string, Set<string>>, y: Map<string, Set<string>>) => {
+    const out = new Map([...x].map(([k, v]) => [k, new Set(v)]));
+    for (const [k, v] of y) {
+      const set = out.get(k) ?? new Set<string>();
+      for (const item of v) set.add(item);
+      out.set(k, set);
+    }
+    return out;
+  };
+  return {
+    siblings: merge(a.siblings, b.siblings),
+    aliases: merge(a.aliases, b.aliases),
+    broader: merge(a.broader, b.broader),
+  };
 }
 
 function mergeBy<T>(key: (t: T) => string, ...lists: T[][]): T[] {
@@ -133,8 +154,9 @@ export function buildKnowledge(
   const offTopic = collectSentences(chunks.filter((c) => !topic.has(sectionKeyOf(c))));
   const terms = extractTerms(sentences);
   const own = withGlosses(extractConcepts([...sentences, ...offTopic], terms, headingsOf(chunks)), sentences);
+  const none: IConceptLinks = { siblings: new Map(), aliases: new Map(), broader: new Map() };
   const wider =
-    scope.length > 0 ? scopeKnowledge(scope) : { terms: [], concepts: [], monotonic: [], sentences: [] };
+    scope.length > 0 ? scopeKnowledge(scope) : { terms: [], concepts: [], monotonic: [], links: none };
   const monotonic = extractMonotonic(sentences);
   return {
     chunks,
@@ -145,13 +167,18 @@ export function buildKnowledge(
     monotonic,
     causal: extractCausal(sentences),
     enumerations: extractEnumerations(sentences),
+    examples: findWorkedExamples(onTopic.length > 0 ? onTopic : chunks),
     scopeTerms: mergeBy((t) => t.term.toLowerCase(), terms, wider.terms),
     concepts: mergeBy((c) => c.name.toLowerCase(), own, wider.concepts),
     scopeMonotonic: mergeBy((r) => `${r.x}|${r.y}`, monotonic, wider.monotonic),
-    links: linkConcepts(
-      [...sentences, ...offTopic, ...wider.sentences],
-      mergeBy((c) => c.name.toLowerCase(), own, wider.concepts),
-      mergeBy((t) => t.term.toLowerCase(), terms, wider.terms),
+    // The chapter's links are computed once per chapter; the selection's are added to them.
+    links: mergeLinks(
+      wider.links,
+      linkConcepts(
+        [...sentences, ...offTopic],
+        mergeBy((c) => c.name.toLowerCase(), own, wider.concepts),
+        mergeBy((t) => t.term.toLowerCase(), terms, wider.terms),
+      ),
     ),
   };
 }

@@ -1,7 +1,7 @@
 import nlp from "compromise";
 import { isNounPhrase } from "@/lib/text/phrases";
 import { contentWords, isStopword, stem } from "@/lib/text/tokenize";
-import { nounCategory, senses, usageCount } from "@/lib/text/wordnet";
+import { senses, usageCount } from "@/lib/text/wordnet";
 import { ANAPHORA, FEATURE_BOX, type ISentence } from "./sentences";
 
 /**
@@ -279,8 +279,18 @@ export function extractTerms(sentences: readonly ISentence[]): ITerm[] {
   return out;
 }
 
-/** Stem key of a phrase: two phrases with the same key name the same thing. */
-export const termKey = (t: string) => stems(t).join(" ");
+const keys = new Map<string, string>();
+
+/** Stem key of a phrase: two phrases with the same key name the same thing (memoised). */
+export function termKey(t: string): string {
+  let k = keys.get(t);
+  if (k === undefined) {
+    k = stems(t).join(" ");
+    if (keys.size > 50_000) keys.clear();
+    keys.set(t, k);
+  }
+  return k;
+}
 
 /** Whether two terms are the same concept or one contains the other ("membrane" / "plasma membrane"). */
 export function sameConcept(a: string, b: string): boolean {
@@ -308,8 +318,6 @@ export interface IConcept {
   section?: string;
   /** The sentence that names it, to say what it is when it is offered as a wrong option. */
   gloss?: string;
-  /** WordNet's coarse category of its head noun ("substance", "body", "process"). */
-  category?: string;
 }
 
 const CALLED_IN =
@@ -338,7 +346,6 @@ function concept(name: string, genus: string, source: IConcept["source"], s?: IS
   if (s && !termIsNominal(s.text, clean)) return null;
   const g = singular(genus);
   const display = /^\p{Lu}\p{Ll}/u.test(clean) && source !== "heading" ? lowerFirst(clean) : clean;
-  const category = nounCategory(headOf(clean));
   return {
     name: display,
     genus: GENERIC_GENUS.has(g) || GENERIC.has(g) ? "" : g,
@@ -346,7 +353,6 @@ function concept(name: string, genus: string, source: IConcept["source"], s?: IS
     plural: plural(clean),
     source,
     ...(s ? { chunkKey: s.chunkKey, section: s.section, gloss: s.text } : {}),
-    ...(category ? { category } : {}),
   };
 }
 
@@ -375,7 +381,6 @@ export function extractConcepts(
       chunkKey: t.chunkKey,
       section: sentences.find((s) => s.text === t.sentence)?.section ?? "",
       gloss: t.sentence,
-      ...(nounCategory(t.head) ? { category: nounCategory(t.head)! } : {}),
     });
   for (const s of sentences) {
     if (s.sideBox) continue;
@@ -397,7 +402,7 @@ export function extractConcepts(
 const NOT_NAME =
   /^(?:form|forms|forming|formed|make|makes|take|takes|give|gives|cause|causes|sharing|transporting|bonded|enough|cannot|whereas|inside|outside|within|whether|three-dimensional|two-dimensional|also|very|more|most|less|many|much|such|other|several|various|certain|different|same|new|own|first|second|third|one|two|three|four|five|each|every|all|both|some|any|few|only|main|major|important|specific|particular|general|high|low|large|small|able|due|like|well|however|although|thus|then|often|usually|example|examples|figure|table|section|chapter|way|ways|type|types|kind|kinds|part|parts|number|amount|result|results|process|processes|use|uses|called|known|termed)$/i;
 
-const WORD_RUN = /[\p{L}][\p{L}'’-]*/gu;
+const WORD_RUN = /[\p{L}][\p{L}\p{N}'’-]*/gu;
 
 function isNameWord(w: string, position: "first" | "last" | "inner"): boolean {
   const lower = w.toLowerCase();
@@ -417,8 +422,7 @@ function isNameWord(w: string, position: "first" | "last" | "inner"): boolean {
 /**
  * Concepts the chapter names again and again, found without a tagger: runs of one to three
  * name-like words (noun last, no function words) that recur — multi-word names twice, single
- * technical words three times — kept at their longest recurring form. Each carries WordNet's
- * category of its head ("substance", "body", "process"), the kind a distractor must share.
+ * technical words three times — kept at their longest recurring form.
  */
 export function extractPhraseConcepts(sentences: readonly ISentence[], max = 160): IConcept[] {
   const counts = new Map<
@@ -481,7 +485,6 @@ export function extractPhraseConcepts(sentences: readonly ISentence[], max = 160
         source: "phrase" as const,
         chunkKey: e.chunkKey,
         section: e.section,
-        ...(nounCategory(head) ? { category: nounCategory(head)! } : {}),
       };
     });
 }

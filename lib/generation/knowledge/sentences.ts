@@ -1,6 +1,6 @@
 import { sentenceSpans } from "@/lib/ingestion/chunk";
 import { looksLikeInstruction } from "@/lib/text/injection";
-import { contentWords } from "@/lib/text/tokenize";
+import { contentWords, stem } from "@/lib/text/tokenize";
 import type { IContextChunk, IContextRef } from "@/types/generation.types";
 
 /**
@@ -183,14 +183,27 @@ export const sectionKeyOf = (c: { sectionPath?: string }) =>
   (c.sectionPath ?? "").split(" > ").slice(0, 2).join(" > ");
 
 /**
- * The sections the selection is about: the top passage's and any holding at least two passages
- * and a seventh of them (a whole chapter selected: all its sections). Questions come from these;
- * a stray passage of a neighbouring section only supplies wrong options.
+ * The sections the selection is about. With a topic (the teacher's query, a section title): the
+ * sections whose titles share the most words with it. Else, or when no title matches: the top
+ * passage's section and any holding at least two passages and a seventh of them (a whole chapter
+ * selected: all its sections). Questions come from these; a stray passage of a neighbouring
+ * section only supplies wrong options.
  */
-export function mainSections(chunks: readonly { sectionPath?: string }[]): Set<string> {
+export function mainSections(chunks: readonly { sectionPath?: string }[], topic?: string): Set<string> {
   if (chunks.length === 0) return new Set();
   const counts = new Map<string, number>();
   for (const c of chunks) counts.set(sectionKeyOf(c), (counts.get(sectionKeyOf(c)) ?? 0) + 1);
+  if (topic) {
+    const wanted = new Set(contentWords(topic).map(stem));
+    const score = (key: string) => {
+      const title = key.split(" > ").pop() ?? "";
+      return contentWords(title)
+        .map(stem)
+        .filter((w) => wanted.has(w)).length;
+    };
+    const best = Math.max(0, ...[...counts.keys()].map(score));
+    if (best > 0) return new Set([...counts.keys()].filter((k) => score(k) === best));
+  }
   return new Set([
     sectionKeyOf(chunks[0]!),
     ...[...counts].filter(([, n]) => (n >= 2 || chunks.length < 4) && n >= chunks.length / 7).map(([k]) => k),

@@ -1,6 +1,7 @@
 import { getEmbedder } from "@/lib/ai/embedder";
 import { getLanguageModel, getLlmTimeoutMs } from "@/lib/ai/providers";
 import { authorize } from "@/lib/auth/principal";
+import { getConfig } from "@/lib/config/env";
 import { getDb } from "@/lib/db";
 import { handle, parseJson } from "@/lib/http/handler";
 import { enforceRateLimit } from "@/lib/http/rate-limit";
@@ -14,7 +15,13 @@ export const POST = handle("retrieval.query", async (request) => {
   const rate = await enforceRateLimit(principal, "retrieval");
   const db = await getDb();
   const result = await retrieve(
-    { db, embedder: getEmbedder(), model: getLanguageModel(), llmTimeoutMs: getLlmTimeoutMs() },
+    {
+      db,
+      embedder: getEmbedder(),
+      model: getLanguageModel(),
+      llmTimeoutMs: getLlmTimeoutMs(),
+      planBudgetMs: getConfig().planBudgetMs,
+    },
     principal.userId,
     body,
   );

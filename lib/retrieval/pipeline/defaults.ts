@@ -1,0 +1,66 @@
+/**
+ * Production defaults of the retrieval stages. Each was chosen on the open eval's even-numbered
+ * queries and confirmed on the odd ones; the measured effect of each is in the README's
+ * "Retrieval quality" section (not here, where it would go stale).
+ */
+
+/** Weight of the document-level smoothing stage (see coherence.ts). */
+export const DEFAULT_COHERENCE = 0.5;
+/** Passages smoothing keeps in place, so a lone, clearly best match is never buried. */
+export const DEFAULT_COHERENCE_PROTECT = 8;
+/**
+ * The SQL returns `fanout × DEFAULT_POOL_FACTOR` candidates; the reranker scores the top `fanout`
+ * and the rest keep their fused order below them. With a pool of exactly `fanout`, document
+ * smoothing had little to pull up: the other passages of a chapter with several strong matches
+ * (an exam question's answer and the sections around it) were often just below the cut.
+ */
+export const DEFAULT_POOL_FACTOR = 3;
+/**
+ * Every query's results are spread over sections (MMR on rank, see diversify.ts): a second
+ * passage of the same section adds context but no new source, so it yields to the next section's
+ * best passage unless it ranks clearly higher. Chapter-wide requests keep their own score-based MMR.
+ */
+export const DEFAULT_SECTION_SPREAD_LAMBDA = 0.5;
+/** Score of a neighbour pulled in by adjacent expansion, relative to its anchor. */
+export const NEIGHBOUR_DISCOUNT = 0.9;
+/** The corrective pass searches this many times as many candidates. */
+export const RETRY_POOL_MULTIPLIER = 2;
+/** …and moves α this far toward the middle. */
+export const RETRY_ALPHA_SHIFT = 0.2;
+
+/**
+ * The planner's weights and limits (plan.ts, execute.ts, focus.ts). Each probe's fused scores are
+ * averaged with these weights (the query's own probe weighs 1); weighted score fusion beat RRF on
+ * the even queries for every probe kind (README, "Query planner").
+ */
+export const PLAN_DEFAULTS = {
+  /** Offline HyDE: a pseudo-passage of the first results' key sentences, searched by meaning. */
+  hydeWeight: 0.4,
+  hydeSentences: 5,
+  hydeMaxChars: 1200,
+  /** First-pass passages the offline HyDE passage and the feedback variants are drawn from. */
+  feedbackDocs: 5,
+  /** Sub-queries of a comparison or a multi-part stem. */
+  subQueryWeight: 0.3,
+  /** Each option of a pasted MCQ (with the stem's topic). */
+  optionWeight: 0.2,
+  /** Phrasings from the language model or the enhancer. */
+  variantWeight: 0.5,
+  /** The previous turn's query beside a follow-up ("more on X", "examples of this"). */
+  sessionWeight: 0.3,
+  /** The language model's hypothetical passage. */
+  llmHydeWeight: 0.5,
+  /** Offline variants (WordNet synonyms, feedback terms, heading terms): measured, off by default. */
+  offlineVariantWeight: 0.3,
+  /** Chapter focus: vote depth, minimum share, sections kept ahead, chapter sections next, then kept. */
+  focusDepth: 10,
+  focusMinShare: 0.3,
+  focusHeadSections: 3,
+  focusFillFirst: 3,
+  focusKeepSections: 2,
+  /** Optional probes start only while the request has used less than this (offline). */
+  latencyBudgetMs: 30,
+  /** Share of the LLM timeout the planner's call may use; the reranker gets the rest. */
+  llmBudgetShare: 0.4,
+};
+export type TPlanTuning = typeof PLAN_DEFAULTS;

@@ -1,0 +1,193 @@
+import "server-only";
+import { type ILlmQueryPlan, planQueryWithLlm } from "@/lib/ai/query-plan-llm";
+import { describeError, log } from "@/lib/log";
+import { contentWords } from "@/lib/text/tokenize";
+import { synonyms } from "@/lib/text/wordnet";
+import type { EProbeSource } from "@/types/retrieval.types";
+import type { IQueryPlan } from "../plan";
+import { feedbackVariant, headingVariant, hypotheticalPassage, synonymVariant } from "../variants";
+import { PLAN_DEFAULTS, type TPlanTuning } from "./defaults";
+import { fuseProbeLists, type IProbeList } from "./fuse-probes";
+import { gatherProbe, type IGathered } from "./pass";
+import type { IRetrievalRun } from "./types";
+
+export interface IProbeReport {
+  source: EProbeSource;
+  text: string;
+  weight: number;
+  /** Passages this probe returned. */
+  found: number;
+  status: "used" | "skipped" | "failed";
+  note?: string;
+}
+
+export interface IGatherOutcome {
+  gathered: IGathered;
+  probes: IProbeReport[];
+  fallbacks: string[];
+  llmMs: number;
+}
+
+export function tuningOf(run: IRetrievalRun): TPlanTuning {
+  const budget = run.deps.planBudgetMs;
+  return {
+    ...PLAN_DEFAULTS,
+    ...(budget !== undefined ? { latencyBudgetMs: budget } : {}),
+    ...run.ablation.planTuning,
+  };
+}
+
+/** The language model's variants and passage, or the reason there are none. */
+type TLlmOutcome = { ok: true; plan: ILlmQueryPlan; ms: number } | { ok: false; reason: string; ms: number };
+
+function startLlmPlan(run: IRetrievalRun, plan: IQueryPlan, budgetMs: number): Promise<TLlmOutcome> | null {
+  const { deps, req } = run;
+  if (!plan.llm || !deps.model) return null;
+  const t0 = performance.now();
+  return planQueryWithLlm(
+    deps.model,
+    {
+      query: plan.mainText,
+      subject: req.filters.subject,
+      grade: req.filters.grade,
+      ...(req.filters.chapterName ? { chapterName: req.filters.chapterName } : {}),
+    },
+    budgetMs,
+  ).then(
+    (p): TLlmOutcome => ({ ok: true, plan: p, ms: performance.now() - t0 }),
+    (err: unknown): TLlmOutcome => {
+      log.warn("retrieval.plan_llm_failed", { error: describeError(err) });
+      return { ok: false, reason: describeError(err).slice(0, 120), ms: performance.now() - t0 };
+    },
+  );
+}
+
+/**
+ * Stage 2, gather: run the plan's probes and fuse their lists (execute the query plan). The
+ * query's own probe always runs; every other probe is optional: it is skipped once the request is
+ * past its latency budget, and a failed one is reported and left out, so the worst case is the
+ * single query's result.
+ */
+export async function gatherPlan(
+  run: IRetrievalRun,
+  plan: IQueryPlan,
+  startedAt: number,
+): Promise<IGatherOutcome> {
+  const { understanding, ablation } = run;
+  const tuning = tuningOf(run);
+  const { alpha, limit, chapterNumber } = understanding;
+  const probes: IProbeReport[] = [];
+  const fallbacks: string[] = [];
+  const lists: IProbeList[] = [];
+  const llmBudget = Math.max(1, Math.round(run.deps.llmTimeoutMs * tuning.llmBudgetShare));
+  const llm = startLlmPlan(run, plan, llmBudget);
+
+  const main = await gatherProbe(run, { searchText: plan.mainText, alpha, limit, chapter: chapterNumber });
+  lists.push({ gathered: main, weight: 1 });
+  probes.push({
+    source: "query",
+    text: plan.mainText,
+    weight: 1,
+    found: main.candidates.length,
+    status: "used",
+  });
+
+  // With a language model the probes may wait for its answer; without, they get the offline budget.
+  const budgetMs = tuning.latencyBudgetMs + (llm ? llmBudget : 0);
+  const overBudget = () => performance.now() - startedAt > budgetMs;
+  const optional = async (
+    source: EProbeSource,
+    text: string,
+    weight: number,
+    legs: "both" | "vector" = "both",
+  ): Promise<void> => {
+    if (overBudget()) {
+      probes.push({ source, text, weight, found: 0, status: "skipped", note: "latency budget spent" });
+      return;
+    }
+    try {
+      const g = await gatherProbe(run, {
+        searchText: text,
+        alpha: legs === "vector" ? 1 : alpha,
+        // A probe beside the query only needs to reach its head: fewer full vectors to re-score.
+        limit: Math.min(limit, Math.max(run.req.topK, understanding.fanout)),
+        chapter: chapterNumber,
+        legs,
+      });
+      lists.push({ gathered: g, weight });
+      probes.push({ source, text, weight, found: g.candidates.length, status: "used" });
+    } catch (err) {
+      // An optional probe must never sink the request: the other lists still answer.
+      log.warn("retrieval.probe_failed", { source, error: describeError(err) });
+      probes.push({
+        source,
+        text,
+        weight,
+        found: 0,
+        status: "failed",
+        note: describeError(err).slice(0, 120),
+      });
+    }
+  };
+
+  for (const sub of plan.subQueries) await optional("sub-query", sub, tuning.subQueryWeight);
+  const stemTopic = contentWords(plan.mainText).slice(0, 10).join(" ");
+  for (const option of plan.options) await optional("option", `${stemTopic} ${option}`, tuning.optionWeight);
+  for (const v of plan.clientVariants) await optional("client-variant", v, tuning.variantWeight);
+  if (plan.contextText) await optional("session", plan.contextText, tuning.sessionWeight);
+
+  let llmHyde = false;
+  let llmMs = 0;
+  if (llm) {
+    const outcome = await llm;
+    llmMs = outcome.ms;
+    if (outcome.ok) {
+      for (const v of outcome.plan.variants) await optional("llm-variant", v, tuning.variantWeight);
+      if (outcome.plan.hypotheticalPassage) {
+        await optional("llm-hyde", outcome.plan.hypotheticalPassage, tuning.llmHydeWeight, "vector");
+        llmHyde = true;
+      }
+      fallbacks.push(...outcome.plan.rejected.map((r) => `language model ${r}: left out`));
+    } else {
+      fallbacks.push(`language model gave no variants (${outcome.reason}); offline equivalents used`);
+    }
+  }
+
+  const firstContents = main.candidates.slice(0, tuning.feedbackDocs).map((c) => c.row.content);
+  if (plan.hyde && !llmHyde && ablation.hyde !== false) {
+    const passage = hypotheticalPassage(plan.mainText, firstContents, {
+      maxSentences: tuning.hydeSentences,
+      maxChars: tuning.hydeMaxChars,
+    });
+    if (passage) await optional("hyde", passage, tuning.hydeWeight, "vector");
+    else
+      probes.push({
+        source: "hyde",
+        text: "",
+        weight: 0,
+        found: 0,
+        status: "skipped",
+        note: "no key sentences",
+      });
+  }
+  for (const kind of ablation.offlineVariants ?? []) {
+    const text =
+      kind === "feedback"
+        ? feedbackVariant(plan.mainText, firstContents, 3)
+        : kind === "synonyms"
+          ? synonymVariant(
+              plan.mainText,
+              understanding.classification.topicTerms,
+              (w) => synonyms(w, { maxSenses: 1 }),
+              firstContents,
+              3,
+            )
+          : headingVariant(
+              plan.mainText,
+              main.candidates.slice(0, tuning.feedbackDocs).map((c) => c.row.section_path),
+              2,
+            );
+    if (text) await optional(kind, text, tuning.offlineVariantWeight);
+  }
+  return { gathered: fuseProbeLists(lists, ablation.fusion ?? "score"), probes, fallbacks, llmMs };
+}

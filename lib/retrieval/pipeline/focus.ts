@@ -1,0 +1,176 @@
+import "server-only";
+import { tuningOf } from "./execute";
+import { gatherProbe } from "./pass";
+import { bookSectionOf, type ICandidate, type IPassResult, type IRetrievalRun, keyOf } from "./types";
+
+export interface IChapterEvidence {
+  documentId: string;
+  chapterNumber: number | null;
+  /** Rank-weighted share of the top results in this document (0–1). */
+  share: number;
+}
+
+/**
+ * Which document (chapter) the top results come from: each of the first `depth` passages votes
+ * 1/(rank + 2) for its document. A share near 1 means the results agree on one chapter.
+ */
+export function dominantChapter(candidates: readonly ICandidate[], depth: number): IChapterEvidence | null {
+  const votes = new Map<string, { share: number; chapter: number | null }>();
+  let total = 0;
+  candidates.slice(0, depth).forEach((c, rank) => {
+    const w = 1 / (rank + 2);
+    total += w;
+    const v = votes.get(c.row.document_id) ?? { share: 0, chapter: c.row.chapter_number };
+    v.share += w;
+    votes.set(c.row.document_id, v);
+  });
+  let best: IChapterEvidence | null = null;
+  for (const [documentId, v] of votes) {
+    const share = total > 0 ? v.share / total : 0;
+    if (!best || share > best.share) best = { documentId, chapterNumber: v.chapter, share };
+  }
+  return best;
+}
+
+export interface IFocusOptions {
+  /** Passages that vote on the chapter. */
+  depth: number;
+  /** Minimum share of the top chapter to focus on it. */
+  minShare: number;
+  /** Book sections kept ahead of the chapter's other sections. */
+  head: number;
+  /** The chapter's sections placed right after the head… */
+  fillFirst: number;
+  /** …then this many new sections of the original order, then the rest of the chapter. */
+  keep: number;
+}
+
+export interface IFocusResult {
+  candidates: ICandidate[];
+  focused: IChapterEvidence | null;
+}
+
+/** Passages up to (not including) the first one of the (n+1)-th distinct book section. */
+function takeSections(items: readonly ICandidate[], n: number, seen: Set<string>): number {
+  let cut = 0;
+  const local = new Set<string>();
+  while (cut < items.length) {
+    const section = bookSectionOf(items[cut]!.row);
+    if (!local.has(section) && local.size >= n) break;
+    local.add(section);
+    seen.add(section);
+    cut++;
+  }
+  return cut;
+}
+
+/**
+ * Stage 6, chapter focus (hierarchical retrieval: pick the chapter, then the passages in it). An
+ * exam question is set on one chapter; when the first results agree on it, the best passage of
+ * each other section of that chapter follows the head of the list, ahead of passages from chapters
+ * that only share vocabulary. A few of the original results stay just after the first chapter
+ * sections, so a right answer from another chapter is not pushed far down. The chapter's passages
+ * come from one more search restricted to it.
+ */
+export async function focusOnChapter(
+  run: IRetrievalRun,
+  candidates: ICandidate[],
+  searchText: string,
+  opts: IFocusOptions,
+): Promise<IFocusResult> {
+  const evidence = dominantChapter(candidates, opts.depth);
+  if (!evidence || evidence.chapterNumber === null || evidence.share < opts.minShare) {
+    return { candidates, focused: null };
+  }
+  const { understanding } = run;
+  const inChapter = await gatherProbe(run, {
+    searchText,
+    alpha: understanding.alpha,
+    limit: understanding.limit,
+    chapter: evidence.chapterNumber,
+  });
+  const seenSections = new Set<string>();
+  const cut = takeSections(candidates, opts.head, seenSections);
+  const head = candidates.slice(0, cut);
+  const seenKeys = new Set(head.map((c) => keyOf(c.row.document_id, c.row.chunk_index)));
+  const byKey = new Map(candidates.map((c) => [keyOf(c.row.document_id, c.row.chunk_index), c]));
+  // The chapter's other sections, in the order the restricted search ranks their best passage.
+  const fill: ICandidate[] = [];
+  for (const c of inChapter.candidates) {
+    if (c.row.document_id !== evidence.documentId) continue;
+    const section = bookSectionOf(c.row);
+    if (seenSections.has(section)) continue;
+    seenSections.add(section);
+    const key = keyOf(c.row.document_id, c.row.chunk_index);
+    fill.push(byKey.get(key) ?? c);
+    seenKeys.add(key);
+  }
+  const rest = candidates
+    .slice(cut)
+    .filter((c) => !seenKeys.has(keyOf(c.row.document_id, c.row.chunk_index)));
+  const keptCut = takeSections(rest, opts.keep, new Set());
+  return {
+    candidates: [
+      ...head,
+      ...fill.slice(0, opts.fillFirst),
+      ...rest.slice(0, keptCut),
+      ...fill.slice(opts.fillFirst),
+      ...rest.slice(keptCut),
+    ],
+    focused: evidence,
+  };
+}
+
+/** "The next section": that section's passages first, in their order, then everything else. */
+export function focusOnSection(candidates: readonly ICandidate[], sectionKey: string): ICandidate[] {
+  const inside = candidates.filter((c) => bookSectionOf(c.row) === sectionKey);
+  return [...inside, ...candidates.filter((c) => bookSectionOf(c.row) !== sectionKey)];
+}
+
+/** What the focus stage did, as the response's `plan.focus` reports it. */
+export type TFocusReport = {
+  chapterNumber: number | null;
+  share: number;
+  kind: "chapter" | "section";
+} | null;
+
+/**
+ * Stage 6, focus: the target section first for "the next section", else the chapter the first
+ * results agree on for exam-style questions (when the plan asks for it and no chapter is set).
+ */
+export async function applyFocus(
+  run: IRetrievalRun,
+  pass: IPassResult,
+  opts: {
+    sectionKey: string | null;
+    navigationChapter: number | null;
+    chapterFocus: boolean;
+    searchText: string;
+  },
+): Promise<{ pass: IPassResult; focus: TFocusReport }> {
+  if (opts.sectionKey !== null) {
+    return {
+      pass: { ...pass, candidates: focusOnSection(pass.candidates, opts.sectionKey) },
+      focus: { chapterNumber: opts.navigationChapter, share: 1, kind: "section" },
+    };
+  }
+  if (!opts.chapterFocus || run.understanding.chapterNumber !== null) return { pass, focus: null };
+  const tuning = tuningOf(run);
+  const focused = await focusOnChapter(run, pass.candidates, opts.searchText, {
+    depth: tuning.focusDepth,
+    minShare: tuning.focusMinShare,
+    head: tuning.focusHeadSections,
+    fillFirst: tuning.focusFillFirst,
+    keep: tuning.focusKeepSections,
+  });
+  return {
+    pass: { ...pass, candidates: focused.candidates },
+    focus: focused.focused
+      ? {
+          chapterNumber: focused.focused.chapterNumber,
+          share: Math.round(focused.focused.share * 1000) / 1000,
+          kind: "chapter",
+        }
+      : null,
+  };
+}

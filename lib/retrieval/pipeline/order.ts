@@ -1,0 +1,40 @@
+import { smoothByGroup } from "../coherence";
+import { diversifyBySection } from "../diversify";
+import { DEFAULT_COHERENCE, DEFAULT_COHERENCE_PROTECT, DEFAULT_SECTION_SPREAD_LAMBDA } from "./defaults";
+import { type ICandidate, type IRetrievalRun, scoreOf, sectionOf } from "./types";
+
+/** Stage 5a, document smoothing: chapters with several strong passages lift their members (coherence.ts). */
+export function smoothByChapter(run: IRetrievalRun, candidates: ICandidate[]): ICandidate[] {
+  const weight = run.ablation.coherenceWeight ?? DEFAULT_COHERENCE;
+  if (weight <= 0 || candidates.length <= 1) return candidates;
+  return smoothByGroup(candidates, {
+    group: (c) => c.row.document_id,
+    score: scoreOf,
+    weight,
+    protect: run.ablation.coherenceProtect ?? DEFAULT_COHERENCE_PROTECT,
+  }).map(({ item }) => item);
+}
+
+/**
+ * Stage 5b, section spread (diversify.ts): chapter-wide requests get score-based MMR over sections;
+ * every other query a rank-based spread, so a second passage of one section yields to the next
+ * section's best unless it ranks clearly higher.
+ */
+export function spreadOverSections(run: IRetrievalRun, candidates: ICandidate[]): ICandidate[] {
+  const { ablation, understanding } = run;
+  if (ablation.diversify === false) return candidates;
+  if (understanding.classification.broad) {
+    return diversifyBySection(candidates, { key: (c) => sectionOf(c.row), score: scoreOf });
+  }
+  if (candidates.length <= 1) return candidates;
+  const lambda = ablation.sectionSpreadLambda ?? DEFAULT_SECTION_SPREAD_LAMBDA;
+  if (lambda >= 1) return candidates;
+  // Relevance = rank after smoothing (its scores are not comparable across the protected head).
+  const rank = new Map(candidates.map((c, i) => [c, i]));
+  const n = candidates.length;
+  return diversifyBySection(candidates, {
+    key: (c) => sectionOf(c.row),
+    score: (c) => 1 - (rank.get(c) ?? n) / n,
+    lambda,
+  });
+}

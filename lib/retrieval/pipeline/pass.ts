@@ -1,0 +1,56 @@
+import "server-only";
+import { expandAdjacent } from "./expand";
+import { searchProbe } from "./gather";
+import { smoothByChapter, spreadOverSections } from "./order";
+import { rerankCandidates } from "./rerank";
+import type { ICandidate, IPassResult, IProbe, IRetrievalRun } from "./types";
+
+/** What one or more probes found, before ranking. */
+export interface IGathered {
+  candidates: ICandidate[];
+  vectorMs: number;
+  keywordMs: number;
+  fuseMs: number;
+  embedMs: number;
+  scopeChunks: number;
+}
+
+/** Search one probe (no expansion yet). */
+export async function gatherProbe(run: IRetrievalRun, probe: IProbe): Promise<IGathered> {
+  const { rows, embedMs, sqlMs } = await searchProbe(run, probe);
+  const vectorMs = rows[0]?.vector_ms ?? 0;
+  const keywordMs = rows[0]?.keyword_ms ?? 0;
+  return {
+    candidates: rows.map((row) => ({ row, fused: row.fused_score })),
+    vectorMs,
+    keywordMs,
+    fuseMs: Math.max(0, sqlMs - vectorMs - keywordMs),
+    embedMs,
+    scopeChunks: rows[0]?.scope_chunks ?? 0,
+  };
+}
+
+/** Adjacent expansion → rerank → chapter smoothing → section spread, over gathered candidates. */
+export async function rankGathered(run: IRetrievalRun, gathered: IGathered): Promise<IPassResult> {
+  const expanded = await expandAdjacent(run, gathered.candidates);
+  const t0 = performance.now();
+  const reranked = await rerankCandidates(run, expanded);
+  const rerankMs = performance.now() - t0;
+  const candidates = spreadOverSections(run, smoothByChapter(run, reranked.candidates));
+  return {
+    candidates,
+    vectorMs: gathered.vectorMs,
+    keywordMs: gathered.keywordMs,
+    fuseMs: gathered.fuseMs,
+    embedMs: gathered.embedMs,
+    rerankMs,
+    scopeChunks: gathered.scopeChunks,
+    reranker: reranked.reranker,
+    warnings: reranked.warnings,
+  };
+}
+
+/** One pass: search → adjacent expansion → rerank → chapter smoothing → section spread. */
+export async function runPass(run: IRetrievalRun, probe: IProbe): Promise<IPassResult> {
+  return rankGathered(run, await gatherProbe(run, probe));
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { classifyQuery } from "@/lib/retrieval/classify";
+import { type IPlanSwitches, isExamStyle, planQuery } from "@/lib/retrieval/plan";
+
+const ON: IPlanSwitches = { planner: true, variants: true, hyde: true, focus: true, llm: false };
+const plan = (query: string, switches: Partial<IPlanSwitches> = {}, clientVariants?: string[]) =>
+  planQuery({
+    query,
+    classification: classifyQuery(query),
+    switches: { ...ON, ...switches },
+    clientVariants,
+  });
+
+describe("planQuery", () => {
+  it("searches the single query as classified when the planner is off", () => {
+    const p = plan("Compare mitosis and meiosis", { planner: false });
+    expect(p).toMatchObject({
+      strategy: "single",
+      subQueries: [],
+      options: [],
+      hyde: false,
+      chapterFocus: false,
+    });
+    expect(p.mainText).toBe(classifyQuery("Compare mitosis and meiosis").searchText);
+  });
+
+  it("decomposes a comparison into its sides, each searched beside the whole", () => {
+    const p = plan("Compare mitosis and meiosis");
+    expect(p.strategy).toBe("decompose");
+    expect(p.subQueries).toEqual(["mitosis", "meiosis"]);
+    expect(p.reasons.join(" ")).toMatch(/2 things at once/);
+  });
+
+  it("searches a pasted MCQ by its stem and each option as a probe", () => {
+    const p = plan("Which organelle makes ATP? A) ribosome B) mitochondrion C) nucleus D) vacuole");
+    expect(p.options).toEqual(["ribosome", "mitochondrion", "nucleus", "vacuole"]);
+    expect(p.mainText).not.toMatch(/ribosome|vacuole/);
+    expect(p.mainText).toMatch(/organelle/);
+    expect(p.strategy).toBe("multi-query");
+  });
+
+  it("adds a hypothetical passage offline, and asks the model when one is configured", () => {
+    expect(plan("Explain how the nephron filters blood")).toMatchObject({
+      strategy: "hyde",
+      hyde: true,
+      llm: false,
+    });
+    const withModel = plan("Explain how the nephron filters blood", { llm: true });
+    expect(withModel).toMatchObject({ strategy: "multi-query", llm: true });
+    expect(plan("Explain how the nephron filters blood", { hyde: false })).toMatchObject({ hyde: false });
+    // A named term is searched as it is.
+    expect(plan("What is osmosis?").hyde).toBe(false);
+    expect(plan("What is osmosis?", { hydeLookups: true }).hyde).toBe(true);
+    expect(plan("The first forms of life on Earth were ________.").hyde).toBe(false);
+  });
+
+  it("keeps up to three distinct client variants with content words, not the query again", () => {
+    const p = plan("osmosis", {}, [
+      "water movement across membranes",
+      "Osmosis",
+      " ",
+      "the of and",
+      "b c d",
+      "water potential",
+      "water movement across membranes",
+      "tonicity",
+      "turgor",
+    ]);
+    expect(p.clientVariants).toEqual(["water movement across membranes", "water potential", "tonicity"]);
+    expect(plan("osmosis", { variants: false }, ["water movement"]).clientVariants).toEqual([]);
+  });
+
+  it("focuses exam-style questions on a chapter, not term lookups or teacher requests", () => {
+    expect(plan("The first forms of life on Earth were ________.").chapterFocus).toBe(true);
+    expect(
+      plan("Why might negative feedback mechanisms be more common than positive ones in cells?").chapterFocus,
+    ).toBe(true);
+    expect(plan("What is osmosis?").chapterFocus).toBe(false);
+    expect(plan("Generate 10 MCQs on photosynthesis").chapterFocus).toBe(false);
+    expect(plan("The first forms of life on Earth were ________.", { focus: false }).chapterFocus).toBe(
+      false,
+    );
+  });
+
+  it("reads question form, blanks and a trailing colon as exam style", () => {
+    const exam = (q: string) => isExamStyle(q, classifyQuery(q));
+    expect(exam("Genomics can be used on a personal level to:")).toBe(true);
+    expect(exam("Describe the stages of the cell cycle")).toBe(false);
+    expect(exam("define osmosis")).toBe(false);
+  });
+});
