@@ -41,7 +41,7 @@ const opts = new Command()
   .option("--subjects <n>", "synthetic subjects the scale-up spreads over", "24")
   .option("--clients <n>", "concurrent retrieval clients for throughput", "20")
   .option("--duration <s>", "seconds of the throughput run", "30")
-  .option("--port <n>", "port of the throughput server", "3230")
+  .option("--port <n>", "port of the throughput server", "3714")
   .option("--large <n>", "chunks for the exact-vs-HNSW run", "1000000")
   .option("--large-queries <n>", "queries per scope in the large run", "40")
   .option("--phases <list>", "phases to run", "ingest,quality,throughput,scale,large")
@@ -301,12 +301,29 @@ async function largeRun(n: number): Promise<void> {
         if (/Index Scan/.test(text)) return "index (pkey)";
         return /Seq Scan/.test(text) ? "seq scan" : "other";
       });
-    /** Share of the exact top k found among the method's 64 candidates (which are re-scored). */
-    const recall = (got: TResult[], exact: TResult[], k: number) =>
+    /** Share of the exact 64 nearest rows found among the method's 64 candidates. */
+    const recallRows = (got: TResult[], exact: TResult[]) =>
       got.reduce((acc, g, i) => {
-        const truth = exact[i]!.ids.slice(0, k);
         const found = new Set(g.ids);
+        const truth = exact[i]!.ids;
         return acc + truth.filter((id) => found.has(id)).length / Math.max(1, truth.length);
+      }, 0) / got.length;
+    // A copy's rows are its source passage with a small perturbation, so several copies of one
+    // passage are near-ties: which of them come first is noise. What a teacher gets is passages:
+    // the exact scan's 8 nearest distinct passages, and how many of them the method's candidates
+    // (which retrieval re-scores) contain, in any copy.
+    const srcOf = new Map(
+      (await sql<{ id: string; src: string }[]>`select id, src from bench_docs`).map((r) => [r.id, r.src]),
+    );
+    const passage = (id: string) => {
+      const [doc, chunk] = id.split(":");
+      return `${srcOf.get(doc!)}:${chunk}`;
+    };
+    const recallPassages = (got: TResult[], exact: TResult[], k: number) =>
+      got.reduce((acc, g, i) => {
+        const truth = [...new Set(exact[i]!.ids.map(passage))].slice(0, k);
+        const found = new Set(g.ids.map(passage));
+        return acc + truth.filter((p) => found.has(p)).length / Math.max(1, truth.length);
       }, 0) / got.length;
 
     const scopes = new Map<string, string[]>();
@@ -319,14 +336,14 @@ async function largeRun(n: number): Promise<void> {
       s === "all" ? rows : (scopeRows.find((r) => r.subject === s)?.chunks ?? 0);
     const header = () => {
       console.log(
-        "| scope | chunks | method | plan | top-8 recall vs exact | Recall@64 vs exact | p50 ms | p95 ms |",
+        "| scope | chunks | method | plan | exact top-8 passages found | exact 64 rows found | p50 ms | p95 ms |",
       );
       console.log("|---|---:|---|---|---:|---:|---:|---:|");
     };
     const line = async (s: string, ids: string[], m: IMethod, got: TResult[], ex: TResult[]) => {
       const ms = got.map((r) => r.ms);
       console.log(
-        `| ${s} | ${chunksOf(s).toLocaleString("en")} | ${m.label} | ${await plan(ids, m)} | ${recall(got, ex, 8).toFixed(3)} | ${recall(got, ex, LIMIT).toFixed(3)} | ${pct(ms, 0.5).toFixed(1)} | ${pct(ms, 0.95).toFixed(1)} |`,
+        `| ${s} | ${chunksOf(s).toLocaleString("en")} | ${m.label} | ${await plan(ids, m)} | ${recallPassages(got, ex, 8).toFixed(3)} | ${recallRows(got, ex).toFixed(3)} | ${pct(ms, 0.5).toFixed(1)} | ${pct(ms, 0.95).toFixed(1)} |`,
       );
     };
 

@@ -157,6 +157,7 @@ try {
     chunkCount: number | null;
     error: string | null;
   };
+  let lastShown = performance.now();
   while (!final) {
     const t0 = performance.now();
     let ing: TStatus | null = null;
@@ -180,6 +181,16 @@ try {
           total: ing.progressTotal,
         });
       if (ing.status === "ready" || ing.status === "failed") final = ing;
+      // A long run shows it is moving (stderr, every 10 s).
+      if (performance.now() - lastShown >= 10_000) {
+        lastShown = performance.now();
+        console.error(
+          `${((lastShown - uploadStarted) / 1000).toFixed(0)} s: ${ing.status} ${ing.progressDone}/${ing.progressTotal}; retrieval so far ${retrieval.length}, p95 ${percentile(
+            retrieval.map((x) => x.ms),
+            0.95,
+          ).toFixed(0)} ms`,
+        );
+      }
     }
     await new Promise((r) => setTimeout(r, Math.max(0, 500 - (performance.now() - t0))));
   }
