@@ -8,7 +8,13 @@ import type { IObjectStorage } from "@/lib/storage";
 import { ResourceMetadataSchema, type TResourceMetadataInput } from "@/schema/resources.schema";
 import type { IEmbedder } from "@/types/chunk.types";
 import { planFiles } from "./manifest";
-import { type IProgressEvent, processIngestion, registerUpload } from "./pipeline";
+import {
+  ANALYZE_MIN_CHUNKS,
+  analyzeChunkTables,
+  type IProgressEvent,
+  processIngestion,
+  registerUpload,
+} from "./pipeline";
 import type { IIngestionRow } from "./store";
 import { workerId } from "./worker";
 
@@ -90,6 +96,13 @@ export async function ingestFiles(
       }
     }),
   );
+  // A folder of chapters is a large load even when no chapter reaches the size that refreshes the
+  // statistics on its own (Biology 2e: 47 files of about 65 chunks): refresh them once at the end.
+  const unanalyzed = results.reduce((n, r) => {
+    const chunks = !r.duplicate && r.ingestion?.status === "ready" ? (r.ingestion.chunk_count ?? 0) : 0;
+    return chunks < ANALYZE_MIN_CHUNKS ? n + chunks : n;
+  }, 0);
+  if (unanalyzed >= ANALYZE_MIN_CHUNKS) await runInBackground(() => analyzeChunkTables(db));
   return results;
 }
 

@@ -162,6 +162,21 @@ const ANALYZE_TARGETS = [
   "chunk_lite (document_id)",
 ];
 
+/** A document this large refreshes the statistics itself; smaller ones are counted by batch loads. */
+export const ANALYZE_MIN_CHUNKS = 200;
+
+/**
+ * Fresh statistics keep the planner on the scope indexes after a large insert: one table per
+ * statement, and only the columns retrieval filters and joins on (sampling the 6 KB vectors and
+ * the passages held the embedded database 4.2 s after a 25 MB file; these take a fraction).
+ */
+export async function analyzeChunkTables(db: IDatabase): Promise<void> {
+  for (const target of ANALYZE_TARGETS) {
+    await db.yieldToForeground();
+    await db.query(`analyze ${target}`);
+  }
+}
+
 /** Progress is written at most this often (a large document has thousands of batches). */
 const PROGRESS_EVERY_MS = 250;
 
@@ -278,15 +293,7 @@ async function processClaimed(
     });
     versionId = null;
     lap("publish");
-    // Fresh statistics keep the planner on the scope indexes after a large insert: one table per
-    // statement, and only the columns retrieval filters and joins on (sampling the 6 KB vectors
-    // and the passages held the embedded database 4.2 s after a 25 MB file; these take a fraction).
-    if (chunks.length >= 200) {
-      for (const target of ANALYZE_TARGETS) {
-        await db.yieldToForeground();
-        await db.query(`analyze ${target}`);
-      }
-    }
+    if (chunks.length >= ANALYZE_MIN_CHUNKS) await analyzeChunkTables(db);
     // A re-ingest retired the previous version: remove it now, in batches.
     await purgeUnpublishedVersions(db, ingestionId);
     lap("analyzeAndPurge");
