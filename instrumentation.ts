@@ -1,20 +1,25 @@
 /**
  * Runs once when a Next.js server starts, before the first request. It registers what opening the
- * database does on a start (demo seeding, the sweep of interrupted ingestions), which lib/db
- * leaves to its callers, and then opens the database right away: the embedded mode's migrations
- * and first-start demo seeding (seconds) happen while nobody waits, not behind the first
- * teacher's "Signing in…". The open is not awaited: pages are served meanwhile, and a request
- * that needs the database waits on the same open (getDb keeps one promise per process).
+ * database does on a start (demo seeding, interrupted ingestions back to the queue), which lib/db
+ * leaves to its callers; starts this instance's consumer of the shared ingestion queue, so uploads
+ * queued before a restart (or by another instance) are processed without waiting for a new one;
+ * and opens the database right away: the embedded mode's migrations and first-start demo seeding
+ * (seconds) happen while nobody waits, not behind the first teacher's "Signing in…". The open is
+ * not awaited: pages are served meanwhile, and a request that needs the database waits on the
+ * same open (getDb keeps one promise per process).
  */
 export async function register(): Promise<void> {
   // The Edge runtime has no database; `next build` must not open (or lock) the data directory.
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
-  const [{ registerStartTasks }, { getDb }, { describeError, log }] = await Promise.all([
-    import("@/lib/start"),
-    import("@/lib/db"),
-    import("@/lib/log"),
-  ]);
+  const [{ registerStartTasks }, { getDb }, { startIngestionWorker }, { describeError, log }] =
+    await Promise.all([
+      import("@/lib/start"),
+      import("@/lib/db"),
+      import("@/lib/ingestion/queue"),
+      import("@/lib/log"),
+    ]);
   registerStartTasks();
+  startIngestionWorker();
   const started = Date.now();
   getDb().then(
     () => log.info("db.ready", { ms: Date.now() - started }),

@@ -20,6 +20,8 @@ const POSTGRES_SUITES = [
   "users",
   "cli",
   "migrations",
+  "ingestion-staging",
+  "ingestion-queue",
 ].map((name) => `tests/integration/${name}.test.ts`);
 /** Suites that only mean something on a real server (roles, RLS). */
 const POSTGRES_ONLY_SUITES = ["tests/integration/rls.test.ts"];

@@ -5,7 +5,7 @@ import { seedDemoAccounts } from "@/lib/auth/accounts";
 import { getConfig } from "@/lib/config/env";
 import type { IDatabase } from "@/lib/db/types";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
-import { failInterruptedIngestions } from "@/lib/ingestion/store";
+import { recoverInterruptedIngestions } from "@/lib/ingestion/store";
 import { log } from "@/lib/log";
 import { getStorage } from "@/lib/storage";
 
@@ -13,11 +13,12 @@ export const DEMO_DIR = path.join(process.cwd(), "supabase", "seed", "demo");
 
 /**
  * First start of the embedded database: demo accounts and a small sample curriculum, so a new
- * user sees results at once. Every start: ingestions a killed process left behind become `failed`.
+ * user sees results at once. Every start: ingestions a killed process left behind go back to the
+ * queue (or fail after repeated interruptions), for the app's worker to take up.
  */
 export async function bootstrapEmbedded(db: IDatabase): Promise<void> {
-  const interrupted = await failInterruptedIngestions(db);
-  if (interrupted > 0) log.warn("ingestion.interrupted", { count: interrupted });
+  const interrupted = await recoverInterruptedIngestions(db);
+  if (interrupted.requeued + interrupted.failed > 0) log.warn("ingestion.interrupted", { ...interrupted });
   const [{ n } = { n: 0 }] = await db.query<{ n: number }>("select count(*)::int as n from profiles");
   // PAPERWISE_SEED_DEMO=false is a school's own install: no accounts with published passwords;
   // the first admin comes from `npm run users -- add`.

@@ -1,10 +1,7 @@
 import "server-only";
-import { type IDatabase, onDatabaseStart } from "@/lib/db";
-import { failInterruptedIngestions } from "@/lib/ingestion/store";
+import { type IDatabase, onDatabaseStart, STALE_INGESTION_MS } from "@/lib/db";
+import { recoverInterruptedIngestions } from "@/lib/ingestion/store";
 import { describeError, log } from "@/lib/log";
-
-/** An unfinished ingestion untouched this long on a shared Postgres was left by a dead instance. */
-export const STALE_INGESTION_MS = 15 * 60_000;
 
 async function startTask(db: IDatabase): Promise<void> {
   if (db.kind === "pglite") {
@@ -13,21 +10,22 @@ async function startTask(db: IDatabase): Promise<void> {
     await bootstrapEmbedded(db);
     return;
   }
-  // Another instance may be mid-way through an ingestion: only long-idle ones are dead. A failed
-  // sweep must not stop the app from serving; it is logged and tried at the next start.
-  const interrupted = await failInterruptedIngestions(db, { staleAfterMs: STALE_INGESTION_MS }).catch(
+  // Another instance may be mid-way through an ingestion: only long-idle ones are dead; they go
+  // back to the queue (or fail after repeated interruptions). A failed sweep must not stop the app
+  // from serving; it is logged and tried again by the workers (every minute) and at the next start.
+  const interrupted = await recoverInterruptedIngestions(db, { staleAfterMs: STALE_INGESTION_MS }).catch(
     (err: unknown) => {
       log.warn("ingestion.sweep_failed", { error: describeError(err) });
-      return 0;
+      return { requeued: 0, failed: 0 };
     },
   );
-  if (interrupted > 0) log.warn("ingestion.interrupted", { count: interrupted });
+  if (interrupted.requeued + interrupted.failed > 0) log.warn("ingestion.interrupted", { ...interrupted });
 }
 
 /**
  * What a server (or a CLI that acts like one) does when it opens the process database: embedded,
- * seed an empty database with the demo and fail ingestions a killed process left behind; on a
- * shared Postgres, fail only long-idle ones. Called from instrumentation.ts and the CLIs.
+ * seed an empty database with the demo and put ingestions a killed process left behind back in the
+ * queue; on a shared Postgres, only long-idle ones. Called from instrumentation.ts and the CLIs.
  */
 export function registerStartTasks(): void {
   onDatabaseStart("paperwise.start", startTask);

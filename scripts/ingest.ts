@@ -8,7 +8,7 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { Presets, SingleBar } from "cli-progress";
+import { MultiBar, Presets, SingleBar } from "cli-progress";
 import { Command } from "commander";
 import { planFiles } from "@/lib/ingestion/manifest";
 import { runCli } from "./support/cli";
@@ -58,12 +58,11 @@ const defaults = Object.fromEntries(
 
 /** Without a terminal (CI, pipes) the bar cannot redraw: print one line per stage change instead. */
 const plain = !process.stderr.isTTY;
-let lastLine = "";
+const lastStage = new Map<string, string>();
 function plainProgress(file: string, stage: string, done: number, total: number): void {
-  const line = `${file}: ${stage}${stage === "embedding" ? ` ${done}/${total}` : ""}`;
-  if (plain && line.split(" ").slice(0, 3).join(" ") !== lastLine.split(" ").slice(0, 3).join(" "))
-    console.log(line);
-  lastLine = line;
+  if (!plain || lastStage.get(file) === stage) return;
+  lastStage.set(file, stage);
+  console.log(`${file}: ${stage}${stage === "embedding" ? ` ${done}/${total}` : ""}`);
 }
 
 function bar(): SingleBar {
@@ -161,28 +160,38 @@ async function embedded(): Promise<number> {
         : "No admin account; create one first: npm run users -- add --email <email> --role admin",
     );
   }
-  let b: SingleBar | null = null;
-  let current = "";
+  // PostgreSQL stores one file while this process embeds the next: two files in flight, a bar each.
+  const bars = plain
+    ? null
+    : new MultiBar(
+        {
+          format: " {bar} {percentage}% | {stage} | {value}/{total} chunks | {file}",
+          hideCursor: true,
+          clearOnComplete: false,
+        },
+        Presets.shades_classic,
+      );
+  const labels = new Map<string, { label: string; bar: SingleBar | null }>();
   const started = Date.now();
   const results = await ingestFiles(db, getStorage(), getEmbedder(), {
     userId: owner.id,
     inputs: program.args,
     defaults,
     maxBytes: getConfig().maxUploadBytes,
+    concurrency: db.kind === "postgres" ? 2 : 1,
     onFileStart: (file, i, total) => {
-      b?.stop();
-      current = `${i + 1}/${total} ${path.basename(file)}`;
-      if (plain) return;
-      b = bar();
-      b.start(1, 0, { stage: "queued", file: current });
+      const label = `${i + 1}/${total} ${path.basename(file)}`;
+      labels.set(file, { label, bar: bars?.create(1, 0, { stage: "queued", file: label }) ?? null });
     },
-    onProgress: (e) => {
-      plainProgress(current, e.status, e.done, e.total);
-      b?.setTotal(Math.max(1, e.total));
-      b?.update(e.done, { stage: e.status, file: current });
+    onProgress: (e, file) => {
+      const entry = labels.get(file);
+      if (!entry) return;
+      plainProgress(entry.label, e.status, e.done, e.total);
+      entry.bar?.setTotal(Math.max(1, e.total));
+      entry.bar?.update(e.done, { stage: e.status, file: entry.label });
     },
   });
-  (b as SingleBar | null)?.stop();
+  bars?.stop();
   let chunks = 0;
   for (const r of results) {
     if (r.error) console.error(`✗ ${r.file}: ${r.error}`);

@@ -3,7 +3,7 @@
  *
  * Re-ingests every ready resource whose chunks were embedded by another model than the one now
  * configured (after switching PAPERWISE_EMBEDDER / PAPERWISE_EMBEDDING_MODEL), the same way the
- * library's Re-ingest does: from the stored original, in one transaction per resource. Retrieval
+ * library's Re-ingest does: from the stored original, each published in one short step. Retrieval
  * only compares a query with vectors of its own model, so until then those resources are found by
  * keywords alone. --all re-ingests every ready resource. Embedded data dir (server stopped) or
  * DATABASE_URL.
@@ -12,7 +12,8 @@ import { Command } from "commander";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { getDb } from "@/lib/db";
 import { processIngestion } from "@/lib/ingestion/pipeline";
-import { setIngestionStatus } from "@/lib/ingestion/store";
+import { claimIngestion } from "@/lib/ingestion/store";
+import { workerId } from "@/lib/ingestion/worker";
 import { registerStartTasks } from "@/lib/start";
 import { getStorage } from "@/lib/storage";
 import { runCli } from "./support/cli";
@@ -36,10 +37,15 @@ await runCli(
     );
     console.log(`${stale.length} resources to re-embed with ${embedder.modelId}`);
     let failed = 0;
+    const self = workerId();
     for (const [n, row] of stale.entries()) {
-      await setIngestionStatus(db, row.id, "queued", { done: 0, total: 0 }, null);
-      const result = await processIngestion(db, getStorage(), embedder, row.id);
       const label = `${n + 1}/${stale.length} ${row.title} (${row.embedding_model})`;
+      // Claimed for this process, so no queue worker takes it meanwhile; skipped if one has it.
+      if (!(await claimIngestion(db, row.id, self))) {
+        console.log(`= ${label}: being processed elsewhere`);
+        continue;
+      }
+      const result = await processIngestion(db, getStorage(), embedder, row.id);
       if (result.status === "ready") console.log(`${label}: ${result.chunk_count} chunks`);
       else {
         failed++;

@@ -36,6 +36,9 @@ const EnvSchema = z.object({
   PAPERWISE_SEED_DEMO: z.enum(["true", "false"]).default("true"),
   PAPERWISE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   PAPERWISE_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(120),
+  PAPERWISE_INGEST_WORKER: z.enum(["on", "off"]).default("on"),
+  PAPERWISE_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  PAPERWISE_WORKER_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
   PAPERWISE_PLAN_BUDGET_MS: z.coerce.number().int().min(0).max(60_000).default(30),
 });
 
@@ -80,6 +83,11 @@ export interface IAppConfig {
   seedDemo: boolean;
   logLevel: TEnv["PAPERWISE_LOG_LEVEL"];
   rateLimitPerMinute: number;
+  /**
+   * This process's consumer of the ingestion queue (lib/ingestion/queue.ts): off when dedicated
+   * `npm run worker` processes do the work. Concurrency and polling apply to PostgreSQL only.
+   */
+  ingestWorker: { enabled: boolean; concurrency: number; pollMs: number };
   /** Retrieval: optional planner probes start only while a request has used less than this. */
   planBudgetMs: number;
 }
@@ -157,6 +165,11 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
     seedDemo: env.PAPERWISE_SEED_DEMO === "true",
     logLevel: env.PAPERWISE_LOG_LEVEL,
     rateLimitPerMinute: env.PAPERWISE_RATE_LIMIT_PER_MIN,
+    ingestWorker: {
+      enabled: env.PAPERWISE_INGEST_WORKER === "on",
+      concurrency: env.PAPERWISE_WORKER_CONCURRENCY,
+      pollMs: env.PAPERWISE_WORKER_POLL_MS,
+    },
     planBudgetMs: env.PAPERWISE_PLAN_BUDGET_MS,
   };
 }

@@ -2,7 +2,7 @@ import type { ICopyColumn } from "./types";
 
 /**
  * Encodes rows in PostgreSQL's binary COPY format. A vector is int16 dim, int16 0, then dim
- * big-endian float32 (pgvector's `vector_send`). Used by the PGlite driver for fast bulk inserts.
+ * big-endian float32 (pgvector's `vector_send`). Both drivers bulk-insert with it.
  */
 const SIGNATURE = Buffer.from([0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00]);
 

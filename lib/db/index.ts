@@ -7,6 +7,9 @@ import type { IDatabase } from "./types";
 
 export type { IDatabase, ISqlExecutor } from "./types";
 
+/** An unfinished ingestion untouched this long on a shared Postgres was left by a dead instance. */
+export const STALE_INGESTION_MS = 15 * 60_000;
+
 const globalForDb = globalThis as unknown as { __paperwiseDb?: Promise<IDatabase> };
 
 export interface IOpenDatabaseOptions {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { AppError } from "@/lib/errors";
+import { isBackground } from "./background";
 import { encodeBinaryCopy } from "./copy-binary";
 import type { ICopyColumn, IDatabase, ISqlExecutor } from "./types";
 
@@ -25,6 +26,56 @@ function executor(target: TPgliteLike): ISqlExecutor {
       await target.query(`COPY ${table} (${cols}) FROM '/dev/blob' WITH (FORMAT binary)`, [], { blob });
     },
   };
+}
+
+/** The app's own (foreground) statements: in flight now, and when the last one ended. */
+interface IForeground {
+  inFlight: number;
+  lastEnd: number;
+}
+
+/** A gap this long between the app's statements means no request is mid-way through its queries. */
+const QUIET_MS = 50;
+/** Background work waits at most this long per step, so it still progresses under constant load. */
+const MAX_YIELD_MS = 150;
+/** The app counts as busy (background work takes short steps) within this long of its last statement. */
+const BUSY_WINDOW_MS = 1000;
+
+function tracked(base: ISqlExecutor, fg: IForeground): ISqlExecutor {
+  const track = async <T>(run: () => Promise<T>): Promise<T> => {
+    if (isBackground()) return run();
+    fg.inFlight++;
+    try {
+      return await run();
+    } finally {
+      fg.inFlight--;
+      fg.lastEnd = performance.now();
+    }
+  };
+  return {
+    query: (sql, params) => track(() => base.query(sql, params)),
+    exec: (sql) => track(() => base.exec(sql)),
+    copyRows: (table, columns, rows) => track(() => base.copyRows(table, columns, rows)),
+  };
+}
+
+/**
+ * PGlite runs statements one at a time in the order they are queued, and its statements run
+ * synchronously in WASM, so background work that chains statement after statement never lets a
+ * request in. Between steps it lets the event loop take new requests, then waits until the app's
+ * statements pause.
+ */
+async function yieldTo(fg: IForeground): Promise<boolean> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const started = performance.now();
+  const busy = fg.inFlight > 0 || started - fg.lastEnd < BUSY_WINDOW_MS;
+  for (;;) {
+    const now = performance.now();
+    const quietFor = now - fg.lastEnd;
+    if ((fg.inFlight === 0 && quietFor >= QUIET_MS) || now - started >= MAX_YIELD_MS) return busy;
+    const wait = fg.inFlight > 0 ? 5 : QUIET_MS - quietFor;
+    await new Promise<void>((resolve) => setTimeout(resolve, Math.max(1, wait)));
+  }
 }
 
 function isAlive(pid: number): boolean {
@@ -69,11 +120,22 @@ export async function openPglite(dir?: string): Promise<IDatabase> {
   const db = dir
     ? await PGlite.create(dir, { extensions: { vector } })
     : await PGlite.create({ extensions: { vector } });
-  const base = executor(db);
+  const fg: IForeground = { inFlight: 0, lastEnd: 0 };
+  const base = tracked(executor(db), fg);
   return {
     kind: "pglite",
     ...base,
-    transaction: (fn) => db.transaction((tx) => fn(executor(tx))),
+    transaction: async (fn) => {
+      if (isBackground()) return db.transaction((tx) => fn(executor(tx)));
+      fg.inFlight++;
+      try {
+        return await db.transaction((tx) => fn(executor(tx)));
+      } finally {
+        fg.inFlight--;
+        fg.lastEnd = performance.now();
+      }
+    },
+    yieldToForeground: () => yieldTo(fg),
     close: async () => {
       await db.close();
       if (lock) await rm(lock, { force: true });

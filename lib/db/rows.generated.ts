@@ -52,7 +52,7 @@ export interface IDocumentChunksTable {
   fts: string | null;
 }
 
-export interface IDocumentsTable {
+export interface IDocumentVersionsTable {
   id: string;
   ingestion_id: string;
   owner_id: string;
@@ -74,6 +74,31 @@ export interface IDocumentsTable {
   embedding_model: string;
   metadata: unknown;
   created_at: Date | string;
+  state: string;
+}
+
+export interface IDocumentsTable {
+  id: string | null;
+  ingestion_id: string | null;
+  owner_id: string | null;
+  board: string | null;
+  grade: string | null;
+  subject: string | null;
+  resource_type: string | null;
+  chapter_number: number | null;
+  chapter_name: string | null;
+  visibility: string | null;
+  title: string | null;
+  bucket: string | null;
+  path: string | null;
+  mime_type: string | null;
+  page_count: number | null;
+  char_count: number | null;
+  chunk_count: number | null;
+  token_count: number | null;
+  embedding_model: string | null;
+  metadata: unknown | null;
+  created_at: Date | string | null;
 }
 
 export interface IIngestionsTable {
@@ -100,6 +125,8 @@ export interface IIngestionsTable {
   path: string;
   created_at: Date | string;
   updated_at: Date | string;
+  attempts: number;
+  claimed_by: string | null;
 }
 
 export interface IPapersTable {
@@ -195,6 +222,7 @@ export interface IDatabaseTables {
   chunk_lite: IChunkLiteTable;
   chunk_terms: IChunkTermsTable;
   document_chunks: IDocumentChunksTable;
+  document_versions: IDocumentVersionsTable;
   documents: IDocumentsTable;
   ingestions: IIngestionsTable;
   papers: IPapersTable;

@@ -5,8 +5,8 @@ export interface ISqlExecutor {
   /** Runs a script of several statements without parameters. */
   exec(sql: string): Promise<void>;
   /**
-   * Bulk-loads rows into a table. PGlite uses binary COPY (≈6× faster than text vectors in WASM);
-   * postgres.js uses COPY FROM STDIN. `types` names each column's Postgres type.
+   * Bulk-loads rows into a table with binary COPY (PGlite from a blob, ≈6× faster than text
+   * vectors in WASM; postgres.js as COPY FROM STDIN). `columns` names each column's Postgres type.
    */
   copyRows(table: string, columns: readonly ICopyColumn[], rows: readonly unknown[][]): Promise<void>;
 }
@@ -21,6 +21,13 @@ export interface ICopyColumn {
 export interface IDatabase extends ISqlExecutor {
   readonly kind: "pglite" | "postgres";
   transaction<T>(fn: (tx: ISqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Background work (`runInBackground`) calls this between its steps. PGlite waits until the
+   * app's own statements have had a quiet moment (bounded, so the work still progresses under
+   * constant load) and answers whether the app was busy in the last second (background work then
+   * takes short steps); PostgreSQL runs statements side by side and answers false at once.
+   */
+  yieldToForeground(): Promise<boolean>;
   close(): Promise<void>;
 }
 

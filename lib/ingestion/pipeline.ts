@@ -1,17 +1,26 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import type { IDatabase, ISqlExecutor } from "@/lib/db";
+import type { IDatabase } from "@/lib/db";
+import { runInBackground } from "@/lib/db/background";
 import { AppError } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
 import { type IObjectStorage, RESOURCES_BUCKET } from "@/lib/storage";
 import { safeFileName } from "@/lib/storage/keys";
-import { flagInstructionLikeChunks } from "@/lib/text/injection";
+import { flagInstructionLikeChunks, type IInstructionFlag, MAX_RECORDED_FLAGS } from "@/lib/text/injection";
 import type { TResourceMetadata } from "@/schema/resources.schema";
 import type { IChunkDraft, IEmbedder } from "@/types/chunk.types";
 import { splitChapters } from "./chapters";
 import { chunkDocument } from "./chunk";
 import { CHAPTER_PAGES_MIME, extractDocument } from "./extract";
 import { sniffDocumentType } from "./sniff";
+import {
+  createStagedVersion,
+  createStager,
+  deleteIngestionRows,
+  publishVersion,
+  purgeUnpublishedVersions,
+  purgeVersion,
+} from "./stage";
 import {
   findLiveIngestionByDedupeKey,
   getIngestionRow,
@@ -28,6 +37,11 @@ export interface IUploadParams {
   maxBytes: number;
   /** Server-made content (split chapters) skips sniffing; never set from user input. */
   internal?: { mime: string; ext: string };
+  /**
+   * Process it here rather than through the queue (the CLI): the ingestion is claimed for this
+   * worker id in the same statement that makes it claimable, so no queue worker can take it.
+   */
+  claimFor?: string;
 }
 
 export interface IRegisteredUpload {
@@ -58,7 +72,8 @@ export function dedupeKey(contentSha: string, m: TResourceMetadata, userId: stri
 
 /**
  * Validates the file (size, type from its bytes), records a `queued` ingestion and stores the
- * original. Identical uploads return the live ingestion with `duplicate: true`.
+ * original; from then on any queue worker may claim it (unless `claimFor`). Identical uploads
+ * return the live ingestion with `duplicate: true`.
  */
 export async function registerUpload(
   db: IDatabase,
@@ -117,7 +132,13 @@ export async function registerUpload(
     await setIngestionStatus(db, id, "failed", undefined, "Could not store the original file");
     throw err;
   }
-  await db.query("update ingestions set path = $2 where id = $1", [id, objectPath]);
+  await db.query(
+    `update ingestions set path = $2,
+       status = case when $3::text is null then status else 'extracting' end,
+       claimed_by = $3::text, attempts = attempts + case when $3::text is null then 0 else 1 end
+     where id = $1`,
+    [id, objectPath, p.claimFor ?? null],
+  );
   return { ingestion: (await getIngestionRow(db, id))!, duplicate: false };
 }
 
@@ -131,6 +152,41 @@ export interface IProgressEvent {
 export interface IProcessOptions {
   onProgress?: (e: IProgressEvent) => void;
   embedBatchSize?: number;
+  /** Chunks per staging transaction (default: adaptive on PGlite, `stageBatchSize` on PostgreSQL). */
+  stageBatchSize?: number;
+}
+
+const ANALYZE_TARGETS = [
+  "document_chunks (document_id, chunk_index)",
+  "chunk_terms (lexeme, document_id)",
+  "chunk_lite (document_id)",
+];
+
+/** A document this large refreshes the statistics itself; smaller ones are counted by batch loads. */
+export const ANALYZE_MIN_CHUNKS = 200;
+
+/**
+ * Fresh statistics keep the planner on the scope indexes after a large insert: one table per
+ * statement, and only the columns retrieval filters and joins on (sampling the 6 KB vectors and
+ * the passages held the embedded database 4.2 s after a 25 MB file; these take a fraction).
+ */
+export async function analyzeChunkTables(db: IDatabase): Promise<void> {
+  for (const target of ANALYZE_TARGETS) {
+    await db.yieldToForeground();
+    await db.query(`analyze ${target}`);
+  }
+}
+
+/** Progress is written at most this often (a large document has thousands of batches). */
+const PROGRESS_EVERY_MS = 250;
+
+/**
+ * Texts per embedding call: 96 for OpenAI. The offline model runs in this thread, so while the
+ * embedded database is serving requests (`busy`) a call is kept to about 30 ms of CPU.
+ */
+function embedBatchSize(embedder: IEmbedder, busy: boolean): number {
+  if (!embedder.modelId.startsWith("paperwise-offline")) return 96;
+  return busy ? 32 : 256;
 }
 
 /** The text the embedder sees: the nearest headings give a passage its topic. */
@@ -140,16 +196,29 @@ export function embeddingText(chunk: IChunkDraft): string {
 }
 
 /**
- * Extract → chunk → embed → store for one queued ingestion. The document and all its chunks
- * are written in one transaction, so a failure (or a killed process) leaves no partial document;
- * the ingestion is marked `failed` with a readable reason and can be retried.
+ * Extract → chunk → embed → store for one claimed ingestion. Chunks are staged in batches as they
+ * are embedded (the database writes one batch while the next is embedded) under an unpublished
+ * version, which one short final step publishes (`stage.ts`): readers never see a partial
+ * document, and a failure (or a killed process) leaves nothing visible; the ingestion is marked
+ * `failed` with a readable reason and can be retried.
  */
-export async function processIngestion(
+export function processIngestion(
   db: IDatabase,
   storage: IObjectStorage,
   embedder: IEmbedder,
   ingestionId: string,
   opts: IProcessOptions = {},
+): Promise<IIngestionRow> {
+  // Background work: on the embedded database the app's requests go first between its steps.
+  return runInBackground(() => processClaimed(db, storage, embedder, ingestionId, opts));
+}
+
+async function processClaimed(
+  db: IDatabase,
+  storage: IObjectStorage,
+  embedder: IEmbedder,
+  ingestionId: string,
+  opts: IProcessOptions,
 ): Promise<IIngestionRow> {
   const row = await getIngestionRow(db, ingestionId);
   if (!row) throw new AppError("not_found", "No such ingestion");
@@ -157,113 +226,102 @@ export async function processIngestion(
     await setIngestionStatus(db, ingestionId, status, { done, total });
     opts.onProgress?.({ ingestionId, status, done, total });
   };
+  let versionId: string | null = null;
+  // On PostgreSQL one batch is stored while the next is embedded; a failed store surfaces at the
+  // next await.
+  let storing: Promise<void> = Promise.resolve();
   try {
+    // What an earlier, interrupted attempt staged is of no use now.
+    await purgeUnpublishedVersions(db, ingestionId);
+    // Wall time per stage, logged with the result: where a slow ingestion spent it.
+    const ms: Record<string, number> = {};
+    let mark = performance.now();
+    const lap = (stage: string) => {
+      const now = performance.now();
+      ms[stage] = Math.round(now - mark);
+      mark = now;
+    };
     await report("extracting", 0, 1);
     const bytes = await storage.get(row.bucket, row.path);
     const extracted = await extractDocument(bytes, row.mime_type);
+    lap("extract");
     await report("chunking", 0, 1);
     const chunks = chunkDocument(extracted);
+    lap("chunk");
     if (chunks.length === 0) throw new AppError("unprocessable", "The document has no text to index");
 
-    const batch = opts.embedBatchSize ?? (embedder.modelId.startsWith("paperwise-offline") ? 256 : 96);
-    const vectors: Float32Array[] = [];
+    versionId = await createStagedVersion(db, ingestionId, {
+      pageCount: extracted.pages.length,
+      charCount: extracted.pages.reduce((n, p) => n + p.text.length, 0),
+      chunkCount: chunks.length,
+      tokenCount: chunks.reduce((n, c) => n + c.tokens, 0),
+      embeddingModel: embedder.modelId,
+    });
+    const stager = createStager(db, versionId, embedder.modelId, opts.stageBatchSize);
+    const flags: IInstructionFlag[] = [];
     await report("embedding", 0, chunks.length);
-    for (let i = 0; i < chunks.length; i += batch) {
-      const slice = chunks.slice(i, i + batch);
-      vectors.push(...(await embedder.embedDocuments(slice.map(embeddingText))));
-      await report("embedding", Math.min(i + batch, chunks.length), chunks.length);
+    let reported = performance.now();
+    for (let i = 0; i < chunks.length; ) {
+      // The offline model's CPU is this process's: while requests are about they go first, and
+      // each call is kept short.
+      const busy = await db.yieldToForeground();
+      const slice = chunks.slice(i, i + (opts.embedBatchSize ?? embedBatchSize(embedder, busy)));
+      i += slice.length;
+      const vectors = await embedder.embedDocuments(slice.map(embeddingText));
+      flags.push(...flagInstructionLikeChunks(slice));
+      await storing;
+      storing = stager.stage(slice, vectors);
+      storing.catch(() => undefined);
+      // PGlite writes in this thread too: one background step at a time, nothing to overlap.
+      if (db.kind === "pglite") await storing;
+      if (i === chunks.length || performance.now() - reported >= PROGRESS_EVERY_MS) {
+        await report("embedding", i, chunks.length);
+        reported = performance.now();
+      }
     }
+    await storing;
 
-    const flags = flagInstructionLikeChunks(chunks);
+    flags.splice(MAX_RECORDED_FLAGS);
     if (flags.length > 0) {
       log.warn("ingestion.instruction_like", { ingestionId, chunks: flags.map((f) => f.chunkIndex) });
     }
-    await report("storing", 0, chunks.length);
-    const charCount = extracted.pages.reduce((n, p) => n + p.text.length, 0);
-    const tokenCount = chunks.reduce((n, c) => n + c.tokens, 0);
-    await db.transaction(async (tx) => {
-      await tx.query("delete from documents where ingestion_id = $1", [ingestionId]);
-      const [doc] = await tx.query<{ id: string }>(
-        `insert into documents (ingestion_id, owner_id, board, grade, subject, resource_type, chapter_number,
-           chapter_name, visibility, title, bucket, path, mime_type, page_count, char_count, chunk_count,
-           token_count, embedding_model, metadata)
-         select id, user_id, board, grade, subject, resource_type, chapter_number, chapter_name, visibility,
-           title, bucket, path, mime_type, $2, $3, $4, $5, $6, $7 from ingestions where id = $1
-         returning id`,
-        [
-          ingestionId,
-          extracted.pages.length,
-          charCount,
-          chunks.length,
-          tokenCount,
-          embedder.modelId,
-          JSON.stringify({ extractedTitle: extracted.title ?? null, instructionLike: flags }),
-        ],
-      );
-      await insertChunks(tx, doc!.id, chunks, vectors, embedder.modelId);
-      await tx.query("select paperwise_index_chunks($1)", [doc!.id]);
-      await tx.query(
-        "update ingestions set status = 'ready', progress_done = $2, progress_total = $2, error = null, updated_at = now() where id = $1",
-        [ingestionId, chunks.length],
-      );
+    lap("embedAndStage");
+    await report("storing", chunks.length, chunks.length);
+    await publishVersion(db, ingestionId, versionId, {
+      extractedTitle: extracted.title ?? null,
+      instructionLike: flags,
     });
-    // Fresh statistics keep the planner on the scope indexes after a large insert.
-    if (chunks.length >= 200) await db.query("analyze document_chunks, chunk_terms, chunk_lite");
+    versionId = null;
+    lap("publish");
+    if (chunks.length >= ANALYZE_MIN_CHUNKS) await analyzeChunkTables(db);
+    // A re-ingest retired the previous version: remove it now, in batches.
+    await purgeUnpublishedVersions(db, ingestionId);
+    lap("analyzeAndPurge");
+    log.info("ingestion.ready", { ingestionId, chunks: chunks.length, ms });
     opts.onProgress?.({ ingestionId, status: "ready", done: chunks.length, total: chunks.length });
   } catch (err) {
     const reason = err instanceof AppError ? err.message : "Ingestion failed because of an internal error";
     if (!(err instanceof AppError)) log.error("ingestion.failed", { ingestionId, error: describeError(err) });
     await setIngestionStatus(db, ingestionId, "failed", undefined, reason).catch(() => undefined);
+    if (versionId) {
+      await storing.catch(() => undefined);
+      await purgeVersion(db, versionId).catch((cleanup: unknown) =>
+        // Left for the next sweep (a worker's start), still unpublished and so invisible.
+        log.warn("ingestion.cleanup_failed", { ingestionId, error: describeError(cleanup) }),
+      );
+    }
     opts.onProgress?.({ ingestionId, status: "failed", done: 0, total: 0 });
   }
   return (await getIngestionRow(db, ingestionId))!;
 }
 
-export async function insertChunks(
-  tx: ISqlExecutor,
-  documentId: string,
-  chunks: readonly IChunkDraft[],
-  vectors: readonly Float32Array[],
-  modelId: string,
-): Promise<void> {
-  await tx.copyRows(
-    "document_chunks",
-    [
-      { name: "document_id", type: "uuid" },
-      { name: "chunk_index", type: "int4" },
-      { name: "content", type: "text" },
-      { name: "tokens", type: "int4" },
-      { name: "page_start", type: "int4" },
-      { name: "page_end", type: "int4" },
-      { name: "section_path", type: "text" },
-      { name: "char_start", type: "int4" },
-      { name: "char_end", type: "int4" },
-      { name: "embedding", type: "vector" },
-      { name: "embedding_model", type: "text" },
-    ],
-    chunks.map((c, i) => [
-      documentId,
-      c.chunkIndex,
-      c.content,
-      c.tokens,
-      c.pageStart,
-      c.pageEnd,
-      c.sectionPath,
-      c.charStart,
-      c.charEnd,
-      vectors[i]!,
-      modelId,
-    ]),
-  );
-}
-
-/** Removes a resource: chunks and document go with the ingestion (cascade), then the original. */
+/** Removes a resource: its document versions (in batches), the ingestion, then the original. */
 export async function deleteIngestion(
   db: IDatabase,
   storage: IObjectStorage,
   row: IIngestionRow,
 ): Promise<void> {
-  await db.query("delete from ingestions where id = $1", [row.id]);
+  await deleteIngestionRows(db, row.id);
   if (row.path && row.path !== "pending") {
     await storage
       .remove(row.bucket, row.path)

@@ -147,25 +147,91 @@ export async function setIngestionStatus(
   );
 }
 
+/** Statuses in which an ingestion belongs to a worker (or to a worker that died). */
+const PROCESSING = "('extracting', 'chunking', 'embedding', 'storing')";
+
 /**
- * Ingestions a dead process left mid-way: mark failed so they can be retried. The embedded
- * database has one process, so at its start every unfinished ingestion is dead. A shared
- * Postgres serves several instances, so there only ingestions idle for `staleAfterMs` count
- * (a working ingestion touches `updated_at` at every stage and embedding batch).
+ * Takes the oldest queued ingestion for `workerId`, or null when none is waiting. `for update skip
+ * locked` lets any number of workers (app instances, `npm run worker`) poll one database: each row
+ * goes to exactly one of them. A row whose original is still being stored (`path = 'pending'`) is
+ * not ready to claim.
  */
-export async function failInterruptedIngestions(
+export async function claimNextIngestion(db: ISqlExecutor, workerId: string): Promise<string | null> {
+  const [row] = await db.query<{ id: string }>(
+    `update ingestions set status = 'extracting', claimed_by = $1, attempts = attempts + 1,
+       progress_done = 0, progress_total = 0, error = null, updated_at = now()
+     where id = (
+       select id from ingestions where status = 'queued' and path <> 'pending'
+       order by created_at, id limit 1 for update skip locked
+     )
+     returning id`,
+    [workerId],
+  );
+  return row?.id ?? null;
+}
+
+/**
+ * Claims one given ingestion that no worker is processing (queued, failed or ready: a re-ingest)
+ * for a process that works on it itself (`npm run reembed`). False when a worker has it.
+ */
+export async function claimIngestion(db: ISqlExecutor, id: string, workerId: string): Promise<boolean> {
+  const rows = await db.query(
+    `update ingestions set status = 'extracting', claimed_by = $2, attempts = 1, progress_done = 0,
+       progress_total = 0, error = null, updated_at = now()
+     where id = $1 and status in ('queued', 'failed', 'ready') and path <> 'pending'
+     returning id`,
+    [id, workerId],
+  );
+  return rows.length > 0;
+}
+
+/** Puts an ingestion (failed or ready) back in the queue for any worker: the library's Retry. */
+export async function requeueIngestion(db: ISqlExecutor, id: string): Promise<void> {
+  await db.query(
+    `update ingestions set status = 'queued', progress_done = 0, progress_total = 0, error = null,
+       attempts = 0, claimed_by = null, updated_at = now()
+     where id = $1 and status in ('failed', 'ready')`,
+    [id],
+  );
+}
+
+/** How often a worker may die on one ingestion before it is failed instead of queued again. */
+export const MAX_INGESTION_ATTEMPTS = 3;
+
+export interface IRecoveredIngestions {
+  requeued: number;
+  failed: number;
+}
+
+/**
+ * Ingestions a dead process left behind. Those it was processing go back to the queue (another
+ * worker, or this one after a restart, starts them again) until they have been tried
+ * MAX_INGESTION_ATTEMPTS times, then fail with a reason; an upload whose original was never stored
+ * fails at once. The embedded database has one process, so at its start every unfinished
+ * ingestion is dead. A shared Postgres serves several instances, so there only ingestions idle for
+ * `staleAfterMs` count (a working ingestion touches `updated_at` at every stage and batch).
+ */
+export async function recoverInterruptedIngestions(
   db: ISqlExecutor,
   opts: { staleAfterMs?: number } = {},
-): Promise<number> {
-  const rows = await db.query(
-    `update ingestions set status = 'failed', error = 'Interrupted before it finished (server stopped); retry it',
-       updated_at = now()
-     where status in ('queued', 'extracting', 'chunking', 'embedding', 'storing')
+): Promise<IRecoveredIngestions> {
+  const rows = await db.query<{ status: string }>(
+    `update ingestions set
+       status = case when status = 'queued' or attempts >= $2 then 'failed' else 'queued' end,
+       error = case
+         when status = 'queued' then 'The upload was interrupted before its file was stored; upload it again'
+         when attempts >= $2 then 'Interrupted before it finished, ' || attempts || ' times; retry it'
+         else null end,
+       claimed_by = null, updated_at = now()
+     where (status in ${PROCESSING} or (status = 'queued' and path = 'pending'))
        and ($1::float8 is null or updated_at < now() - make_interval(secs => $1::float8 / 1000))
-     returning id`,
-    [opts.staleAfterMs ?? null],
+     returning status`,
+    [opts.staleAfterMs ?? null, MAX_INGESTION_ATTEMPTS],
   );
-  return rows.length;
+  return {
+    requeued: rows.filter((r) => r.status === "queued").length,
+    failed: rows.filter((r) => r.status === "failed").length,
+  };
 }
 
 /** A page of a document's chunks for the library's preview, in order. */

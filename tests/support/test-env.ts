@@ -10,6 +10,7 @@ import { buildConfig, setConfigForProcess } from "@/lib/config/env";
 import { setDbForProcess } from "@/lib/db";
 import type { IDatabase } from "@/lib/db/types";
 import { setRateLimitForProcess } from "@/lib/http/rate-limit";
+import { stopIngestionWorker } from "@/lib/ingestion/queue";
 import { setStorageForProcess } from "@/lib/storage";
 import type { ERole } from "@/types/curriculum.types";
 import { createTestDatabase, type TTestDbKind } from "./test-db";
@@ -90,6 +91,8 @@ export async function createTestEnv(env: Record<string, string> = {}): Promise<I
     teacher: await make("teacher@paperwise.local"),
     otherTeacher: await make("teacher2@paperwise.local"),
     async close() {
+      // The process's queue worker uses this database: it finishes and stops first.
+      await stopIngestionWorker();
       setDbForProcess(undefined);
       await testDb.dispose();
       await rm(dataDir, { recursive: true, force: true });

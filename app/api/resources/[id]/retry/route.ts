@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import { handle } from "@/lib/http/route";
 import { getManageableIngestion } from "@/lib/ingestion/access";
 import { enqueueIngestion } from "@/lib/ingestion/queue";
-import { getIngestionRow, setIngestionStatus, toIngestion } from "@/lib/ingestion/store";
+import { getIngestionRow, requeueIngestion, toIngestion } from "@/lib/ingestion/store";
 
 /** Retry a failed ingestion, or re-ingest a ready one (e.g. after changing the embedder). */
 export const POST = handle(retryResourceContract, async ({ principal, params }) => {
@@ -15,7 +15,7 @@ export const POST = handle(retryResourceContract, async ({ principal, params }) 
   }
   if (row.path === "pending")
     throw new AppError("conflict", "The original file was never stored; upload it again");
-  await setIngestionStatus(db, row.id, "queued", { done: 0, total: 0 }, null);
+  await requeueIngestion(db, row.id);
   enqueueIngestion(row.id);
   return Response.json(
     { ok: true, ingestion: toIngestion((await getIngestionRow(db, row.id))!) },
