@@ -98,7 +98,7 @@ test("a teacher is offered only the actions the server allows: none on shared bo
     },
   });
   expect(own.status()).toBe(202);
-  await page.reload();
+  await page.goto("/library");
   const sharedRows = page.getByTestId("library-row").filter({ hasText: "shared" });
   await expect(sharedRows.first()).toBeVisible();
   await expect(sharedRows.getByTestId("row-delete")).toHaveCount(0);
