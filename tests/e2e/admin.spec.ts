@@ -83,6 +83,8 @@ test("a teacher is offered only the actions the server allows: none on shared bo
   await login.goto();
   await login.signIn(TEACHER.email, TEACHER.password);
   await page.getByRole("link", { name: "Library" }).click();
+  // Unique per run: the same bytes again would be answered as a duplicate of the first upload.
+  const file = `my-notes-${Date.now()}.md`;
   const own = await page.request.post("/api/resources", {
     multipart: {
       board: "OpenStax",
@@ -91,9 +93,9 @@ test("a teacher is offered only the actions the server allows: none on shared bo
       resourceType: "notes",
       visibility: "private",
       file: {
-        name: "my-notes.md",
+        name: file,
         mimeType: "text/markdown",
-        buffer: Buffer.from("# Notes\n\nOsmosis moves water."),
+        buffer: Buffer.from(`# Notes\n\nOsmosis moves water (${file}).`),
       },
     },
   });
@@ -103,7 +105,7 @@ test("a teacher is offered only the actions the server allows: none on shared bo
   await expect(sharedRows.first()).toBeVisible();
   await expect(sharedRows.getByTestId("row-delete")).toHaveCount(0);
   await expect(sharedRows.getByRole("button", { name: "Re-ingest" })).toHaveCount(0);
-  const mine = page.getByTestId("library-row").filter({ hasText: "my-notes.md" });
+  const mine = page.getByTestId("library-row").filter({ hasText: file });
   await expect(mine.getByTestId("row-status")).toHaveText("ready", { timeout: 30_000 });
   await expect(mine.getByTestId("row-delete")).toBeVisible();
   await expect(mine.getByRole("button", { name: "Re-ingest" })).toBeVisible();
