@@ -59,13 +59,10 @@ const X_CHANGES_Y = new RegExp(
   "iu",
 );
 const INCREASE_IN = new RegExp(
-  String.raw`^an? (increase|decrease|rise|fall|drop|reduction) in ${NP} (?:causes|leads to|results in|produces|means) an? (increase|decrease|rise|fall|drop|reduction) in ${NP}(?:[,.;]|$)`,
+  `^an? (increase|decrease|rise|fall|drop|reduction) in ${NP} (?:causes|leads to|results in|produces|means) an? (increase|decrease|rise|fall|drop|reduction) in ${NP}(?:[,.;]|$)`,
   "iu",
 );
-const PROPORTIONAL = new RegExp(
-  String.raw`^${NP} is (directly |inversely )?proportional to ${NP}(?:[,.;]|$)`,
-  "iu",
-);
+const PROPORTIONAL = new RegExp(`^${NP} is (directly |inversely )?proportional to ${NP}(?:[,.;]|$)`, "iu");
 
 const SIGN_OF_NOUN = (w: string): 1 | -1 => (/^(?:increase|rise)$/i.test(w) ? 1 : -1);
 
