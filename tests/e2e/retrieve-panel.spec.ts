@@ -47,3 +47,24 @@ test("rerank off is sent, α reads auto, a Top K of 0 is explained, the MCQ temp
   await expect(page.getByTestId("count-short")).toHaveValue("0");
   await expect(page.getByTestId("count-long")).toHaveValue("0");
 });
+
+test("enhance highlights the added words and the enhanced query wraps in a text box", async ({ page }) => {
+  const builder = new BuilderPage(page);
+  await builder.pickScope("OpenStax", "11", "Biology");
+  await page.getByTestId("filter-chapter").selectOption("4");
+  await page.getByTestId("query-input").fill("lysosomes vacuoles organelles");
+  await page.getByTestId("enhance").click();
+  await expect(page.getByTestId("enhance-panel")).toBeVisible();
+  const added = page.getByTestId("enhance-added");
+  await expect(added.first()).toBeVisible();
+  // Every highlighted word is one the teacher did not type.
+  for (const text of await added.allTextContents())
+    for (const word of text.trim().split(/\s+/))
+      expect(["lysosomes", "vacuoles", "organelles"]).not.toContain(word.toLowerCase());
+  await expect(page.getByTestId("enhance-diff")).toContainText("lysosomes");
+  await expect(page.getByTestId("enhance-final")).toHaveJSProperty("tagName", "TEXTAREA");
+  // Switching an added term off removes it from the highlighted words too.
+  const before = (await added.allTextContents()).join(" ");
+  await page.getByTestId("enhance-chip").first().click();
+  await expect.poll(async () => (await added.allTextContents()).join(" ")).not.toBe(before);
+});
