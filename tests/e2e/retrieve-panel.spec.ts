@@ -68,3 +68,28 @@ test("enhance highlights the added words and the enhanced query wraps in a text 
   await page.getByTestId("enhance-chip").first().click();
   await expect.poll(async () => (await added.allTextContents()).join(" ")).not.toBe(before);
 });
+
+test("View source opens a text source at the cited passage, highlighted", async ({ page }) => {
+  const builder = new BuilderPage(page);
+  await builder.pickScope("OpenStax", "11", "Biology");
+  await page.getByTestId("filter-chapter").selectOption("4");
+  await page.getByTestId("query-input").fill("lysosomes vacuoles organelles");
+  await page.getByTestId("retrieve").click();
+  const first = builder.results().first();
+  await expect(first).toBeVisible();
+  const link = first.getByTestId("view-source");
+  // The OpenStax chapters are Markdown: no page, so the source view at the chunk.
+  const href = (await link.getAttribute("href")) ?? "";
+  expect(href).toMatch(/^\/sources\/[0-9a-f-]{36}\?chunk=\d+$/);
+  const passage = (await first.getByTestId("result-chunk").textContent()) ?? "";
+  await page.goto(href);
+  const cited = page.getByTestId("source-cited");
+  await expect(cited).toBeVisible();
+  await expect(cited).toBeInViewport();
+  await expect(cited).toHaveAttribute("aria-current", "location");
+  await expect(page.getByTestId("source-title")).not.toBeEmpty();
+  await expect(page.getByTestId("source-chunk").first()).toBeVisible();
+  // The highlighted chunk is the one the result card cited.
+  const chunkNo = /chunk (\d+)/.exec(passage)?.[1];
+  expect(href.endsWith(`chunk=${chunkNo}`)).toBe(true);
+});
