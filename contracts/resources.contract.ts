@@ -123,3 +123,26 @@ export const sourceFileContract = defineContract({
   response: "binary",
   errors: [404],
 });
+
+export const sourcePassageContract = defineContract({
+  name: "sources.passage",
+  method: "GET",
+  path: "/api/sources/{documentId}/passage",
+  summary:
+    "A retrieved passage in its source's text: the cited chunk with the chunks around it (View source at the passage)",
+  tag: "resources",
+  auth: { kind: "user", scope: "resources:read" },
+  params: uuidParams({ documentId: "document id" }),
+  query: z.strictObject({
+    chunk: z.coerce.number().int().min(0).max(1_000_000),
+    around: z.coerce.number().int().min(0).max(50).default(10),
+  }),
+  response: z.object({
+    ok: z.literal(true),
+    title: z.string(),
+    mimeType: z.string(),
+    chunkIndex: z.number().int(),
+    items: z.array(ChunkPreviewSchema),
+  }),
+  errors: [404],
+});

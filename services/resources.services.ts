@@ -3,6 +3,7 @@ import {
   listResourcesContract,
   resourceChunksContract,
   retryResourceContract,
+  sourcePassageContract,
   uploadResourcesContract,
 } from "@/contracts/resources.contract";
 import { apiFetch } from "./http";
@@ -18,3 +19,7 @@ export const retryResource = (id: string) => apiFetch(retryResourceContract, { p
 /** A page of a resource's chunks for the library preview. */
 export const getResourceChunks = (id: string, query: { offset?: number; limit?: number } = {}) =>
   apiFetch(resourceChunksContract, { params: { id }, query });
+
+/** A cited passage with the chunks around it, for the source view. */
+export const getSourcePassage = (documentId: string, chunk: number) =>
+  apiFetch(sourcePassageContract, { params: { documentId }, query: { chunk } });

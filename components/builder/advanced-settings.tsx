@@ -27,9 +27,16 @@ export function AdvancedSettings({
             type="number"
             min={1}
             max={50}
-            value={settings.topK}
-            onChange={(e) => settings.setTopK(Math.min(50, Math.max(1, Number(e.target.value) || 8)))}
+            value={settings.topKText}
+            aria-invalid={settings.topKError !== null}
+            aria-describedby={settings.topKError ? "topk-error" : undefined}
+            onChange={(e) => settings.typeTopK(e.target.value)}
           />
+          {settings.topKError && (
+            <p id="topk-error" className="text-xs text-destructive" data-testid="topk-error">
+              {settings.topKError} Searching with {settings.topK}.
+            </p>
+          )}
         </div>
         <div className="flex flex-col gap-1.5">
           <span className="text-sm font-medium">
@@ -41,7 +48,13 @@ export function AdvancedSettings({
             min={0}
             max={1}
             step={0.05}
-            value={[alpha ?? 0.5]}
+            // While automatic the thumb sits at the classifier's last choice and reads "auto".
+            value={[alpha ?? autoAlpha ?? 0.5]}
+            aria-valuetext={
+              alpha === null
+                ? `auto${autoAlpha !== undefined ? ` (${autoAlpha.toFixed(2)})` : ""}`
+                : alpha.toFixed(2)
+            }
             onValueChange={(v) => settings.setAlpha(v[0] ?? 0.5)}
           />
           {alpha !== null && (
@@ -53,6 +66,21 @@ export function AdvancedSettings({
               Use the classifier&apos;s α
             </button>
           )}
+        </div>
+        <div className="flex items-center gap-1.5">
+          <Checkbox
+            id="rerank"
+            data-testid="rerank-toggle"
+            checked={settings.rerank}
+            onCheckedChange={(v) => settings.setRerank(!!v)}
+          />
+          <Label
+            htmlFor="rerank"
+            className="font-normal"
+            title="Re-score the best candidates against the whole query before showing them"
+          >
+            Rerank results
+          </Label>
         </div>
         <div className="flex flex-col gap-1.5">
           <Label htmlFor="maxtok">Max tokens per chunk (display)</Label>

@@ -42,3 +42,36 @@ export function levelTargets(form: IBlueprintForm): Record<EBloomLevel, number> 
   });
   return out;
 }
+
+const COUNT_PATTERNS: Record<EQuestionType, RegExp> = {
+  mcq: /\b(\d{1,2})\s+(?:mcqs?|multiple[- ]choice)\b/i,
+  short: /\b(\d{1,2})\s+short(?:[- ]answer)?\b/i,
+  long: /\b(\d{1,2})\s+long(?:[- ]answer)?\b/i,
+};
+
+/**
+ * The counts a query asks for ("Generate 10 MCQs for Chapter 3" → 10 MCQs, nothing else), so the
+ * blueprint starts where the teacher's own words put it; null when the query names no count.
+ */
+export function countsFromQuery(query: string): Record<EQuestionType, number> | null {
+  const counts: Record<EQuestionType, number> = { mcq: 0, short: 0, long: 0 };
+  let found = false;
+  for (const t of QUESTION_TYPES) {
+    const m = COUNT_PATTERNS[t].exec(query);
+    if (m?.[1]) {
+      counts[t] = Math.min(50, Number(m[1]));
+      found = true;
+    }
+  }
+  return found && QUESTION_TYPES.some((t) => counts[t] > 0) ? counts : null;
+}
+
+/** Top K as typed: the number when it is a whole number from 1 to 50, otherwise why not. */
+export function parseTopK(raw: string): { value: number } | { error: string } {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isInteger(n))
+    return { error: "Top K must be a whole number from 1 to 50." };
+  if (n < 1) return { error: "Top K must be at least 1 (0 would return no passages)." };
+  if (n > 50) return { error: "Top K is at most 50." };
+  return { value: n };
+}

@@ -1,7 +1,8 @@
 "use client";
 
-import { Input, NativeSelect, Textarea } from "@/components/ui/input";
+import { NativeSelect, Textarea } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { addedWordSpans } from "./enhance-diff";
 import type { TBuilderQuery, TBuilderScope } from "./use-questions-builder";
 
 const TEMPLATES = [
@@ -90,11 +91,28 @@ export function EnhancePanel({ draft }: { draft: TBuilderQuery }) {
           <span className="font-medium">Original: </span>
           <span data-testid="enhance-original">{draft.query}</span>
         </div>
-        <div>
-          <Label htmlFor="enhanced">Enhanced (editable)</Label>
-          <Input
+        <div className="flex flex-col gap-1">
+          <span className="font-medium">Enhanced (added words highlighted): </span>
+          <p data-testid="enhance-diff" className="whitespace-pre-wrap break-words">
+            {addedWordSpans(draft.query, draft.finalQuery).map((s, i) =>
+              s.added ? (
+                // biome-ignore lint/suspicious/noArrayIndexKey: spans are positional and rebuilt on every change
+                <mark key={i} data-testid="enhance-added" className="rounded bg-accent px-0.5 text-primary">
+                  {s.text}
+                </mark>
+              ) : (
+                // biome-ignore lint/suspicious/noArrayIndexKey: as above
+                <span key={i}>{s.text}</span>
+              ),
+            )}
+          </p>
+          <Label htmlFor="enhanced">Edit the enhanced query</Label>
+          {/* A textarea: long enhanced queries wrap instead of scrolling out of a one-line box. */}
+          <Textarea
             id="enhanced"
             data-testid="enhance-final"
+            rows={3}
+            maxLength={2000}
             value={draft.finalQuery}
             onChange={(e) => draft.editEnhanced(e.target.value)}
           />

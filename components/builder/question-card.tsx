@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/misc";
 import type { IQuestionDraft, ISlot, TQuestionPartData } from "@/types/generation.types";
+import { sourceHref } from "./source-link";
 
 const WRITING: Record<IQuestionDraft["writing"], string> = {
   stem: "the question",
@@ -278,7 +279,7 @@ export function QuestionCard({
                     : “{r.quote.slice(0, 300)}”{" "}
                     <a
                       className="text-primary underline"
-                      href={`/api/sources/${r.documentId}${r.pageStart ? `#page=${r.pageStart}` : ""}`}
+                      href={sourceHref(r)}
                       target="_blank"
                       rel="noreferrer"
                     >

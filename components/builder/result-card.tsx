@@ -4,6 +4,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/misc";
 import type { TRetrievalItem } from "@/schema/retrieval.schema";
+import { sourceHref } from "./source-link";
 
 /** First 2–3 sentences of the passage body (headings and captions left out), within `maxWords`. */
 export function passagePreview(text: string, maxWords: number): string {
@@ -76,7 +77,7 @@ export function ResultCard({
           <p className="text-sm leading-relaxed">{passagePreview(it.content, maxWords)}</p>
           <a
             className="self-start text-xs text-primary underline"
-            href={`/api/sources/${it.documentId}${it.pageStart ? `#page=${it.pageStart}` : ""}`}
+            href={sourceHref(it)}
             target="_blank"
             rel="noreferrer"
             data-testid="view-source"

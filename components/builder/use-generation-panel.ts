@@ -14,7 +14,7 @@ import {
   type TQuestion,
   type TQuestionPartData,
 } from "@/types/generation.types";
-import { blueprintError, levelTargets } from "./blueprint";
+import { blueprintError, countsFromQuery, levelTargets } from "./blueprint";
 
 const DEFAULT_MARKS: Record<EQuestionType, number> = { mcq: 1, short: 3, long: 5 };
 
@@ -27,8 +27,11 @@ export interface IGenerationPanelProps {
 }
 
 /** How many questions of each type, their marks, the Bloom levels (or exact counts per level), the strategy. */
-function useBlueprintForm(bloomTargets: EBloomLevel[]) {
-  const [counts, setCounts] = useState<Record<EQuestionType, number>>({ mcq: 4, short: 2, long: 1 });
+function useBlueprintForm(bloomTargets: EBloomLevel[], topic: string | undefined) {
+  // "Generate 10 MCQs for …" starts the blueprint at 10 MCQs; otherwise a small mixed set.
+  const [counts, setCounts] = useState<Record<EQuestionType, number>>(
+    () => countsFromQuery(topic ?? "") ?? { mcq: 4, short: 2, long: 1 },
+  );
   const [marks, setMarks] = useState<Record<EQuestionType, number>>(DEFAULT_MARKS);
   const [levels, setLevels] = useState<EBloomLevel[]>(bloomTargets.length ? bloomTargets : [...BLOOM_LEVELS]);
   const [strategy, setStrategy] = useState<EStrategy>("grounded");
@@ -66,7 +69,7 @@ const toggled = (set: Set<string>, id: string, on: boolean) => {
  * with the stored question as soon as it has an id.
  */
 export function useGenerationPanel({ filters, context, topic, bloomTargets }: IGenerationPanelProps) {
-  const blueprint = useBlueprintForm(bloomTargets);
+  const blueprint = useBlueprintForm(bloomTargets, topic);
   const gen = useGeneration();
   const [approved, setApproved] = useState<Set<string>>(new Set());
   const [rejected, setRejected] = useState<Set<string>>(new Set());

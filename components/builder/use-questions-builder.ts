@@ -7,6 +7,7 @@ import { useRetrievalSession } from "@/hooks/use-retrieval-session";
 import type { TEnhanceQueryResponse, TRetrievalItem, TRetrievalQueryInput } from "@/schema/retrieval.schema";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { EResourceType } from "@/types/curriculum.types";
+import { parseTopK } from "./blueprint";
 
 /** The key a passage is selected by. */
 export const passageKey = (i: Pick<TRetrievalItem, "documentId" | "chunkIndex">) =>
@@ -141,11 +142,33 @@ export type TBuilderQuery = ReturnType<typeof useQueryDraft>;
 function useSettings() {
   const [topK, setTopK] = useState(8);
   const [alpha, setAlpha] = useState<number | null>(null);
+  const [rerank, setRerank] = useState(true);
+  // What the teacher typed in Top K; the last valid value is searched with while this is wrong.
+  const [topKText, setTopKText] = useState("8");
+  const parsedTopK = parseTopK(topKText);
+  const typeTopK = (raw: string) => {
+    setTopKText(raw);
+    const p = parseTopK(raw);
+    if ("value" in p) setTopK(p.value);
+  };
   const [maxTokens, setMaxTokens] = useState(400);
   const [bloom, setBloom] = useState<EBloomLevel[]>([]);
   const toggleBloom = (l: EBloomLevel, on: boolean) =>
     setBloom((cur) => (on ? [...cur, l] : cur.filter((x) => x !== l)));
-  return { topK, setTopK, alpha, setAlpha, maxTokens, setMaxTokens, bloom, toggleBloom };
+  return {
+    topK,
+    topKText,
+    typeTopK,
+    topKError: "error" in parsedTopK ? parsedTopK.error : null,
+    alpha,
+    setAlpha,
+    rerank,
+    setRerank,
+    maxTokens,
+    setMaxTokens,
+    bloom,
+    toggleBloom,
+  };
 }
 
 export type TBuilderSettings = ReturnType<typeof useSettings>;
@@ -196,6 +219,7 @@ export function useQuestionsBuilder() {
       filters: scope.filters,
       query: draft.finalQuery,
       topK: settings.topK,
+      enableRerank: settings.rerank,
       ...(settings.alpha !== null ? { alpha: settings.alpha } : {}),
       ...(settings.bloom.length ? { bloomTargets: settings.bloom } : {}),
       // The enhancer's alternative phrasings are searched beside the query (the planner fuses them).

@@ -57,6 +57,8 @@ export function Slider({ className, ...props }: React.ComponentProps<typeof Slid
       </SliderPrimitive.Track>
       <SliderPrimitive.Thumb
         aria-label={props["aria-label"]}
+        // Radix puts the ARIA value on the thumb: pass a spoken value (e.g. "auto") through.
+        aria-valuetext={props["aria-valuetext"]}
         className="block h-4 w-4 rounded-full border-2 border-primary bg-card focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
       />
     </SliderPrimitive.Root>

@@ -26,6 +26,7 @@ import { GET as listResources, POST as upload } from "@/app/api/resources/route"
 import { POST as enhance } from "@/app/api/retrieval/enhance-query/route";
 import { GET as facets } from "@/app/api/retrieval/facets/route";
 import { POST as query } from "@/app/api/retrieval/query/route";
+import { GET as sourcePassage } from "@/app/api/sources/[documentId]/passage/route";
 import { GET as source } from "@/app/api/sources/[documentId]/route";
 import { DELETE as revokeToken } from "@/app/api/tokens/[id]/route";
 import { POST as createToken, GET as listTokens } from "@/app/api/tokens/route";
@@ -446,6 +447,19 @@ describe("the OpenAPI document against real responses (Ajv)", () => {
       "GET",
       "/api/sources/{documentId}",
       await source(makeRequest("GET", "/x", { token: t() }), params({ documentId: "not-a-uuid" })),
+    );
+    await conforms(
+      "GET",
+      "/api/sources/{documentId}/passage",
+      await sourcePassage(makeRequest("GET", "/x?chunk=0", { token: t() }), params({ documentId: docId })),
+    );
+    await conforms(
+      "GET",
+      "/api/sources/{documentId}/passage",
+      await sourcePassage(
+        makeRequest("GET", "/x?chunk=99999", { token: t() }),
+        params({ documentId: docId }),
+      ),
     );
     await conforms(
       "POST",

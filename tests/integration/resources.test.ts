@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listChunks } from "@/app/api/resources/[id]/chunks/route";
 import { DELETE as deleteResource, GET as getResource } from "@/app/api/resources/[id]/route";
 import { GET as listResources, POST as upload } from "@/app/api/resources/route";
+import { GET as sourcePassage } from "@/app/api/sources/[documentId]/passage/route";
 import { drainIngestionQueue } from "@/lib/ingestion/queue";
 import { makeDocx, makePdf, PNG_BYTES } from "../support/make-fixtures";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
@@ -173,6 +174,36 @@ describe("resource API", () => {
     expect(body.items[1].sectionPath).toMatch(/31\.\d/);
   });
 
+  it("opens a source at the cited passage with its neighbours, behind auth and visibility", async () => {
+    const documentId: string = (await status(env.admin.token, mdId)).body.ingestion.documentId;
+    const get = async (query: string, token?: string) => {
+      const res = await sourcePassage(
+        makeRequest("GET", `/api/sources/${documentId}/passage?${query}`, { token }),
+        params({ documentId }),
+      );
+      return { status: res.status, body: await res.json() };
+    };
+    const ok = await get("chunk=3&around=1", env.teacher.token);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ ok: true, chunkIndex: 3, mimeType: "text/markdown" });
+    expect(ok.body.items.map((c: { chunkIndex: number }) => c.chunkIndex)).toEqual([2, 3, 4]);
+    expect(ok.body.items[1].content.length).toBeGreaterThan(0);
+    expect((await get("chunk=0&around=0", env.teacher.token)).body.items).toHaveLength(1);
+    expect((await get("chunk=3")).status).toBe(401);
+    const far = await get("chunk=99999", env.teacher.token);
+    expect(far.status).toBe(404);
+    expect(far.body.error.message).toMatch(/Chunk 99999/);
+    const bad = await get("chunk=x", env.teacher.token);
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body.error)).toContain("chunk");
+    const other = "00000000-0000-4000-8000-000000000000";
+    const missing = await sourcePassage(
+      makeRequest("GET", `/api/sources/${other}/passage?chunk=0`, { token: env.teacher.token }),
+      params({ documentId: other }),
+    );
+    expect(missing.status).toBe(404);
+  });
+
   it("rejects bad uploads with the right status and a reason", async () => {
     const cases: [string | undefined, FormData, number, RegExp][] = [
       [undefined, form([{ name: "a.md", bytes: new TextEncoder().encode("# Hi\n\ntext") }]), 401, /Sign in/],
@@ -237,6 +268,13 @@ describe("resource API", () => {
     const id = mine.body.ingestions[0].id;
     expect((await status(env.teacher.token, id)).status).toBe(200);
     expect((await status(env.otherTeacher.token, id)).status).toBe(404);
+    // Another teacher cannot read a private source's passages either.
+    const privateDoc: string = (await status(env.teacher.token, id)).body.ingestion.documentId;
+    const hidden = await sourcePassage(
+      makeRequest("GET", `/api/sources/${privateDoc}/passage?chunk=0`, { token: env.otherTeacher.token }),
+      params({ documentId: privateDoc }),
+    );
+    expect(hidden.status).toBe(404);
     const list = await listResources(
       makeRequest("GET", "/api/resources", { token: env.otherTeacher.token }),
       {},

@@ -21,6 +21,7 @@ import { GET as listResources, POST as upload } from "@/app/api/resources/route"
 import { POST as enhance } from "@/app/api/retrieval/enhance-query/route";
 import { GET as facets } from "@/app/api/retrieval/facets/route";
 import { POST as query } from "@/app/api/retrieval/query/route";
+import { GET as sourcePassage } from "@/app/api/sources/[documentId]/passage/route";
 import { GET as source } from "@/app/api/sources/[documentId]/route";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { createApiToken } from "@/lib/auth/api-tokens";
@@ -102,6 +103,13 @@ const SCOPE_TABLE: [string, string, THandler, TApiScope, () => Record<string, st
   ["GET", "resources/[id]/chunks", chunks as THandler, "resources:read", () => ({ id: resourceId })],
   ["GET", "resources/[id]/file", file as THandler, "resources:read", () => ({ id: resourceId })],
   ["GET", "sources/[documentId]", source as THandler, "resources:read", () => ({ documentId })],
+  [
+    "GET",
+    "sources/[documentId]/passage",
+    sourcePassage as THandler,
+    "resources:read",
+    () => ({ documentId }),
+  ],
   ["POST", "resources", upload as THandler, "resources:write", () => ({}), "multipart"],
   ["DELETE", "resources/[id]", deleteResource as THandler, "resources:write", () => ({ id: NONE })],
   ["POST", "resources/[id]/retry", retry as THandler, "resources:write", () => ({ id: NONE })],
@@ -167,7 +175,12 @@ const UNSCOPED = [
 ];
 
 function scopedRequest(method: string, route: string, token: string, body: unknown): Request {
-  const url = `/api/${route}${route.endsWith("export") ? "?format=md&part=answer-key" : ""}`;
+  const query = route.endsWith("export")
+    ? "?format=md&part=answer-key"
+    : route.endsWith("passage")
+      ? "?chunk=0"
+      : "";
+  const url = `/api/${route}${query}`;
   if (body === "multipart") {
     const form = new FormData();
     form.append("file", new Blob(["# Notes\n\nLight."]), "notes.md");

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { blueprintError, type IBlueprintForm, levelTargets } from "@/components/builder/blueprint";
+import {
+  blueprintError,
+  countsFromQuery,
+  type IBlueprintForm,
+  levelTargets,
+  parseTopK,
+} from "@/components/builder/blueprint";
 
 const base: IBlueprintForm = {
   counts: { mcq: 4, short: 2, long: 1 },
@@ -29,5 +35,31 @@ describe("blueprint form", () => {
     const form = { ...base, perLevel: { Remember: 4, Analyze: 3 } };
     expect(blueprintError(form)).toBeNull();
     expect(levelTargets(form)).toMatchObject({ Remember: 4, Analyze: 3, Understand: 0 });
+  });
+});
+
+describe("counts named in a query", () => {
+  it("reads the template's 10 MCQs as a blueprint of only MCQs", () => {
+    expect(countsFromQuery("Generate 10 MCQs for Chapter 3")).toEqual({ mcq: 10, short: 0, long: 0 });
+    expect(countsFromQuery("5 short-answer and 2 long questions on light")).toEqual({
+      mcq: 0,
+      short: 5,
+      long: 2,
+    });
+  });
+  it("returns null when no count is named, and caps a type at 50", () => {
+    expect(countsFromQuery("Explain photosynthesis")).toBeNull();
+    expect(countsFromQuery("0 MCQs")).toBeNull();
+    expect(countsFromQuery("99 MCQs")).toEqual({ mcq: 50, short: 0, long: 0 });
+  });
+});
+
+describe("Top K as typed", () => {
+  it("accepts whole numbers from 1 to 50 and says why anything else is refused", () => {
+    expect(parseTopK("8")).toEqual({ value: 8 });
+    expect(parseTopK("0")).toEqual({ error: expect.stringContaining("at least 1") });
+    expect(parseTopK("51")).toEqual({ error: expect.stringContaining("at most 50") });
+    expect(parseTopK("")).toEqual({ error: expect.stringContaining("whole number") });
+    expect(parseTopK("2.5")).toEqual({ error: expect.stringContaining("whole number") });
   });
 });
