@@ -85,6 +85,10 @@ export function useGenerationPanel({ filters, context, topic, bloomTargets }: IG
     return override ? { slot: q.slot, status: "final", question: override } : q;
   });
   const finals = parts.flatMap((q) => (q.status === "final" ? [q.question] : []));
+  /** Approved, not rejected, final questions (edits applied): what "Add to paper" adds. */
+  const approvedParts = parts.flatMap((p) =>
+    p.status === "final" && approved.has(p.slot.id) && !rejected.has(p.slot.id) ? [p] : [],
+  );
   const running = gen.status === "submitted" || gen.status === "streaming";
   /** Questions asked for by the running (or last) generation: slots arrive one by one. */
   const [requested, setRequested] = useState(0);
@@ -178,15 +182,10 @@ export function useGenerationPanel({ filters, context, topic, bloomTargets }: IG
     byType: Object.fromEntries(
       QUESTION_TYPES.map((t) => [t, finals.filter((q) => q.type === t).length]),
     ) as Record<EQuestionType, number>,
-    /** Approved, not rejected, final questions by their stored ids: what "Add to paper" adds. */
-    approvedIds: parts
-      .filter((p) => p.status === "final" && approved.has(p.slot.id) && !rejected.has(p.slot.id))
-      .map((p) => persistedId(p.slot.id))
-      .filter((x): x is string => x !== null),
+    /** Their stored ids. */
+    approvedIds: approvedParts.map((p) => persistedId(p.slot.id)).filter((x): x is string => x !== null),
     /** Marks of those questions together: the size of a new paper made for exactly them. */
-    approvedMarks: parts
-      .filter((p) => p.status === "final" && approved.has(p.slot.id) && !rejected.has(p.slot.id))
-      .reduce((n, p) => n + (p.status === "final" ? (overrides[p.slot.id] ?? p.question).marks : 0), 0),
+    approvedMarks: approvedParts.reduce((n, p) => n + p.question.marks, 0),
     approved,
     rejected,
     regenerating,

@@ -1,13 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { seriousViolations } from "./pages/a11y";
 import { LoginPage, TEACHER } from "./pages/login.page";
-
-async function seriousViolations(page: import("@playwright/test").Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help}`);
-}
 
 test("an unauthenticated visit is sent to the login page", async ({ page }) => {
   await page.goto("/");

@@ -1,6 +1,6 @@
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { seriousViolations } from "./pages/a11y";
 import { ADMIN, LoginPage, TEACHER } from "./pages/login.page";
 
 /**
@@ -12,13 +12,6 @@ const SIZES = [
   { name: "phone", width: 390, height: 844 },
   { name: "desktop", width: 1366, height: 900 },
 ] as const;
-
-async function seriousViolations(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
 
 /** Elements that stick out past the right edge of the screen, named so a failure says which. */
 async function overflow(page: Page) {
