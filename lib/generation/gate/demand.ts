@@ -1,6 +1,8 @@
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import type { TQuestion } from "@/types/generation.types";
 import { keyOf } from "./checks";
+import { demandFeatures, type IDemandInput } from "./demand-features";
+import { DEMAND_MODEL } from "./demand-model";
 import { BLANK, coverage, shapeOf, stemSet, withoutQuotes } from "./text";
 import type { IGateContext } from "./types";
 
@@ -10,14 +12,23 @@ import type { IGateContext } from "./types";
  * rule comes first: an answer found by matching the question's words in a passage is Remember,
  * whatever the verb. A computed answer is Apply; assertion–reason and compare/contrast are
  * Analyze; judging a claim with a justification is Evaluate; a design whose scheme credits what
- * is varied, measured and controlled is Create.
+ * is varied, measured and controlled is Create. What no structural rule decides (a written
+ * answer's task in other words) goes to a small text model over structural and command-verb
+ * features (`demand-features.ts`, weights in `demand-model.ts`, measured in docs/bloom-demand.md).
  */
 
 const DESIGN =
   /\b(?:design|devise|plan|propose|set up|outline)\b[^.?]*\b(?:investigation|experiment|test|model|procedure|study|method|key|activity)\b/i;
 const DESIGN_SCHEME =
   /\b(?:independent|dependent|vary|varied|control(?:led)?|measure|keep .* (?:same|constant)|fair test)\b/i;
-const CLAIM = /\b(?:claims?|argues?|says?|states?|concludes?|believes?|suggests?|thinks?|writes?)\b/i;
+const CLAIM =
+  /\b(?:claims?|argues?|arguing|says?|states?|concludes?|believes?|suggests?|thinks?|writes?|proposes?|proposed)\b/i;
+/** A task to design or plan, on its own (a long answer whose scheme marks the design). */
+const DESIGN_TASK = /\b(?:design|devise|plan|propose)\b/i;
+/** An MCQ asking which restatement explains or describes a situation: Understand by the rubric. */
+const BEST_EXPLAINS =
+  /\bwhich (?:statement|option|explanation|description|of the following)\b[^?]*\bbest (?:explains?|describes?|accounts? for|summari[sz]es?)\b/i;
+const ANALYSE = /\banaly[sz]e\b/i;
 const JUDGE =
   /\b(?:evaluate|assess|judge|do you agree|is (?:the|this) (?:student|claim|conclusion)|justify|critique|correct\?|valid)\b/i;
 const ASSERTION_REASON = /\bassertion\b[\s\S]*\breason\b/i;
@@ -50,9 +61,11 @@ function matchable(q: TQuestion, ctx: IGateContext): boolean {
 export function estimateDemand(q: TQuestion, ctx: IGateContext): EBloomLevel {
   const stem = q.promptText;
   const own = withoutQuotes(stem);
-  const scheme = q.type === "long" ? q.markingScheme.map((p) => p.point).join(" ") : "";
+  const scheme = q.type === "mcq" ? "" : (q.markingScheme ?? []).map((p) => p.point).join(" ");
   const answer = q.type === "mcq" ? keyOf(q) : `${q.suggestedAnswer} ${scheme}`;
+  // What the structure proves, first: these hold whatever the wording.
   if (q.type !== "mcq" && DESIGN.test(own) && DESIGN_SCHEME.test(answer)) return "Create";
+  if (q.type === "long" && DESIGN_TASK.test(own) && q.markingScheme.length >= 2) return "Create";
   if (ASSERTION_REASON.test(stem)) return "Analyze";
   if (CLAIM.test(own) && JUDGE.test(own)) return "Evaluate";
   if (q.type === "mcq" && DESIGN.test(own)) return "Evaluate";
@@ -70,12 +83,62 @@ export function estimateDemand(q: TQuestion, ctx: IGateContext): EBloomLevel {
     /=/.test(answer)
   )
     return "Apply";
-  if (COMPARE.test(own)) return q.type === "mcq" && matchable(q, ctx) ? "Remember" : "Analyze";
+  if (COMPARE.test(own) || (q.type !== "mcq" && ANALYSE.test(own)))
+    return q.type === "mcq" && matchable(q, ctx) ? "Remember" : "Analyze";
   if (PREDICT.test(own)) return matchable(q, ctx) ? "Understand" : "Apply";
+  // The rubric's rule: an answer found by matching the question's words in a passage is Remember.
   if (matchable(q, ctx)) return "Remember";
+  if (q.type === "mcq" && BEST_EXPLAINS.test(own)) return "Understand";
   if (RELATION.test(own)) return q.type === "mcq" ? "Understand" : "Analyze";
   if (EXPLAIN.test(own)) return "Understand";
-  return "Remember";
+  // No structure decided it. An MCQ's key is recognised: Remember. A written answer: the text
+  // model reads the task (its command verb among other features).
+  return q.type === "mcq" ? "Remember" : estimateDemandOfText(own, answer, q.type, q.marks);
 }
 
 export const levelIndex = (l: EBloomLevel) => BLOOM_LEVELS.indexOf(l);
+
+/** The text model: one-vs-rest logistic scores per level over `demandFeatures`. */
+export function demandScores(input: IDemandInput): number[] {
+  const x = demandFeatures(input);
+  return DEMAND_MODEL.map((m) => {
+    let z = m.intercept;
+    for (let i = 0; i < m.weights.length; i++) z += m.weights[i]! * (x[i] ?? 0);
+    return z;
+  });
+}
+
+/**
+ * What the text alone proves, whatever the verb: a design of an investigation is Create, a claim to
+ * be judged is Evaluate, assertion–reason is Analyze. Undefined: the text model decides.
+ */
+export function textRuleLevel(stem: string): EBloomLevel | undefined {
+  const own = withoutQuotes(stem);
+  if (DESIGN.test(own)) return "Create";
+  if (CLAIM.test(own) && JUDGE.test(own)) return "Evaluate";
+  if (ASSERTION_REASON.test(stem)) return "Analyze";
+  return undefined;
+}
+
+/**
+ * Bloom level of a question known only by its text (and, when given, its answer, type and marks):
+ * the structural rules of `textRuleLevel`, then the text model's best level.
+ */
+export function estimateDemandOfText(
+  stem: string,
+  answer?: string,
+  type?: IDemandInput["type"],
+  marks?: number,
+): EBloomLevel {
+  const ruled = textRuleLevel(stem);
+  if (ruled) return ruled;
+  const z = demandScores({
+    stem,
+    ...(answer ? { answer } : {}),
+    ...(type ? { type } : {}),
+    ...(marks !== undefined ? { marks } : {}),
+  });
+  let best = 0;
+  for (let k = 1; k < z.length; k++) if (z[k]! > z[best]!) best = k;
+  return BLOOM_LEVELS[best]!;
+}
