@@ -162,4 +162,17 @@ describe("demand of a full question", () => {
       ),
     ).toBe("Analyze");
   });
+
+  it("spotting and correcting a reversed statement is recall, even when a student 'writes' it", () => {
+    const q: TQuestion = {
+      ...base,
+      type: "short",
+      marks: 2,
+      promptText:
+        "A student writes these notes: “(1) Beats are produced when two waves of very different frequency superpose.” Check the notes: say whether the statement is right and correct it if not.",
+      suggestedAnswer: "Statement 1 is wrong: it should say “slightly different”, not “very different”.",
+      evaluatorKeywords: [],
+    };
+    expect(estimateDemand(q, ctx)).toBe("Remember");
+  });
 });

@@ -29,6 +29,8 @@ const DESIGN_TASK = /\b(?:design|devise|plan|propose)\b/i;
 const BEST_EXPLAINS =
   /\bwhich (?:statement|option|explanation|description|of the following)\b[^?]*\bbest (?:explains?|describes?|accounts? for|summari[sz]es?)\b/i;
 const ANALYSE = /\banaly[sz]e\b/i;
+/** An answer that corrects a stated fact word for word ("it should say “releases”, not “absorbs”"). */
+const CORRECTION = /\bshould (?:say|read|be)\b[^.]{0,80}\bnot\b/i;
 const JUDGE =
   /\b(?:evaluate|assess|judge|do you agree|is (?:the|this) (?:student|claim|conclusion)|justify|critique|correct\?|valid)\b/i;
 const ASSERTION_REASON = /\bassertion\b[\s\S]*\breason\b/i;
@@ -67,6 +69,8 @@ export function estimateDemand(q: TQuestion, ctx: IGateContext): EBloomLevel {
   if (q.type !== "mcq" && DESIGN.test(own) && DESIGN_SCHEME.test(answer)) return "Create";
   if (q.type === "long" && DESIGN_TASK.test(own) && q.markingScheme.length >= 2) return "Create";
   if (ASSERTION_REASON.test(stem)) return "Analyze";
+  // Spotting and correcting a reversed statement is recall of the stated fact (readers' reading).
+  if (q.type !== "mcq" && CORRECTION.test(q.suggestedAnswer) && ctx.sentences.length > 0) return "Remember";
   if (CLAIM.test(own) && JUDGE.test(own)) return "Evaluate";
   if (q.type === "mcq" && DESIGN.test(own)) return "Evaluate";
   // A numeric answer the passages do not state was computed.
