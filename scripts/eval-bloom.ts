@@ -25,6 +25,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Command } from "commander";
 import { fitLogistic } from "@/lib/eval/logistic";
+import { classifyBloom } from "@/lib/generation/bloom-classifier";
 import { fromLlm } from "@/lib/generation/draft";
 import { createGateContext, estimateDemand } from "@/lib/generation/gate";
 import { estimateDemandOfText, textRuleLevel } from "@/lib/generation/gate/demand";
@@ -292,6 +293,10 @@ if (opts.train) {
   const ms = performance.now() - t0;
   results[`outside (${path.basename(opts.outside)}, text only)`] = score(pairs);
   notes.push(`outside: ${((1000 * ms) / Math.max(1, outside.length)).toFixed(0)} µs per question`);
+  // The verb-cue wording classifier that reads past-paper questions (lib/generation/bloom-classifier.ts).
+  results[`outside (${path.basename(opts.outside)}), verb cues only (classifyBloom)`] = score(
+    outside.map((o) => ({ label: o.label, estimate: classifyBloom(o.text) })),
+  );
   // The gate's path on the same texts: a 2-mark short question with no answer and no passages.
   const none = createGateContext([]);
   results[`outside (${path.basename(opts.outside)}) through estimateDemand, no answer or passages`] = score(

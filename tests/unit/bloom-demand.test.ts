@@ -69,6 +69,8 @@ describe("demand of a question known by its text", () => {
   it.each([
     ["Define the term enzyme.", "Remember"],
     ["Name the four chambers of the human heart.", "Remember"],
+    ["A testable explanation offered for an observation is called a ________.", "Remember"],
+    ["The sugar that makes up the backbone of RNA is known as what?", "Remember"],
     ["Explain in your own words what a food chain shows.", "Understand"],
     ["Calculate the current drawn by a 60 W lamp on a 240 V supply.", "Apply"],
     ["Compare and contrast mitosis and meiosis.", "Analyze"],

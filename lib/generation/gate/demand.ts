@@ -28,6 +28,7 @@ const DESIGN_TASK = /\b(?:design|devise|plan|propose)\b/i;
 /** An MCQ asking which restatement explains or describes a situation: Understand by the rubric. */
 const BEST_EXPLAINS =
   /\bwhich (?:statement|option|explanation|description|of the following)\b[^?]*\bbest (?:explains?|describes?|accounts? for|summari[sz]es?)\b/i;
+const NAMED = /\b(?:is|are|was|were) (?:called|known as|termed|referred to as)\b/i;
 const ANALYSE = /\banaly[sz]e\b/i;
 /** An answer that corrects a stated fact word for word ("it should say “releases”, not “absorbs”"). */
 const CORRECTION = /\bshould (?:say|read|be)\b[^.]{0,80}\bnot\b/i;
@@ -114,13 +115,16 @@ export function demandScores(input: IDemandInput): number[] {
 
 /**
  * What the text alone proves, whatever the verb: a design of an investigation is Create, a claim to
- * be judged is Evaluate, assertion–reason is Analyze. Undefined: the text model decides.
+ * be judged is Evaluate, assertion–reason is Analyze, a term to supply (a blank, "is called") is
+ * Remember. Undefined: the text model decides.
  */
 export function textRuleLevel(stem: string): EBloomLevel | undefined {
   const own = withoutQuotes(stem);
   if (DESIGN.test(own)) return "Create";
   if (CLAIM.test(own) && JUDGE.test(own)) return "Evaluate";
   if (ASSERTION_REASON.test(stem)) return "Analyze";
+  // A term to supply: a blank to fill, or "… is called / known as …".
+  if (BLANK.test(own) || NAMED.test(own)) return "Remember";
   return undefined;
 }
 
