@@ -334,9 +334,10 @@ interface IDraftRow {
   type: "mcq" | "short" | "long";
   marks: number;
   requestedLevel: EBloomLevel | null;
+  gateReason?: string;
   draft: TLlmQuestion;
   passages: { id: string; text: string }[];
-  teacher: { demand: EBloomLevel };
+  teacher: { demand: EBloomLevel; verdict: string };
 }
 const chunkOf = (id: string, text: string, i: number): IContextChunk => {
   const [documentId, idx] = id.split(":");
@@ -344,20 +345,40 @@ const chunkOf = (id: string, text: string, i: number): IContextChunk => {
 };
 {
   const rows = await readJsonl<IDraftRow>(opts.drafts);
+  // The gate refuses a label above the demand. Where the draft's requested level is known (the
+  // slot's for passed drafts, the gate's reason for refused ones), count those refusals: every
+  // draft was read usable (use or edit), so each is a false refusal.
+  let known = 0;
+  let refused = 0;
+  let ms = 0;
   const pairs = rows.map((r) => {
     const chunks = r.passages.map((p, i) => chunkOf(p.id, p.text, i));
+    const requested =
+      r.requestedLevel ??
+      (BLOOM_LEVELS.find((l) => new RegExp(`labelled ${l}`, "i").test(r.gateReason ?? "")) || null);
     const slot: ISlot = {
       id: r.id,
       index: 0,
       type: r.type,
-      bloomLevel: r.requestedLevel ?? "Remember",
+      bloomLevel: requested ?? "Remember",
       marks: r.marks,
       difficulty: "medium",
       sourceKeys: [],
     };
     const q = fromLlm(slot, r.draft, new Map(chunks.map((c) => [`${c.documentId}:${c.chunkIndex}`, c])));
-    return { label: r.teacher.demand, estimate: estimateDemand(q, createGateContext(chunks)) };
+    const ctx = createGateContext(chunks);
+    const t0 = performance.now();
+    const estimate = estimateDemand(q, ctx);
+    ms += performance.now() - t0;
+    if (requested && r.teacher.verdict !== "reject") {
+      known++;
+      if (BLOOM_LEVELS.indexOf(requested) > BLOOM_LEVELS.indexOf(estimate)) refused++;
+    }
+    return { label: r.teacher.demand, estimate };
   });
+  notes.push(
+    `drafts: the gate's Bloom check would refuse ${refused} of ${known} usable drafts whose requested level is known (label above the demand); estimateDemand ${((1000 * ms) / Math.max(1, rows.length)).toFixed(0)} µs per draft (first pass, with warm-up)`,
+  );
   results["drafts (llm-drafts/physics.jsonl, reader's demand)"] = score(pairs);
 }
 
