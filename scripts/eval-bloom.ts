@@ -1,5 +1,5 @@
 /**
- * npm run eval:bloom -- --outside <csv> [--train <csv>] [--write-model] [--json]
+ * npm run eval:bloom -- --outside <csv> [--train <csv> [--cv <k>] [--with-outside] [--write-model]] [--json]
  *
  * How well the Bloom demand estimator (`lib/generation/gate/demand.ts`) reads the level of what
  * earns the marks, against labels it was not written from. Per set: exact agreement, within one
@@ -18,8 +18,13 @@
  *
  * --train <csv>: fits the text model's weights (one-vs-rest logistic regression over the
  * structural and command-verb features of `demand-features.ts`) on that CSV, leaving out every
- * question whose text is also in the outside set, and reports the outside set as held out.
- * --write-model writes the weights to lib/generation/gate/demand-model.ts.
+ * question whose text is also in the outside set, and reports the outside set read by those
+ * weights alone (cross-set). --cv <k>: k folds of the outside set (row index mod k), each read by
+ * weights fitted on the --train set and the other folds (held out). --write-model writes the
+ * weights to lib/generation/gate/demand-model.ts; --with-outside fits them on the outside set too
+ * (the shipped weights: the outside figure is then in-sample). Also printed: the wording
+ * classifier on the outside set, the outside set through `estimateDemand`, and the gate's Bloom
+ * refusals of usable drafts.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
