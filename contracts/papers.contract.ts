@@ -9,6 +9,7 @@ import {
   PaperUpdateSchema,
   PyqMatchSchema,
 } from "@/schema/paper.schema";
+import { EXPORT_CONTENT_TYPES } from "@/types/paper.types";
 import { defineContract, uuidParams } from "./contract";
 
 const read = { kind: "user", scope: "papers:read", roles: ["teacher", "admin"] } as const;
@@ -150,10 +151,13 @@ export const exportPaperContract = defineContract({
   path: "/api/papers/{id}/export",
   summary:
     "Export the paper or its answer key: format pdf | docx | md | gift | qti, part paper | answer-key (400 while marks do not add up)",
+  description:
+    "pdf, docx and md carry everything a teacher prints (the answer-key part adds answers, marking schemes and sources). The LMS formats are for the paper only: `qti` (QTI 1.2) and `gift` (Moodle GIFT, which has no syntax for marks). A paper whose marks do not add up, or with an empty section, answers 400 with the reasons.",
   tag: "papers",
   auth: read,
   params: paperId,
   query: ExportQuerySchema,
   response: "binary",
+  fileTypes: [...new Set(Object.values(EXPORT_CONTENT_TYPES).map((t) => t.split(";")[0]!))],
   errors: [404],
 });

@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import type { EExportFormat, EExportPart, IPaper } from "@/types/paper.types";
+import { type EExportFormat, type EExportPart, EXPORT_CONTENT_TYPES, type IPaper } from "@/types/paper.types";
 import { answerKeyToDocx, paperToDocx } from "./export-docx";
 import { paperToGift, paperToQti } from "./export-lms";
 import { answerKeyToMarkdown, paperToMarkdown } from "./export-markdown";
@@ -11,14 +11,6 @@ export interface IExportFile {
   contentType: string;
   filename: string;
 }
-
-const CONTENT_TYPES: Record<EExportFormat, string> = {
-  pdf: "application/pdf",
-  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  md: "text/markdown; charset=utf-8",
-  gift: "text/plain; charset=utf-8",
-  qti: "application/xml; charset=utf-8",
-};
 
 const EXTENSIONS: Record<EExportFormat, string> = {
   pdf: ".pdf",
@@ -70,5 +62,5 @@ export async function exportPaper(
 ): Promise<IExportFile> {
   const body = await render(paper, format, part);
   const filename = `${slugify(paper.title)}${part === "answer-key" ? "-answer-key" : ""}${EXTENSIONS[format]}`;
-  return { body, contentType: CONTENT_TYPES[format], filename };
+  return { body, contentType: EXPORT_CONTENT_TYPES[format], filename };
 }
