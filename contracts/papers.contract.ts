@@ -150,9 +150,9 @@ export const exportPaperContract = defineContract({
   method: "GET",
   path: "/api/papers/{id}/export",
   summary:
-    "Export the paper or its answer key: format pdf | docx | md | gift | qti, part paper | answer-key (400 while marks do not add up)",
+    "Export the paper or its answer key: format pdf | docx | md | gift | qti | moodle, part paper | answer-key (400 while marks do not add up)",
   description:
-    "pdf, docx and md carry everything a teacher prints (the answer-key part adds answers, marking schemes and sources). The LMS formats are for the paper only: `qti` (QTI 1.2) and `gift` (Moodle GIFT, which has no syntax for marks). A paper whose marks do not add up, or with an empty section, answers 400 with the reasons.",
+    "pdf, docx and md carry everything a teacher prints (the answer-key part adds answers, marking schemes and sources). The LMS formats are for the paper only: `qti` (IMS QTI 1.2.1: marks, feedback per option, model answers and marking schemes as feedback, each OR pair as a group that draws one), `moodle` (Moodle XML: default mark, feedback per option, essay grader information; each OR pair in a category of its own) and `gift` (Moodle GIFT: no syntax for marks, which are in each title; model answers as general feedback). See docs/exports-and-api.md. A paper whose marks do not add up, or with an empty section, answers 400 with the reasons.",
   tag: "papers",
   auth: read,
   params: paperId,
