@@ -425,9 +425,10 @@ describe("Markdown export", () => {
     expect(md).toContain("**OR**");
     const key = answerKeyToMarkdown(paper);
     for (const e of buildAnswerKey(paper)) {
-      if (e.correctText) expect(key).toContain(`(${e.correctLetter?.toLowerCase()}) ${e.correctText}`);
+      if (e.correctText)
+        expect(key).toContain(`(${e.correctLetter?.toLowerCase()}) ${escapeMarkdown(e.correctText)}`);
       for (const p of e.markingScheme)
-        if (e.type !== "mcq") expect(key).toContain(`| ${p.point} | ${p.marks} |`);
+        if (e.type !== "mcq") expect(key).toContain(`- ${escapeMarkdown(p.point)} — **${p.marks} mark`);
     }
   });
 });
