@@ -271,7 +271,23 @@ describe("the OpenAPI document against real responses (Ajv)", () => {
       {},
     );
     await conforms("POST", "/api/generation", stream);
-    await stream.text();
+    // Every event matches the documented GenerationStreamEvent, and the stream ends with [DONE].
+    const events = (await stream.text())
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => l.slice("data: ".length));
+    expect(events.at(-1)).toBe("[DONE]");
+    const validateEvent = ajv.compile({
+      $ref: "#/components/schemas/GenerationStreamEvent",
+      components: doc.components,
+    });
+    const types = new Set<string>();
+    for (const e of events.slice(0, -1)) {
+      const event = JSON.parse(e) as { type: string };
+      types.add(event.type);
+      expect(validateEvent(event), `${e.slice(0, 200)}: ${ajv.errorsText(validateEvent.errors)}`).toBe(true);
+    }
+    expect([...types]).toEqual(expect.arrayContaining(["data-question", "data-progress", "data-set"]));
     const set = await conforms(
       "GET",
       "/api/question-sets/{id}",
