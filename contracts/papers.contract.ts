@@ -71,6 +71,39 @@ export const putPaperContract = defineContract({
   maxBodyBytes: 2 * 1024 * 1024,
   response: PaperResponseSchema,
   errors: [404, 409],
+  example: {
+    title: "Photosynthesis unit test",
+    board: "OpenStax",
+    grade: "11",
+    subject: "Biology",
+    durationMinutes: 40,
+    totalMarks: 1,
+    instructions: ["Answer all questions."],
+    sections: [
+      {
+        id: "0b6f3a52-8a0e-4c57-9a43-1f0d2c9e7a11",
+        name: "Section A",
+        questionType: "mcq",
+        marksPerQuestion: 1,
+        items: [
+          {
+            id: "5d2e8c1b-3f4a-4b6c-8d7e-9f0a1b2c3d4e",
+            marks: 1,
+            question: {
+              type: "mcq",
+              bloomLevel: "Understand",
+              difficulty: "easy",
+              promptText: "Where do the light-dependent reactions take place?",
+              options: ["Thylakoid membrane", "Stroma", "Cytoplasm", "Nucleus"],
+              correctIndex: 0,
+              citations: [],
+            },
+          },
+        ],
+      },
+    ],
+    version: 3,
+  },
 });
 
 export const deletePaperContract = defineContract({
@@ -95,6 +128,7 @@ export const addPaperItemsContract = defineContract({
   params: paperId,
   body: AddItemsSchema,
   maxBodyBytes: 64 * 1024,
+  example: { questionIds: ["7c9e6679-7425-40de-944b-e07fc1f90ae7"], version: 3 },
   response: PaperResponseSchema.extend({ added: z.number().int(), skipped: z.number().int() }),
   errors: [404, 409],
 });

@@ -102,6 +102,17 @@ describe("the OpenAPI document", () => {
     );
   });
 
+  it("gives request examples that the server's own schemas accept", () => {
+    const withExamples = CONTRACTS.filter(
+      (c) => c.example !== undefined && c.body && c.bodyKind !== "multipart",
+    );
+    expect(withExamples.length).toBeGreaterThanOrEqual(8);
+    for (const c of withExamples) {
+      const parsed = c.body!.safeParse(c.example);
+      expect(parsed.success, `${c.name}: ${parsed.error?.message}`).toBe(true);
+    }
+  });
+
   it("names its main schemas, and the stream's events and end", () => {
     for (const name of [
       "Paper",
