@@ -15,7 +15,7 @@ const hasControl = (s: string) => /[\u0000-\u001f\u007f]/.test(s);
  */
 const text = (max: number, min = 0, message?: string) => {
   const raw = z.string().max(max);
-  return (min > 0 ? raw.regex(/\S/, message) : raw)
+  return (min > 0 ? raw.regex(/\S/, message ?? "Must not be blank") : raw)
     .transform((s) => s.replace(CONTROLS, "").trim())
     .pipe(z.string().min(min, message).max(max));
 };
