@@ -25,6 +25,16 @@ export type TContractAuth =
 /** What a success answers: a JSON schema, an AI SDK UI message stream, or a file. */
 export type TContractResponse = z.ZodType | "stream" | "binary";
 
+/** The types an original upload is stored and served as (lib/ingestion/sniff.ts, extract.ts). */
+export const ORIGINAL_FILE_TYPES = [
+  "application/pdf",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  "text/markdown",
+  "text/plain",
+  // A chapter split out of an uploaded book: its extracted pages as JSON.
+  "application/vnd.paperwise.pages+json",
+] as const;
+
 export interface IContract {
   /** Log and error context, e.g. "papers.get". */
   name: string;
@@ -32,6 +42,8 @@ export interface IContract {
   /** OpenAPI style: `/api/papers/{id}`. */
   path: string;
   summary: string;
+  /** Longer prose for the OpenAPI operation (rules, limits, what the answer holds). */
+  description?: string;
   tag: string;
   /** Path parameters; build with `uuidParams` so a bad id answers "Invalid paper id". */
   params?: z.ZodObject;
@@ -42,6 +54,8 @@ export interface IContract {
   /** Cap on a JSON body in bytes (default 256 KiB). */
   maxBodyBytes?: number;
   response: TContractResponse;
+  /** The content types a `binary` response is sent as (without parameters such as charset). */
+  fileTypes?: readonly string[];
   /** Status of a success (default 200). */
   status?: number;
   /** Other success statuses the endpoint may answer with the same schema. */
@@ -61,8 +75,12 @@ export function defineContract<const C extends IContract>(contract: C): C {
   return contract;
 }
 
-/** Hex 8-4-4-4-12, as `assertUuid` accepted: ids are not checked for an RFC version. */
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * Hex 8-4-4-4-12, as `assertUuid` accepted: ids are not checked for an RFC version. Written with
+ * both cases instead of the `i` flag: the OpenAPI document copies the regex's source into a JSON
+ * Schema `pattern`, which has no flags, so `/…/i` became a pattern no real id matched.
+ */
+const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** Path parameters that are UUIDs, each with the name a 400 uses ("Invalid paper id"). */
 export function uuidParams<const K extends string>(labels: Record<K, string>) {
@@ -96,11 +114,24 @@ export type TResponse<C extends IContract> = C["response"] extends z.ZodType
   ? z.output<C["response"]>
   : never;
 
-export const ErrorResponseSchema = z.object({
-  ok: z.literal(false),
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    details: z.array(z.object({ path: z.string().optional(), message: z.string() })).optional(),
-  }),
-});
+export const ErrorResponseSchema = z
+  .object({
+    ok: z.literal(false),
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.array(z.object({ path: z.string().optional(), message: z.string() })).optional(),
+    }),
+  })
+  .meta({
+    id: "Error",
+    description: "Every failure: a code, a message for people and, for invalid input, the field paths",
+    example: {
+      ok: false,
+      error: {
+        code: "bad_request",
+        message: "Invalid request",
+        details: [{ path: "filters.board", message: "Required" }],
+      },
+    },
+  });

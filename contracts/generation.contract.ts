@@ -44,6 +44,7 @@ export const patchQuestionContract = defineContract({
   params: uuidParams({ id: "question id" }),
   body: PatchQuestionSchema,
   maxBodyBytes: 16 * 1024,
+  example: { status: "approved" },
   response: z.object({ ok: z.literal(true), question: SavedQuestionSchema }),
   errors: [404],
 });

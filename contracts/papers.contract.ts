@@ -9,6 +9,7 @@ import {
   PaperUpdateSchema,
   PyqMatchSchema,
 } from "@/schema/paper.schema";
+import { EXPORT_CONTENT_TYPES } from "@/types/paper.types";
 import { defineContract, uuidParams } from "./contract";
 
 const read = { kind: "user", scope: "papers:read", roles: ["teacher", "admin"] } as const;
@@ -70,6 +71,39 @@ export const putPaperContract = defineContract({
   maxBodyBytes: 2 * 1024 * 1024,
   response: PaperResponseSchema,
   errors: [404, 409],
+  example: {
+    title: "Photosynthesis unit test",
+    board: "OpenStax",
+    grade: "11",
+    subject: "Biology",
+    durationMinutes: 40,
+    totalMarks: 1,
+    instructions: ["Answer all questions."],
+    sections: [
+      {
+        id: "0b6f3a52-8a0e-4c57-9a43-1f0d2c9e7a11",
+        name: "Section A",
+        questionType: "mcq",
+        marksPerQuestion: 1,
+        items: [
+          {
+            id: "5d2e8c1b-3f4a-4b6c-8d7e-9f0a1b2c3d4e",
+            marks: 1,
+            question: {
+              type: "mcq",
+              bloomLevel: "Understand",
+              difficulty: "easy",
+              promptText: "Where do the light-dependent reactions take place?",
+              options: ["Thylakoid membrane", "Stroma", "Cytoplasm", "Nucleus"],
+              correctIndex: 0,
+              citations: [],
+            },
+          },
+        ],
+      },
+    ],
+    version: 3,
+  },
 });
 
 export const deletePaperContract = defineContract({
@@ -94,6 +128,7 @@ export const addPaperItemsContract = defineContract({
   params: paperId,
   body: AddItemsSchema,
   maxBodyBytes: 64 * 1024,
+  example: { questionIds: ["7c9e6679-7425-40de-944b-e07fc1f90ae7"], version: 3 },
   response: PaperResponseSchema.extend({ added: z.number().int(), skipped: z.number().int() }),
   errors: [404, 409],
 });
@@ -149,11 +184,14 @@ export const exportPaperContract = defineContract({
   method: "GET",
   path: "/api/papers/{id}/export",
   summary:
-    "Export the paper or its answer key: format pdf | docx | md | gift | qti, part paper | answer-key (400 while marks do not add up)",
+    "Export the paper or its answer key: format pdf | docx | md | gift | qti | moodle, part paper | answer-key (400 while marks do not add up)",
+  description:
+    "pdf, docx and md carry everything a teacher prints (the answer-key part adds answers, marking schemes and sources). The LMS formats are for the paper only: `qti` (IMS QTI 1.2.1: marks, feedback per option, model answers and marking schemes as feedback, each OR pair as a group that draws one), `moodle` (Moodle XML: default mark, feedback per option, essay grader information; each OR pair in a category of its own) and `gift` (Moodle GIFT: no syntax for marks, which are in each title; model answers as general feedback). See docs/exports-and-api.md. A paper whose marks do not add up, or with an empty section, answers 400 with the reasons.",
   tag: "papers",
   auth: read,
   params: paperId,
   query: ExportQuerySchema,
   response: "binary",
+  fileTypes: [...new Set(Object.values(EXPORT_CONTENT_TYPES).map((t) => t.split(";")[0]!))],
   errors: [404],
 });

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { queryInt, queryIntOr } from "@/schema/query.schema";
 import {
   IngestionSchema,
   ListResourcesQuerySchema,
   ResourceMetadataSchema,
   UploadResponseSchema,
 } from "@/schema/resources.schema";
-import { defineContract, stringParams, uuidParams } from "./contract";
+import { defineContract, ORIGINAL_FILE_TYPES, stringParams, uuidParams } from "./contract";
 
 // The ingestion lookups check the id themselves (lib/ingestion/access.ts), after authorising.
 const resourceId = stringParams({ id: "resource id (UUID)" });
@@ -75,14 +76,27 @@ export const retryResourceContract = defineContract({
   errors: [404, 409],
 });
 
-export const ChunkPreviewSchema = z.object({
-  chunkIndex: z.number().int(),
-  content: z.string(),
-  tokens: z.number().int(),
-  pageStart: z.number().int().nullable(),
-  pageEnd: z.number().int().nullable(),
-  sectionPath: z.string().nullable(),
-});
+export const ChunkPreviewSchema = z
+  .object({
+    chunkIndex: z.number().int(),
+    content: z.string(),
+    tokens: z.number().int(),
+    pageStart: z.number().int().nullable(),
+    pageEnd: z.number().int().nullable(),
+    sectionPath: z.string().nullable(),
+  })
+  .meta({
+    id: "SourceChunk",
+    description: "A chunk of a resource's extracted text with its pages and section",
+    example: {
+      chunkIndex: 3,
+      content: "The plasma membrane controls what enters and leaves the cell.",
+      tokens: 12,
+      pageStart: 88,
+      pageEnd: 88,
+      sectionPath: "4 Cell Structure > 4.3 Eukaryotic Cells",
+    },
+  });
 
 export const resourceChunksContract = defineContract({
   name: "resources.chunks",
@@ -93,8 +107,8 @@ export const resourceChunksContract = defineContract({
   auth: { kind: "user", scope: "resources:read" },
   params: resourceId,
   query: z.strictObject({
-    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
+    offset: queryIntOr(0, 1_000_000, 0),
+    limit: queryIntOr(1, 200, 50),
   }),
   response: z.object({ ok: z.literal(true), items: z.array(ChunkPreviewSchema), total: z.number().int() }),
   errors: [404],
@@ -109,6 +123,7 @@ export const resourceFileContract = defineContract({
   auth: { kind: "user", scope: "resources:read" },
   params: resourceId,
   response: "binary",
+  fileTypes: ORIGINAL_FILE_TYPES,
   errors: [404],
 });
 
@@ -121,6 +136,8 @@ export const sourceFileContract = defineContract({
   auth: { kind: "user", scope: "resources:read" },
   params: uuidParams({ documentId: "document id" }),
   response: "binary",
+  // Text originals are sent as text/plain here.
+  fileTypes: ORIGINAL_FILE_TYPES.filter((t) => t !== "text/markdown"),
   errors: [404],
 });
 
@@ -134,8 +151,8 @@ export const sourcePassageContract = defineContract({
   auth: { kind: "user", scope: "resources:read" },
   params: uuidParams({ documentId: "document id" }),
   query: z.strictObject({
-    chunk: z.coerce.number().int().min(0).max(1_000_000),
-    around: z.coerce.number().int().min(0).max(50).default(10),
+    chunk: queryInt(0, 1_000_000, "a chunk index"),
+    around: queryIntOr(0, 50, 10),
   }),
   response: z.object({
     ok: z.literal(true),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BLOOM_LEVELS } from "@/types/bloom.types";
 import { DIFFICULTIES, QUESTION_TYPES, STRATEGIES } from "@/types/generation.types";
+import { queryIntOr } from "./query.schema";
 import { BloomTargetsSchema, RetrievalFiltersSchema } from "./retrieval.schema";
 
 export const MAX_QUESTIONS = 60;
@@ -55,32 +56,38 @@ export const ChunkRefSchema = z.strictObject({
   chunkIndex: z.number().int().min(0).max(1_000_000),
 });
 
-export const GenerationRequestSchema = z.strictObject({
-  filters: RetrievalFiltersSchema,
-  context: z.array(ChunkRefSchema).min(1, "Select at least one passage").max(60),
-  blueprint: BlueprintSchema,
-  strategy: z.enum(STRATEGIES).default("grounded"),
-  samples: z.number().int().min(2).max(3).optional(),
-  temperature: z.number().min(0).max(1.5).optional(),
-  language: z
-    .string()
-    .regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, "Use a language code such as 'en' or 'hi'")
-    .optional(),
-  /**
-   * What the set is about (the teacher's query, a section title): questions come from the
-   * passages of the sections that match it; other passages only supply wrong options.
-   */
-  topic: z.string().trim().max(500).optional(),
-  /** Questions already in the teacher's set: a regenerated question must differ from them. */
-  avoidPrompts: z.array(z.string().max(1500)).max(60).optional(),
-  /** Deterministic runs (offline generator); defaults to a random seed. */
-  seed: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .optional(),
-});
+export const GenerationRequestSchema = z
+  .strictObject({
+    filters: RetrievalFiltersSchema,
+    context: z.array(ChunkRefSchema).min(1, "Select at least one passage").max(60),
+    blueprint: BlueprintSchema,
+    strategy: z.enum(STRATEGIES).default("grounded"),
+    samples: z.number().int().min(2).max(3).optional(),
+    temperature: z.number().min(0).max(1.5).optional(),
+    language: z
+      .string()
+      .regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, "Use a language code such as 'en' or 'hi'")
+      .optional(),
+    /**
+     * What the set is about (the teacher's query, a section title): questions come from the
+     * passages of the sections that match it; other passages only supply wrong options.
+     */
+    topic: z.string().trim().max(500).optional(),
+    /** Questions already in the teacher's set: a regenerated question must differ from them. */
+    avoidPrompts: z.array(z.string().max(1500)).max(60).optional(),
+    /** Deterministic runs (offline generator); defaults to a random seed. */
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
+  })
+  .meta({
+    id: "GenerationRequest",
+    description:
+      "What to generate: the filters, the passages chosen as context (by document and chunk; the server loads them) and the blueprint of question types, counts and Bloom levels",
+  });
 export type TGenerationRequest = z.infer<typeof GenerationRequestSchema>;
 export type TGenerationRequestInput = z.input<typeof GenerationRequestSchema>;
 
@@ -167,45 +174,57 @@ export const LongQuestionSchema = z.object({
   markingScheme: z.array(MarkingPointSchema),
 });
 
-export const QuestionSchema = z.discriminatedUnion("type", [
-  McqQuestionSchema,
-  ShortQuestionSchema,
-  LongQuestionSchema,
-]);
+export const QuestionSchema = z
+  .discriminatedUnion("type", [McqQuestionSchema, ShortQuestionSchema, LongQuestionSchema])
+  .meta({
+    id: "Question",
+    description:
+      "A generated question: mcq (options, correctIndex, explanation, distractorRationales), short or long (suggestedAnswer, evaluatorKeywords, markingScheme), with the passages it cites and what the quality gate checked",
+  });
 
 export const QUESTION_STATUSES = ["draft", "approved", "rejected"] as const;
 
 /** A question as saved: its set and review status besides the question itself. */
-export const SavedQuestionSchema = z.intersection(
-  QuestionSchema,
-  z.object({ setId: z.string(), status: z.enum(QUESTION_STATUSES) }),
-);
+export const SavedQuestionSchema = z
+  .intersection(QuestionSchema, z.object({ setId: z.string(), status: z.enum(QUESTION_STATUSES) }))
+  .meta({
+    id: "SavedQuestion",
+    description: "A question as saved: its set and review status besides the question",
+  });
 
-export const QuestionSetSchema = z.object({
-  id: z.uuid(),
-  title: z.string(),
-  board: z.string(),
-  grade: z.string(),
-  subject: z.string(),
-  generator: z.string(),
-  warnings: z.array(z.string()),
-  created_at: z.string(),
-  questions: z.array(SavedQuestionSchema),
-});
+export const QuestionSetSchema = z
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    board: z.string(),
+    grade: z.string(),
+    subject: z.string(),
+    generator: z.string(),
+    warnings: z.array(z.string()),
+    /** ISO 8601 time the set was generated. */
+    createdAt: z.string(),
+    questions: z.array(SavedQuestionSchema),
+  })
+  .meta({
+    id: "QuestionSet",
+    description: "A generated question set with its saved questions, in slot order",
+  });
 
-export const QuestionSummarySchema = z.object({
-  id: z.string(),
-  setId: z.string(),
-  setTitle: z.string(),
-  type: z.enum(QUESTION_TYPES),
-  bloomLevel: z.enum(BLOOM_LEVELS),
-  difficulty: z.enum(DIFFICULTIES),
-  marks: z.number().int(),
-  promptText: z.string(),
-  status: z.enum(QUESTION_STATUSES),
-  chapter: z.string().optional(),
-  createdAt: z.string(),
-});
+export const QuestionSummarySchema = z
+  .object({
+    id: z.string(),
+    setId: z.string(),
+    setTitle: z.string(),
+    type: z.enum(QUESTION_TYPES),
+    bloomLevel: z.enum(BLOOM_LEVELS),
+    difficulty: z.enum(DIFFICULTIES),
+    marks: z.number().int(),
+    promptText: z.string(),
+    status: z.enum(QUESTION_STATUSES),
+    chapter: z.string().optional(),
+    createdAt: z.string(),
+  })
+  .meta({ id: "QuestionSummary", description: "A saved question in search results (for reuse in papers)" });
 
 /** GET /api/questions: the caller's saved questions, for reuse in papers. */
 export const QuestionSearchQuerySchema = z.strictObject({
@@ -213,7 +232,7 @@ export const QuestionSearchQuerySchema = z.strictObject({
   bloomLevel: z.enum(BLOOM_LEVELS).optional(),
   chapter: z.string().trim().min(1).max(200).optional(),
   q: z.string().trim().min(1).max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: queryIntOr(1, 200, 50),
 });
 export type TQuestionSearchQuery = z.input<typeof QuestionSearchQuerySchema>;
 

@@ -8,11 +8,17 @@ import { BLOOM_BANDS, EXPORT_FORMATS, EXPORT_PARTS, PAPER_TEMPLATES } from "@/ty
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const hasControl = (s: string) => /[\u0000-\u001f\u007f]/.test(s);
-const text = (max: number, min = 0, message?: string) =>
-  z
-    .string()
+/**
+ * Text cleaned of controls and trimmed, then checked. The raw string carries the same length limit
+ * (and, when text is required, "something besides spaces") so the OpenAPI document, which shows
+ * the raw side, does not allow what the server refuses.
+ */
+const text = (max: number, min = 0, message?: string) => {
+  const raw = z.string().max(max);
+  return (min > 0 ? raw.regex(/\S/, message ?? "Must not be blank") : raw)
     .transform((s) => s.replace(CONTROLS, "").trim())
     .pipe(z.string().min(min, message).max(max));
+};
 const marks = z.number().int("Marks must be whole numbers").min(1, "Marks must be at least 1").max(100);
 const targetMarks = z.number().int().min(0).max(1000);
 
@@ -163,13 +169,24 @@ const paperFields = {
   instructions: z.array(text(1000, 1)).max(30),
 };
 
-/** PUT /api/papers/[id]: the whole paper, replaced atomically; `version` guards lost updates. */
+/** Fields of a paper the server owns: accepted in a PUT (so a GET's `paper` can be sent back) and ignored. */
+const readOnly = (description: string) =>
+  z.string().max(100).optional().meta({ readOnly: true, description });
+
+/**
+ * PUT /api/papers/[id]: the whole paper, replaced atomically; `version` guards lost updates. It
+ * accepts the `paper` a GET returned as it is: `id`, `createdAt` and `updatedAt` are read-only
+ * and dropped.
+ */
 export const PaperUpdateSchema = z
   .strictObject({
+    id: readOnly("Read-only: the paper id comes from the path"),
     ...paperFields,
     sections: z.array(PaperSectionSchema).max(20),
     blueprint: PaperBlueprintSchema.nullable().optional(),
     version: z.number().int().min(1),
+    createdAt: readOnly("Read-only: set by the server"),
+    updatedAt: readOnly("Read-only: set by the server"),
   })
   .superRefine((p, ctx) => {
     const ids = new Set<string>();
@@ -185,6 +202,12 @@ export const PaperUpdateSchema = z
         ids.add(item.id);
       }
     }
+  })
+  .transform(({ id: _id, createdAt: _c, updatedAt: _u, ...update }) => update)
+  .meta({
+    id: "PaperInput",
+    description:
+      "A whole paper for PUT: what GET returns under `paper` is accepted as it is (read-only `id`, `createdAt`, `updatedAt` are ignored). Section and item ids are UUIDs the client may make; `version` is the one you loaded (409 when the paper changed since).",
   });
 export type TPaperUpdate = z.infer<typeof PaperUpdateSchema>;
 
@@ -230,89 +253,134 @@ const ResponseCitationSchema = z.object({
  * A question as it stands in a paper: a copy, so later edits to the generated set do not change a
  * finished paper. `sourceQuestionId` remembers where it came from (for "swap for a similar one").
  */
-export const PaperQuestionOutSchema = z.object({
-  type: z.enum(QUESTION_TYPES),
-  bloomLevel: z.enum(BLOOM_LEVELS),
-  difficulty: z.enum(DIFFICULTIES),
-  promptText: z.string(),
-  options: z.array(z.string()).optional(),
-  correctIndex: z.number().int().optional(),
-  explanation: z.string().optional(),
-  distractorRationales: z.array(z.string()).optional(),
-  suggestedAnswer: z.string().optional(),
-  evaluatorKeywords: z.array(z.string()).optional(),
-  markingScheme: z.array(z.object({ point: z.string(), marks: z.number() })).optional(),
-  citations: z.array(ResponseCitationSchema),
-  /** Chapter label ("4 · Cell Structure") resolved from the cited document, for the blueprint. */
-  chapter: z.string().optional(),
-  sourceQuestionId: z.string().optional(),
-});
+export const PaperQuestionOutSchema = z
+  .object({
+    type: z.enum(QUESTION_TYPES),
+    bloomLevel: z.enum(BLOOM_LEVELS),
+    difficulty: z.enum(DIFFICULTIES),
+    promptText: z.string(),
+    options: z.array(z.string()).optional(),
+    correctIndex: z.number().int().optional(),
+    explanation: z.string().optional(),
+    distractorRationales: z.array(z.string()).optional(),
+    suggestedAnswer: z.string().optional(),
+    evaluatorKeywords: z.array(z.string()).optional(),
+    markingScheme: z.array(z.object({ point: z.string(), marks: z.number() })).optional(),
+    citations: z.array(ResponseCitationSchema),
+    /** Chapter label ("4 · Cell Structure") resolved from the cited document, for the blueprint. */
+    chapter: z.string().optional(),
+    sourceQuestionId: z.string().optional(),
+  })
+  .meta({
+    id: "PaperQuestion",
+    description:
+      "A question as it stands in a paper: a copy, so later edits to the generated set do not change a finished paper",
+  });
 
-export const PaperItemOutSchema = z.object({
-  id: z.string(),
-  marks: z.number().int(),
-  question: PaperQuestionOutSchema,
-  /** Internal choice: the OR alternative of this question (same marks). */
-  alternative: PaperQuestionOutSchema.optional(),
-  /** The teacher has seen the past-paper match and keeps the question anyway. */
-  keepDespitePyq: z.boolean().optional(),
-});
+export const PaperItemOutSchema = z
+  .object({
+    id: z.string(),
+    marks: z.number().int(),
+    question: PaperQuestionOutSchema,
+    /** Internal choice: the OR alternative of this question (same marks). */
+    alternative: PaperQuestionOutSchema.optional(),
+    /** The teacher has seen the past-paper match and keeps the question anyway. */
+    keepDespitePyq: z.boolean().optional(),
+  })
+  .meta({
+    id: "PaperItem",
+    description:
+      "A numbered question of a paper with its marks and, for an internal choice, its OR alternative (same type, same marks)",
+  });
 
-export const PaperSectionOutSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  instructions: z.string().optional(),
-  /** The type this section holds; "mixed" accepts any. */
-  questionType: z.enum([...QUESTION_TYPES, "mixed"]),
-  /** Marks every question of the section carries (optional for mixed sections). */
-  marksPerQuestion: z.number().int().optional(),
-  /** Internal choice "attempt any N of M": only the N highest-mark items count. */
-  attemptAny: z.number().int().optional(),
-  items: z.array(PaperItemOutSchema),
-});
+export const PaperSectionOutSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    instructions: z.string().optional(),
+    /** The type this section holds; "mixed" accepts any. */
+    questionType: z.enum([...QUESTION_TYPES, "mixed"]),
+    /** Marks every question of the section carries (optional for mixed sections). */
+    marksPerQuestion: z.number().int().optional(),
+    /** Internal choice "attempt any N of M": only the N highest-mark items count. */
+    attemptAny: z.number().int().optional(),
+    items: z.array(PaperItemOutSchema),
+  })
+  .meta({
+    id: "PaperSection",
+    description: 'A section of a paper: its questions, the type it holds and an optional "attempt any N"',
+  });
 
-export const PaperBlueprintOutSchema = z.object({
-  /** Target marks per chapter label. */
-  chapters: z.record(z.string(), z.number()).optional(),
-  /** Target marks per Bloom level, or per three-band mix (use one of the two). */
-  bloom: z.partialRecord(z.enum(BLOOM_LEVELS), z.number()).optional(),
-  bloomBands: z.partialRecord(z.enum(BLOOM_BANDS), z.number()).optional(),
-  /** Target marks per question type. */
-  types: z.partialRecord(z.enum(QUESTION_TYPES), z.number()).optional(),
-  /** Target share of marks per difficulty, in percent. */
-  difficulty: z.partialRecord(z.enum(DIFFICULTIES), z.number()).optional(),
-  /** How far (in marks, or percentage points for difficulty) a total may stray and still pass. */
-  tolerance: z.number(),
-});
+export const PaperBlueprintOutSchema = z
+  .object({
+    /** Target marks per chapter label. */
+    chapters: z.record(z.string(), z.number()).optional(),
+    /** Target marks per Bloom level, or per three-band mix (use one of the two). */
+    bloom: z.partialRecord(z.enum(BLOOM_LEVELS), z.number()).optional(),
+    bloomBands: z.partialRecord(z.enum(BLOOM_BANDS), z.number()).optional(),
+    /** Target marks per question type. */
+    types: z.partialRecord(z.enum(QUESTION_TYPES), z.number()).optional(),
+    /** Target share of marks per difficulty, in percent. */
+    difficulty: z.partialRecord(z.enum(DIFFICULTIES), z.number()).optional(),
+    /** How far (in marks, or percentage points for difficulty) a total may stray and still pass. */
+    tolerance: z.number(),
+  })
+  .meta({
+    id: "PaperBlueprint",
+    description:
+      "Target marks per chapter, Bloom level (or band), type and difficulty share, with a tolerance",
+  });
 
-export const PaperSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  schoolName: z.string().optional(),
-  board: z.string(),
-  grade: z.string(),
-  subject: z.string(),
-  durationMinutes: z.number().int(),
-  totalMarks: z.number().int(),
-  instructions: z.array(z.string()),
-  sections: z.array(PaperSectionOutSchema),
-  blueprint: PaperBlueprintOutSchema.optional(),
-  version: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const PaperSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    schoolName: z.string().optional(),
+    board: z.string(),
+    grade: z.string(),
+    subject: z.string(),
+    durationMinutes: z.number().int(),
+    totalMarks: z.number().int(),
+    instructions: z.array(z.string()),
+    sections: z.array(PaperSectionOutSchema),
+    blueprint: PaperBlueprintOutSchema.optional(),
+    version: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({
+    id: "Paper",
+    description:
+      "A question paper: header fields, general instructions, sections of items and the blueprint it aims at. Send it back with PUT as it is (read-only fields are ignored).",
+  });
 
-export const PaperSummarySchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  board: z.string(),
-  grade: z.string(),
-  subject: z.string(),
-  totalMarks: z.number().int(),
-  countedMarks: z.number(),
-  itemCount: z.number().int(),
-  updatedAt: z.string(),
-});
+export const PaperSummarySchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    board: z.string(),
+    grade: z.string(),
+    subject: z.string(),
+    totalMarks: z.number().int(),
+    countedMarks: z.number(),
+    itemCount: z.number().int(),
+    updatedAt: z.string(),
+  })
+  .meta({
+    id: "PaperSummary",
+    description: "One paper in the list of yours",
+    example: {
+      id: "3d5a1f8e-2b7c-4e1a-9f3d-6c2b1a0e9d84",
+      title: "Photosynthesis unit test",
+      board: "OpenStax",
+      grade: "11",
+      subject: "Biology",
+      totalMarks: 20,
+      countedMarks: 20,
+      itemCount: 9,
+      updatedAt: "2026-11-20T09:30:00.000Z",
+    },
+  });
 
 export const CheckRowSchema = z.object({
   key: z.string(),
@@ -324,19 +392,25 @@ export const CheckRowSchema = z.object({
 export const PaperProblemSchema = z.object({ path: z.string(), message: z.string() });
 
 /** The live blueprint check: what the paper adds up to against its targets. */
-export const PaperCheckSchema = z.object({
-  countedMarks: z.number(),
-  totalMarks: z.number(),
-  /** Structural problems that block export (marks that do not add up, empty sections, ...). */
-  problems: z.array(PaperProblemSchema),
-  chapters: z.array(CheckRowSchema),
-  bloom: z.array(CheckRowSchema),
-  bloomBands: z.array(CheckRowSchema),
-  types: z.array(CheckRowSchema),
-  difficulty: z.array(CheckRowSchema),
-  /** True when there are no problems and every targeted row is within tolerance. */
-  blueprintMet: z.boolean(),
-});
+export const PaperCheckSchema = z
+  .object({
+    countedMarks: z.number(),
+    totalMarks: z.number(),
+    /** Structural problems that block export (marks that do not add up, empty sections, ...). */
+    problems: z.array(PaperProblemSchema),
+    chapters: z.array(CheckRowSchema),
+    bloom: z.array(CheckRowSchema),
+    bloomBands: z.array(CheckRowSchema),
+    types: z.array(CheckRowSchema),
+    difficulty: z.array(CheckRowSchema),
+    /** True when there are no problems and every targeted row is within tolerance. */
+    blueprintMet: z.boolean(),
+  })
+  .meta({
+    id: "PaperCheck",
+    description:
+      "The live blueprint check: what the paper adds up to against its targets, and the problems that block export",
+  });
 
 export const PyqMatchSchema = z.object({
   documentId: z.string(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { INGESTION_STATUSES, RESOURCE_TYPES, VISIBILITIES } from "@/types/curriculum.types";
+import { queryIntOr } from "./query.schema";
 
 /** A board, class or subject label: printable text, no control characters. */
 const label = (name: string) =>
@@ -35,34 +36,36 @@ export const ResourceMetadataSchema = z.strictObject({
 export type TResourceMetadata = z.infer<typeof ResourceMetadataSchema>;
 export type TResourceMetadataInput = z.input<typeof ResourceMetadataSchema>;
 
-export const IngestionSchema = z.object({
-  id: z.uuid(),
-  title: z.string(),
-  originalFilename: z.string(),
-  board: z.string(),
-  grade: z.string(),
-  subject: z.string(),
-  resourceType: z.enum(RESOURCE_TYPES),
-  chapterNumber: z.number().int().nullable(),
-  chapterName: z.string().nullable(),
-  visibility: z.enum(VISIBILITIES),
-  mimeType: z.string(),
-  byteSize: z.number().int(),
-  status: z.enum(INGESTION_STATUSES),
-  progressDone: z.number().int(),
-  progressTotal: z.number().int(),
-  error: z.string().nullable(),
-  documentId: z.uuid().nullable(),
-  chunkCount: z.number().int().nullable(),
-  pageCount: z.number().int().nullable(),
-  embeddingModel: z.string().nullable(),
-  /** Display name (or role) of the uploader; never an email. */
-  uploadedBy: z.string().nullable(),
-  /** Chunks whose text reads as instructions to a language model (found at ingestion). */
-  instructionLike: z.array(z.object({ chunkIndex: z.number().int(), phrases: z.array(z.string()) })),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const IngestionSchema = z
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    originalFilename: z.string(),
+    board: z.string(),
+    grade: z.string(),
+    subject: z.string(),
+    resourceType: z.enum(RESOURCE_TYPES),
+    chapterNumber: z.number().int().nullable(),
+    chapterName: z.string().nullable(),
+    visibility: z.enum(VISIBILITIES),
+    mimeType: z.string(),
+    byteSize: z.number().int(),
+    status: z.enum(INGESTION_STATUSES),
+    progressDone: z.number().int(),
+    progressTotal: z.number().int(),
+    error: z.string().nullable(),
+    documentId: z.uuid().nullable(),
+    chunkCount: z.number().int().nullable(),
+    pageCount: z.number().int().nullable(),
+    embeddingModel: z.string().nullable(),
+    /** Display name (or role) of the uploader; never an email. */
+    uploadedBy: z.string().nullable(),
+    /** Chunks whose text reads as instructions to a language model (found at ingestion). */
+    instructionLike: z.array(z.object({ chunkIndex: z.number().int(), phrases: z.array(z.string()) })),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "Resource", description: "An uploaded resource and its processing status" });
 export type TIngestion = z.infer<typeof IngestionSchema>;
 
 export const ListResourcesQuerySchema = z.strictObject({
@@ -72,8 +75,8 @@ export const ListResourcesQuerySchema = z.strictObject({
   resourceType: z.enum(RESOURCE_TYPES).optional(),
   status: z.enum(INGESTION_STATUSES).optional(),
   q: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+  limit: queryIntOr(1, 500, 100),
+  offset: queryIntOr(0, 100_000, 0),
 });
 
 export const UploadResponseSchema = z.object({

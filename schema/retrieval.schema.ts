@@ -30,10 +30,10 @@ export const BloomDistributionSchema = z
   .partialRecord(z.enum(BLOOM_LEVELS), z.number().min(0).max(100))
   .refine((d) => Object.values(d).some((v) => (v ?? 0) > 0), "At least one Bloom level needs a weight");
 
-const queryText = (name: string) =>
+const queryText = (name: string, max = 2000) =>
   z
     .string()
-    .max(2000, `${name} is at most 2,000 characters`)
+    .max(max, `${name} is at most ${max.toLocaleString("en")} characters`)
     // Control characters (NUL and friends) become spaces; tabs and newlines are ordinary whitespace.
     .transform((s) => s.replace(/\p{Cc}/gu, " ").trim())
     .pipe(z.string().min(1, `${name} must not be empty`));
@@ -55,70 +55,75 @@ export const SessionTurnSchema = z.strictObject({
 });
 export type TSessionTurn = z.infer<typeof SessionTurnSchema>;
 
-export const RetrievalQueryRequestSchema = z.strictObject({
-  filters: RetrievalFiltersSchema,
-  query: queryText("Query"),
-  topK: z.number().int().min(1).max(50).default(8),
-  alpha: z.number().min(0).max(1).optional(),
-  bloomTargets: BloomTargetsSchema.optional(),
-  bloomDistribution: BloomDistributionSchema.optional(),
-  enableRerank: z.boolean().default(true),
-  rerankFanout: z.number().int().min(1).max(150).optional(),
-  /** Adjacent-chunk expansion; default by query type. */
-  expand: z.boolean().optional(),
-  /** The query planner (variants, HyDE, chapter focus); on unless false (false = the single query as classified). */
-  planner: z.boolean().optional().meta({
-    description: "Query planner (sub-queries, variants, HyDE, chapter focus); false = the single query",
-  }),
-  /** Extra phrasings to search beside the query (for example the enhancer's `variants`). */
-  variants: z
-    .array(queryText("Variant").pipe(z.string().max(300, "Variant is at most 300 characters")))
-    .max(3)
-    .optional(),
-  /** Earlier turns of the builder session, oldest first, for follow-ups ("harder ones", "not X"). */
-  session: z
-    .strictObject({ turns: z.array(SessionTurnSchema).max(10) })
-    .optional()
-    .meta({
-      description:
-        "Earlier turns of the builder session (each response's `session.turn`, oldest first): follow-ups such as 'harder ones', 'more on X', 'the next section', 'not X' are resolved against them",
+export const RetrievalQueryRequestSchema = z
+  .strictObject({
+    filters: RetrievalFiltersSchema,
+    query: queryText("Query"),
+    topK: z.number().int().min(1).max(50).default(8),
+    alpha: z.number().min(0).max(1).optional(),
+    bloomTargets: BloomTargetsSchema.optional(),
+    bloomDistribution: BloomDistributionSchema.optional(),
+    enableRerank: z.boolean().default(true),
+    rerankFanout: z.number().int().min(1).max(150).optional(),
+    /** Adjacent-chunk expansion; default by query type. */
+    expand: z.boolean().optional(),
+    /** The query planner (variants, HyDE, chapter focus); on unless false (false = the single query as classified). */
+    planner: z.boolean().optional().meta({
+      description: "Query planner (sub-queries, variants, HyDE, chapter focus); false = the single query",
     }),
-});
+    /** Extra phrasings to search beside the query (for example the enhancer's `variants`). */
+    variants: z.array(queryText("Variant", 300)).max(3).optional(),
+    /** Earlier turns of the builder session, oldest first, for follow-ups ("harder ones", "not X"). */
+    session: z
+      .strictObject({ turns: z.array(SessionTurnSchema).max(10) })
+      .optional()
+      .meta({
+        description:
+          "Earlier turns of the builder session (each response's `session.turn`, oldest first): follow-ups such as 'harder ones', 'more on X', 'the next section', 'not X' are resolved against them",
+      }),
+  })
+  .meta({ id: "RetrievalQuery", description: "A retrieval query with its filters and options" });
 export type TRetrievalQueryRequest = z.infer<typeof RetrievalQueryRequestSchema>;
 export type TRetrievalQueryInput = z.input<typeof RetrievalQueryRequestSchema>;
 
-export const RetrievalItemSchema = z.object({
-  documentId: z.uuid(),
-  chunkIndex: z.number().int(),
-  content: z.string(),
-  tokens: z.number().int(),
-  score: z.number(),
-  fusedScore: z.number(),
-  vectorScore: z.number().nullable(),
-  keywordScore: z.number().nullable(),
-  /** Present for passages in the reranked head (`rerankFanout`); `score` is this, else `fusedScore`. */
-  rerankScore: z.number().optional(),
-  title: z.string(),
-  resourceType: z.enum(RESOURCE_TYPES),
-  chapterNumber: z.number().int().nullable(),
-  chapterName: z.string().nullable(),
-  pageStart: z.number().int().optional(),
-  pageEnd: z.number().int().optional(),
-  sectionPath: z.string().optional(),
-  expandedFrom: z.number().int().optional(),
-  explanation: z.string().optional(),
-  /**
-   * Calibrated relevance in [0, 1], comparable across queries (unlike `fusedScore`/`rerankScore`,
-   * which rank passages within one query): an estimate of the chance that the passage is about the
-   * query, from absolute evidence (query-term coverage, vector similarity, heading match).
-   */
-  relevance: z.number().min(0).max(1).meta({
+export const RetrievalItemSchema = z
+  .object({
+    documentId: z.uuid(),
+    chunkIndex: z.number().int(),
+    content: z.string(),
+    tokens: z.number().int(),
+    score: z.number(),
+    fusedScore: z.number(),
+    vectorScore: z.number().nullable(),
+    keywordScore: z.number().nullable(),
+    /** Present for passages in the reranked head (`rerankFanout`); `score` is this, else `fusedScore`. */
+    rerankScore: z.number().optional(),
+    title: z.string(),
+    resourceType: z.enum(RESOURCE_TYPES),
+    chapterNumber: z.number().int().nullable(),
+    chapterName: z.string().nullable(),
+    pageStart: z.number().int().optional(),
+    pageEnd: z.number().int().optional(),
+    sectionPath: z.string().optional(),
+    expandedFrom: z.number().int().optional(),
+    explanation: z.string().optional(),
+    /**
+     * Calibrated relevance in [0, 1], comparable across queries (unlike `fusedScore`/`rerankScore`,
+     * which rank passages within one query): an estimate of the chance that the passage is about the
+     * query, from absolute evidence (query-term coverage, vector similarity, heading match).
+     */
+    relevance: z.number().min(0).max(1).meta({
+      description:
+        "Calibrated relevance, comparable across queries (fusedScore/rerankScore rank within one query)",
+    }),
+    /** Below the relevance a passage needs to be preselected as context. */
+    weak: z.boolean(),
+  })
+  .meta({
+    id: "Passage",
     description:
-      "Calibrated relevance, comparable across queries (fusedScore/rerankScore rank within one query)",
-  }),
-  /** Below the relevance a passage needs to be preselected as context. */
-  weak: z.boolean(),
-});
+      "A retrieved passage: its text, where it comes from (document, chunk, pages, chapter), its scores and calibrated relevance",
+  });
 export type TRetrievalItem = z.infer<typeof RetrievalItemSchema>;
 
 export const PlanProbeSchema = z.object({

@@ -16,8 +16,18 @@ import type { EBloomLevel } from "./bloom.types";
 export const PAPER_TEMPLATES = ["board-80", "unit-test-20", "blank"] as const;
 export type EPaperTemplate = (typeof PAPER_TEMPLATES)[number];
 
-export const EXPORT_FORMATS = ["pdf", "docx", "md", "gift", "qti"] as const;
+export const EXPORT_FORMATS = ["pdf", "docx", "md", "gift", "qti", "moodle"] as const;
 export type EExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** What each export is sent as (the OpenAPI document lists these for the export endpoint). */
+export const EXPORT_CONTENT_TYPES: Record<EExportFormat, string> = {
+  pdf: "application/pdf",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  md: "text/markdown; charset=utf-8",
+  gift: "text/plain; charset=utf-8",
+  qti: "application/xml; charset=utf-8",
+  moodle: "application/xml; charset=utf-8",
+};
 
 export const EXPORT_PARTS = ["paper", "answer-key"] as const;
 export type EExportPart = (typeof EXPORT_PARTS)[number];

@@ -10,8 +10,28 @@ const EXPORTS: { format: EExportFormat; label: string }[] = [
   { format: "pdf", label: "PDF" },
   { format: "docx", label: "Word (DOCX)" },
   { format: "md", label: "Markdown" },
-  { format: "gift", label: "Moodle GIFT" },
-  { format: "qti", label: "QTI 1.2" },
+];
+
+/** Quiz imports, each with what it carries into the LMS (docs/exports-and-api.md has the details). */
+const LMS_EXPORTS: { format: EExportFormat; label: string; carries: string }[] = [
+  {
+    format: "moodle",
+    label: "Moodle XML",
+    carries:
+      "Moodle: marks, feedback on every option, model answer and marking scheme for the grader. Each OR pair is a category: add one random question from it.",
+  },
+  {
+    format: "qti",
+    label: "QTI 1.2",
+    carries:
+      "Canvas, Blackboard and other QTI tools: marks, feedback on every option, model answer and marking scheme as feedback. OR pairs and 'attempt any' become question groups.",
+  },
+  {
+    format: "gift",
+    label: "Moodle GIFT",
+    carries:
+      "Moodle, plain text: no marks (every question imports at 1 mark; use Moodle XML to keep them). Option feedback and model answers are kept.",
+  },
 ];
 
 /** Downloads of the paper and its answer key (enabled once saved with no problems), and the PYQ summary. */
@@ -46,6 +66,19 @@ export function ExportPanel({ builder: b }: { builder: TPaperBuilder }) {
           </ExportLink>
         ))}
       </div>
+      <p className="text-xs font-medium">Quiz for your LMS (answers included)</p>
+      <ul className="flex flex-col gap-1.5" data-testid="lms-exports">
+        {LMS_EXPORTS.map((e) => (
+          <li key={e.format} className="flex flex-col items-start gap-0.5">
+            <ExportLink href={exportUrl(id, e.format)} ready={exportReady} testId={`export-${e.format}`}>
+              {e.label}
+            </ExportLink>
+            <span className="text-xs text-muted-foreground" data-testid={`export-${e.format}-carries`}>
+              {e.carries}
+            </span>
+          </li>
+        ))}
+      </ul>
       <p className="text-xs font-medium">Answer key and marking scheme</p>
       <div className="flex flex-wrap gap-1">
         <ExportLink href={exportUrl(id, "pdf", "answer-key")} ready={exportReady} testId="export-key-pdf">

@@ -198,7 +198,7 @@ export async function getQuestionSet(db: ISqlExecutor, userId: string, setId: st
     subject: string;
     generator: string;
     warnings: string[];
-    created_at: string;
+    created_at: string | Date;
   }>(
     "select id, title, board, grade, subject, generator, warnings, created_at from question_sets where id = $1 and user_id = $2",
     [setId, userId],
@@ -207,7 +207,9 @@ export async function getQuestionSet(db: ISqlExecutor, userId: string, setId: st
   const rows = await db.query<IQuestionRow>("select * from questions where set_id = $1 order by position", [
     setId,
   ]);
-  return { ...set, questions: rows.map(rowToQuestion) };
+  // The API object is camelCase like every other one (it was `created_at` before issue 28).
+  const { created_at, ...rest } = set;
+  return { ...rest, createdAt: new Date(created_at).toISOString(), questions: rows.map(rowToQuestion) };
 }
 
 /**

@@ -100,7 +100,11 @@ async function checked(contract: IContract, response: Response): Promise<Respons
     const statuses = [contract.status ?? 200, ...(contract.alsoStatus ?? [])];
     if (!statuses.includes(response.status)) return problem(`status ${response.status}`);
     if (typeof contract.response === "string") {
-      return isJson ? problem(`JSON where the contract says ${contract.response}`) : response;
+      if (isJson) return problem(`JSON where the contract says ${contract.response}`);
+      const bare = type.split(";")[0]!.trim();
+      if (contract.fileTypes && !contract.fileTypes.includes(bare))
+        return problem(`${bare || "no content type"} is not among the contract's file types`);
+      return response;
     }
     if (!isJson) return problem(`${type || "no content type"} where the contract says JSON`);
   } else if (!isJson) return response;

@@ -4,6 +4,8 @@ import {
   BorderStyle,
   Document,
   Footer,
+  HeadingLevel,
+  LevelFormat,
   Packer,
   PageNumber,
   Paragraph,
@@ -23,7 +25,6 @@ import {
   sectionSummary,
   stripControls,
 } from "./answer-key";
-import { numberItems } from "./check";
 
 /** Twips (1/20 pt): A4 with 50 pt margins, the number column, the right edge for marks. */
 const PAGE_W = 11906;
@@ -48,6 +49,98 @@ function runs(text: string, style: IRunStyle = {}): TextRun[] {
     .map((line, i) => new TextRun({ text: line, ...style, ...(i > 0 ? { break: 1 } : {}) }));
 }
 
+/**
+ * Word's own styles carry the structure, so the navigation pane and screen readers find it: the
+ * title is Title, sections (and "General instructions") Heading 1, answer-key questions Heading 2;
+ * questions are a numbered list (numbering continues across sections, as printed), options a
+ * lettered list that starts again at (a) for every question, instructions a numbered list and
+ * marking points a bulleted one.
+ */
+const QUESTIONS = "paperwise-questions";
+const OPTIONS = "paperwise-options";
+const INSTRUCTIONS = "paperwise-instructions";
+const POINTS = "paperwise-points";
+
+const NUMBERING = {
+  config: [
+    {
+      reference: QUESTIONS,
+      levels: [
+        {
+          level: 0,
+          format: LevelFormat.DECIMAL,
+          text: "%1.",
+          alignment: AlignmentType.LEFT,
+          style: { paragraph: { indent: { left: NUM, hanging: NUM } }, run: { bold: true } },
+        },
+        // A question's options: lettered again from (a) after every question.
+        {
+          level: 1,
+          format: LevelFormat.LOWER_LETTER,
+          text: "(%2)",
+          alignment: AlignmentType.LEFT,
+          style: { paragraph: { indent: { left: NUM + OPTION_LABEL, hanging: OPTION_LABEL } } },
+        },
+      ],
+    },
+    {
+      reference: OPTIONS,
+      levels: [
+        {
+          level: 0,
+          format: LevelFormat.LOWER_LETTER,
+          text: "(%1)",
+          alignment: AlignmentType.LEFT,
+          style: { paragraph: { indent: { left: NUM + OPTION_LABEL, hanging: OPTION_LABEL } } },
+        },
+      ],
+    },
+    {
+      reference: INSTRUCTIONS,
+      levels: [
+        {
+          level: 0,
+          format: LevelFormat.DECIMAL,
+          text: "%1.",
+          alignment: AlignmentType.LEFT,
+          style: { paragraph: { indent: { left: 400, hanging: 400 } } },
+        },
+      ],
+    },
+    {
+      reference: POINTS,
+      levels: [
+        {
+          level: 0,
+          format: LevelFormat.BULLET,
+          text: "•",
+          alignment: AlignmentType.LEFT,
+          style: { paragraph: { indent: { left: NUM + 300, hanging: 300 } } },
+        },
+      ],
+    },
+  ],
+};
+
+const black = { font: FONT, color: "000000" };
+const STYLES = {
+  default: {
+    document: { run: { font: FONT, size: 22 } },
+    title: {
+      run: { ...black, size: 30, bold: true },
+      paragraph: { alignment: AlignmentType.CENTER, spacing: { after: 200 } },
+    },
+    heading1: {
+      run: { ...black, size: 26, bold: true },
+      paragraph: { alignment: AlignmentType.CENTER, keepNext: true, spacing: { before: 280, after: 40 } },
+    },
+    heading2: {
+      run: { ...black, size: 22, bold: true },
+      paragraph: { keepNext: true, spacing: { before: 160, after: 40 } },
+    },
+  },
+};
+
 /** A centred paragraph. */
 function centred(text: string, style: IRunStyle = {}, after = 40): Paragraph {
   return new Paragraph({ alignment: AlignmentType.CENTER, spacing: { after }, children: runs(text, style) });
@@ -59,7 +152,7 @@ function header(paper: IPaper, title: string): Paragraph[] {
     ...(paper.schoolName ? [centred(paper.schoolName, { bold: true, size: 26 })] : []),
     centred(paper.board),
     centred(classLine(paper)),
-    centred(title, { bold: true, size: 30 }, 200),
+    new Paragraph({ heading: HeadingLevel.TITLE, children: runs(title) }),
     new Paragraph({
       tabStops: [{ type: TabStopType.RIGHT, position: RIGHT }],
       border: { bottom: { style: BorderStyle.SINGLE, size: 8, color: "000000", space: 4 } },
@@ -76,17 +169,16 @@ function header(paper: IPaper, title: string): Paragraph[] {
 function instructions(paper: IPaper): Paragraph[] {
   if (paper.instructions.length === 0) return [];
   const head = new Paragraph({
-    keepNext: true,
-    spacing: { after: 80 },
-    children: runs("General instructions", { bold: true }),
+    heading: HeadingLevel.HEADING_1,
+    alignment: AlignmentType.LEFT,
+    children: runs("General instructions"),
   });
   const items = paper.instructions.map(
-    (t, i) =>
+    (t) =>
       new Paragraph({
-        indent: { left: 400, hanging: 400 },
-        tabStops: [{ type: TabStopType.LEFT, position: 400 }],
+        numbering: { reference: INSTRUCTIONS, level: 0 },
         spacing: { after: 40 },
-        children: [new TextRun({ children: [`${i + 1}.`, new Tab()] }), ...runs(t)],
+        children: runs(t),
       }),
   );
   return [head, ...items];
@@ -96,12 +188,7 @@ function instructions(paper: IPaper): Paragraph[] {
 function sectionHead(section: IPaperSection): Paragraph[] {
   const keep = { alignment: AlignmentType.CENTER, keepNext: true } as const;
   return [
-    new Paragraph({
-      ...keep,
-      outlineLevel: 1,
-      spacing: { before: 280, after: 40 },
-      children: runs(section.name, { bold: true, size: 26 }),
-    }),
+    new Paragraph({ heading: HeadingLevel.HEADING_1, children: runs(section.name) }),
     ...(section.instructions
       ? [
           new Paragraph({
@@ -119,53 +206,35 @@ function sectionHead(section: IPaperSection): Paragraph[] {
   ];
 }
 
-/** MCQ options as (a) (b) (c) (d): two per line when all are short, else one per line. */
-function options(opts: string[]): Paragraph[] {
-  const label = (i: number) => `(${String.fromCharCode(97 + i)})`;
-  const half = NUM + (RIGHT - NUM) / 2;
-  if (opts.every((o) => o.length <= 40 && !o.includes("\n"))) {
-    const rows: Paragraph[] = [];
-    for (let i = 0; i < opts.length; i += 2) {
-      const pair: ParagraphChild[] = [new TextRun(`${label(i)} ${stripControls(opts[i] ?? "")}`)];
-      if (opts[i + 1] !== undefined)
-        pair.push(
-          new TextRun({ children: [new Tab(), `${label(i + 1)} ${stripControls(opts[i + 1] ?? "")}`] }),
-        );
-      rows.push(
-        new Paragraph({
-          indent: { left: NUM },
-          tabStops: [{ type: TabStopType.LEFT, position: half }],
-          keepNext: true,
-          children: pair,
-        }),
-      );
-    }
-    return rows;
-  }
+/**
+ * MCQ options as a lettered list: nested under a numbered question (its second level), or, under
+ * an OR alternative (which has no number of its own), a list of their own started again at (a).
+ */
+function options(opts: string[], numbered: boolean): Paragraph[] {
   return opts.map(
     (o, i) =>
       new Paragraph({
-        indent: { left: NUM + OPTION_LABEL, hanging: OPTION_LABEL },
-        tabStops: [{ type: TabStopType.LEFT, position: NUM + OPTION_LABEL }],
-        keepNext: true,
-        children: [new TextRun({ children: [label(i), new Tab()] }), ...runs(o)],
+        numbering: numbered
+          ? { reference: QUESTIONS, level: 1 }
+          : { reference: OPTIONS, level: 0, ...(i === 0 ? { restart: true } : {}) },
+        keepNext: i < opts.length - 1,
+        children: runs(o),
       }),
   );
 }
 
-/** A question paragraph: "n.<tab>text<tab>[marks]" (number and marks optional). */
-function stem(text: string, number: string, marks: number | undefined, keepNext: boolean): Paragraph {
+/**
+ * A question paragraph: an item of the numbered question list (or, for an OR alternative and in
+ * the answer key, a plain paragraph at the same indent), its text, and its marks at the right edge.
+ */
+function stem(text: string, numbered: boolean, marks: number | undefined, keepNext: boolean): Paragraph {
   const children: ParagraphChild[] = [
-    new TextRun({ bold: true, children: [number, new Tab()] }),
     ...runs(text),
     ...(marks !== undefined ? [new TextRun({ children: [new Tab(), `[${marks}]`] })] : []),
   ];
   return new Paragraph({
-    indent: { left: NUM, hanging: NUM },
-    tabStops: [
-      { type: TabStopType.LEFT, position: NUM },
-      { type: TabStopType.RIGHT, position: RIGHT },
-    ],
+    ...(numbered ? { numbering: { reference: QUESTIONS, level: 0 } } : { indent: { left: NUM } }),
+    tabStops: [{ type: TabStopType.RIGHT, position: RIGHT }],
     keepNext,
     spacing: { after: 60 },
     children,
@@ -173,9 +242,9 @@ function stem(text: string, number: string, marks: number | undefined, keepNext:
 }
 
 /** A question with its options. */
-function question(q: IPaperQuestion, number = "", marks?: number): Paragraph[] {
+function question(q: IPaperQuestion, numbered: boolean, marks?: number): Paragraph[] {
   const opts = q.options ?? [];
-  return [stem(q.promptText, number, marks, opts.length > 0), ...options(opts)];
+  return [stem(q.promptText, numbered, marks, opts.length > 0), ...options(opts, numbered)];
 }
 
 /** A centred bold "OR". */
@@ -189,9 +258,9 @@ function or(): Paragraph {
 }
 
 /** One item: numbered question with marks, then "OR" and its alternative. */
-function item(it: IPaperItem, n: number): Paragraph[] {
-  const out = question(it.question, `${n}.`, it.marks);
-  if (it.alternative) out.push(or(), ...question(it.alternative));
+function item(it: IPaperItem): Paragraph[] {
+  const out = question(it.question, true, it.marks);
+  if (it.alternative) out.push(or(), ...question(it.alternative, false));
   out.push(new Paragraph({ spacing: { after: 80 }, children: [] }));
   return out;
 }
@@ -205,21 +274,14 @@ function labelled(label: string, text: string): Paragraph {
   });
 }
 
-/** The marking scheme as "• point<tab>[m]" lines. */
+/** The marking scheme as a bulleted list of "point<tab>[m]". */
 function scheme(e: IAnswerKeyEntry): Paragraph[] {
   const rows = e.markingScheme.map(
     (p) =>
       new Paragraph({
-        indent: { left: NUM + 300, hanging: 300 },
-        tabStops: [
-          { type: TabStopType.LEFT, position: NUM + 300 },
-          { type: TabStopType.RIGHT, position: RIGHT },
-        ],
-        children: [
-          new TextRun({ children: ["•", new Tab()] }),
-          ...runs(p.point),
-          new TextRun({ children: [new Tab(), `[${p.marks}]`] }),
-        ],
+        numbering: { reference: POINTS, level: 0 },
+        tabStops: [{ type: TabStopType.RIGHT, position: RIGHT }],
+        children: [...runs(p.point), new TextRun({ children: [new Tab(), `[${p.marks}]`] })],
       }),
   );
   return [
@@ -232,10 +294,14 @@ function scheme(e: IAnswerKeyEntry): Paragraph[] {
   ];
 }
 
-/** One answer-key entry: the question, then answer, explanation, rationales, scheme, keywords, sources. */
+/**
+ * One answer-key entry: a Heading 2 "Question n (OR) · marks", the question, then answer,
+ * explanation, rationales, scheme, keywords, sources.
+ */
 function entry(e: IAnswerKeyEntry): Paragraph[] {
-  const out = e.isAlternative ? [or()] : [];
-  out.push(stem(e.promptText, e.isAlternative ? "" : `${e.number}.`, e.marks, true));
+  const label = `Question ${e.number}${e.isAlternative ? " (OR)" : ""} · ${e.marks} ${e.marks === 1 ? "mark" : "marks"}`;
+  const out = [new Paragraph({ heading: HeadingLevel.HEADING_2, children: runs(label) })];
+  out.push(stem(e.promptText, false, undefined, true));
   if (e.correctLetter)
     out.push(labelled("Answer:", `(${e.correctLetter.toLowerCase()}) ${e.correctText ?? ""}`));
   if (e.explanation) out.push(labelled("Explanation:", e.explanation));
@@ -258,7 +324,8 @@ async function pack(paper: IPaper, title: string, children: Paragraph[]): Promis
     creator: "Paperwise",
     lastModifiedBy: "Paperwise",
     revision: paper.version,
-    styles: { default: { document: { run: { font: FONT, size: 22 } } } },
+    styles: STYLES,
+    numbering: NUMBERING,
     sections: [
       {
         properties: {
@@ -308,11 +375,10 @@ async function reproducible(buf: Buffer, updatedAt: string): Promise<Buffer> {
 
 /** The question paper as a Word document. */
 export async function paperToDocx(paper: IPaper): Promise<Buffer> {
-  const numbers = numberItems(paper);
   const children = [...header(paper, paper.title), ...instructions(paper)];
   for (const section of paper.sections) {
     children.push(...sectionHead(section));
-    for (const it of section.items) children.push(...item(it, numbers.get(it.id) ?? 0));
+    for (const it of section.items) children.push(...item(it));
   }
   return pack(paper, paper.title, children);
 }

@@ -1,55 +1,100 @@
-import type { IPaper, IPaperQuestion } from "@/types/paper.types";
-import { buildAnswerKey, type IAnswerKeyEntry, optionLetter, stripControls } from "./answer-key";
+import type { IPaper, IPaperQuestion, IPaperSection } from "@/types/paper.types";
+import { buildAnswerKey, type IAnswerKeyEntry, marksLabel, optionLetter, stripControls } from "./answer-key";
 import { numberItems } from "./check";
 
-/** Answer-key entries by "<itemId>:<isAlternative>". */
-function keyByItem(paper: IPaper): Map<string, IAnswerKeyEntry> {
-  return new Map(buildAnswerKey(paper).map((e) => [`${e.itemId}:${e.isAlternative}`, e]));
+/**
+ * What the LMS exports (QTI 1.2, Moodle XML, GIFT) share: the paper as numbered questions with
+ * their answer-key entries, the feedback each format can carry, and XML escaping. Every LMS quiz
+ * scores what the student answers, so the paper's internal choices become the nearest faithful
+ * form each format has (see docs/exports-and-api.md):
+ * - an OR pair is a *choice group*: both alternatives, of which the quiz uses one;
+ * - an "attempt any N" section is a group that uses N of its questions.
+ */
+
+export interface ILmsQuestion {
+  question: IPaperQuestion;
+  entry: IAnswerKeyEntry | undefined;
+  /** "Q5", "Q5-OR". */
+  title: string;
+  ident: string;
 }
 
-/** Escapes GIFT's special characters (backslash first) and keeps line breaks as `\n`. */
-export function giftEscape(text: string): string {
-  return stripControls(text)
-    .trim()
-    .replace(/\\/g, "\\\\")
-    .replace(/[~=#{}:]/g, (c) => `\\${c}`)
-    .replace(/\n/g, "\\n");
+export interface ILmsItem {
+  number: number;
+  marks: number;
+  main: ILmsQuestion;
+  /** The OR alternative: the item becomes a group that uses one of the two. */
+  alternative?: ILmsQuestion;
 }
 
-/** The answer block of a GIFT question: choices with feedback for MCQs, `{}` (essay) otherwise. */
-function giftAnswers(q: IPaperQuestion, entry: IAnswerKeyEntry | undefined): string {
-  if (q.type !== "mcq" || !q.options || q.correctIndex === undefined) return "{}";
-  const rationales = new Map((entry?.distractors ?? []).map((d) => [d.letter, d.rationale]));
-  const lines = q.options.map((o, i) => {
-    const feedback = i === q.correctIndex ? q.explanation : rationales.get(optionLetter(i));
-    return `  ${i === q.correctIndex ? "=" : "~"}${giftEscape(o)}${feedback ? `#${giftEscape(feedback)}` : ""}`;
-  });
-  return `{\n${lines.join("\n")}\n}`;
+export interface ILmsSection {
+  section: IPaperSection;
+  items: ILmsItem[];
 }
 
-/** One GIFT question titled Q<n> (Q<n>-OR for an alternative). */
-function giftQuestion(q: IPaperQuestion, title: string, entry: IAnswerKeyEntry | undefined): string {
-  return `::${giftEscape(title)}:: ${giftEscape(q.promptText)} ${giftAnswers(q, entry)}`;
-}
-
-/** The paper as Moodle GIFT: MCQs with right/wrong choices and feedback, other questions as essays. */
-export function paperToGift(paper: IPaper): string {
+/** The paper as the LMS exports read it. */
+export function lmsSections(paper: IPaper): ILmsSection[] {
   const numbers = numberItems(paper);
-  const key = keyByItem(paper);
-  const blocks = [
-    `// ${stripControls(paper.title).replace(/\n/g, " ")}`,
-    `// ${paper.board} · Class ${paper.grade} · ${paper.subject}`,
-  ];
-  for (const section of paper.sections) {
-    blocks.push(`// ${stripControls(section.name).replace(/\n/g, " ")}`);
-    for (const item of section.items) {
+  const key = new Map(buildAnswerKey(paper).map((e) => [`${e.itemId}:${e.isAlternative}`, e]));
+  return paper.sections.map((section) => ({
+    section,
+    items: section.items.map((item) => {
       const n = numbers.get(item.id) ?? 0;
-      blocks.push(giftQuestion(item.question, `Q${n}`, key.get(`${item.id}:false`)));
-      if (item.alternative)
-        blocks.push(giftQuestion(item.alternative, `Q${n}-OR`, key.get(`${item.id}:true`)));
-    }
+      return {
+        number: n,
+        marks: item.marks,
+        main: {
+          question: item.question,
+          entry: key.get(`${item.id}:false`),
+          title: `Q${n}`,
+          ident: `item-${item.id}`,
+        },
+        ...(item.alternative
+          ? {
+              alternative: {
+                question: item.alternative,
+                entry: key.get(`${item.id}:true`),
+                title: `Q${n}-OR`,
+                ident: `item-${item.id}-or`,
+              },
+            }
+          : {}),
+      };
+    }),
+  }));
+}
+
+/** Text cleaned for any export: controls dropped, line ends normalised, trimmed. */
+export function clean(text: string): string {
+  return stripControls(text).trim();
+}
+
+/** The feedback a student sees for each option: the explanation on the key, the rationale on a distractor. */
+export function optionFeedback(
+  q: IPaperQuestion,
+  entry: IAnswerKeyEntry | undefined,
+): (string | undefined)[] {
+  const rationales = new Map((entry?.distractors ?? []).map((d) => [d.letter, d.rationale]));
+  return (q.options ?? []).map((_, i) =>
+    i === q.correctIndex ? q.explanation : rationales.get(optionLetter(i)),
+  );
+}
+
+/**
+ * What a marker needs for an open question, as plain text: the model answer, the marking scheme
+ * (points that add up to the marks) and the keywords.
+ */
+export function graderInfo(entry: IAnswerKeyEntry | undefined): string {
+  if (!entry) return "";
+  const lines: string[] = [];
+  if (entry.suggestedAnswer) lines.push(`Model answer: ${clean(entry.suggestedAnswer)}`);
+  if (entry.markingScheme.length > 0) {
+    lines.push(`Marking scheme (${marksLabel(entry.marks)}):`);
+    for (const p of entry.markingScheme) lines.push(`- ${clean(p.point)} [${marksLabel(p.marks)}]`);
   }
-  return `${blocks.join("\n\n")}\n`;
+  if (entry.evaluatorKeywords.length > 0)
+    lines.push(`Keywords: ${entry.evaluatorKeywords.map(clean).join(", ")}`);
+  return lines.join("\n");
 }
 
 /** Escapes text for XML 1.0 content and attributes, dropping characters XML cannot hold. */
@@ -60,126 +105,4 @@ export function xmlEscape(text: string): string {
     .replace(/>/g, "&gt;")
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&apos;");
-}
-
-/** `<material><mattext>…</mattext></material>` for plain text. */
-function material(text: string): string {
-  return `<material><mattext texttype="text/plain">${xmlEscape(text)}</mattext></material>`;
-}
-
-/** QTI metadata fields for an item. */
-function qtiMetadata(fields: Record<string, string>): string {
-  const rows = Object.entries(fields).map(
-    ([k, v]) =>
-      `          <qtimetadatafield><fieldlabel>${xmlEscape(k)}</fieldlabel><fieldentry>${xmlEscape(v)}</fieldentry></qtimetadatafield>`,
-  );
-  return [
-    "      <itemmetadata>",
-    "        <qtimetadata>",
-    ...rows,
-    "        </qtimetadata>",
-    "      </itemmetadata>",
-  ].join("\n");
-}
-
-/** The response and scoring of an MCQ: `render_choice` and a `resprocessing` naming the right letter. */
-function qtiChoice(q: IPaperQuestion, marks: number): string[] {
-  const labels = (q.options ?? []).map(
-    (o, i) => `            <response_label ident="${optionLetter(i)}">${material(o)}</response_label>`,
-  );
-  const right = optionLetter(q.correctIndex ?? 0);
-  return [
-    `        <response_lid ident="response1" rcardinality="Single">`,
-    `          <render_choice shuffle="No">`,
-    ...labels,
-    "          </render_choice>",
-    "        </response_lid>",
-    "      </presentation>",
-    "      <resprocessing>",
-    `        <outcomes><decvar varname="SCORE" vartype="Decimal" minvalue="0" maxvalue="${marks}"/></outcomes>`,
-    `        <respcondition continue="No" title="correct">`,
-    `          <conditionvar><varequal respident="response1">${right}</varequal></conditionvar>`,
-    `          <setvar action="Set" varname="SCORE">${marks}</setvar>`,
-    "        </respcondition>",
-    "      </resprocessing>",
-  ];
-}
-
-/** The response of a short or long question: an open text box. */
-function qtiEssay(q: IPaperQuestion): string[] {
-  const rows = q.type === "long" ? 15 : 5;
-  return [
-    `        <response_str ident="response1" rcardinality="Single">`,
-    `          <render_fib fibtype="String" prompt="Box" rows="${rows}" columns="80"/>`,
-    "        </response_str>",
-    "      </presentation>",
-  ];
-}
-
-/** One QTI `item`. */
-function qtiItem(q: IPaperQuestion, ident: string, title: string, marks: number, feedback?: string): string {
-  const type = q.type === "mcq" ? "Multiple Choice" : "Essay";
-  return [
-    `    <item ident="${xmlEscape(ident)}" title="${xmlEscape(title)}">`,
-    qtiMetadata({ qmd_itemtype: type, points_possible: String(marks), bloom_level: q.bloomLevel }),
-    "      <presentation>",
-    `        ${material(q.promptText)}`,
-    ...(q.type === "mcq" && q.options && q.correctIndex !== undefined ? qtiChoice(q, marks) : qtiEssay(q)),
-    ...(feedback
-      ? [
-          `      <itemfeedback ident="general_fb">`,
-          `        <flow_mat>${material(feedback)}</flow_mat>`,
-          "      </itemfeedback>",
-        ]
-      : []),
-    "    </item>",
-  ].join("\n");
-}
-
-/** The paper as QTI 1.2 (`questestinterop` → assessment → section → item). */
-export function paperToQti(paper: IPaper): string {
-  const numbers = numberItems(paper);
-  const key = keyByItem(paper);
-  const sections = paper.sections.map((section) => {
-    const items = section.items.flatMap((item) => {
-      const n = numbers.get(item.id) ?? 0;
-      const main = key.get(`${item.id}:false`);
-      const out = [
-        qtiItem(
-          item.question,
-          `item-${item.id}`,
-          `Question ${n}`,
-          item.marks,
-          main?.explanation ?? main?.suggestedAnswer,
-        ),
-      ];
-      if (item.alternative) {
-        const alt = key.get(`${item.id}:true`);
-        out.push(
-          qtiItem(
-            item.alternative,
-            `item-${item.id}-or`,
-            `Question ${n} (OR)`,
-            item.marks,
-            alt?.explanation ?? alt?.suggestedAnswer,
-          ),
-        );
-      }
-      return out;
-    });
-    return [
-      `  <section ident="section-${xmlEscape(section.id)}" title="${xmlEscape(section.name)}">`,
-      ...items,
-      "  </section>",
-    ].join("\n");
-  });
-  return [
-    `<?xml version="1.0" encoding="UTF-8"?>`,
-    "<questestinterop>",
-    `<assessment ident="paper-${xmlEscape(paper.id)}" title="${xmlEscape(paper.title)}">`,
-    ...sections,
-    "</assessment>",
-    "</questestinterop>",
-    "",
-  ].join("\n");
 }

@@ -1,10 +1,12 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import type { EExportFormat, EExportPart, IPaper } from "@/types/paper.types";
+import { type EExportFormat, type EExportPart, EXPORT_CONTENT_TYPES, type IPaper } from "@/types/paper.types";
 import { answerKeyToDocx, paperToDocx } from "./export-docx";
-import { paperToGift, paperToQti } from "./export-lms";
+import { paperToGift } from "./export-gift";
 import { answerKeyToMarkdown, paperToMarkdown } from "./export-markdown";
+import { paperToMoodleXml } from "./export-moodle";
 import { answerKeyToPdf, paperToPdf } from "./export-pdf";
+import { paperToQti } from "./export-qti";
 
 export interface IExportFile {
   body: Uint8Array | string;
@@ -12,20 +14,13 @@ export interface IExportFile {
   filename: string;
 }
 
-const CONTENT_TYPES: Record<EExportFormat, string> = {
-  pdf: "application/pdf",
-  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  md: "text/markdown; charset=utf-8",
-  gift: "text/plain; charset=utf-8",
-  qti: "application/xml; charset=utf-8",
-};
-
 const EXTENSIONS: Record<EExportFormat, string> = {
   pdf: ".pdf",
   docx: ".docx",
   md: ".md",
   gift: ".gift.txt",
   qti: ".qti.xml",
+  moodle: ".moodle.xml",
 };
 
 /** An ASCII slug of a title, safe in a Content-Disposition filename ("paper" when nothing is left). */
@@ -41,7 +36,7 @@ export function slugify(title: string): string {
   return slug || "paper";
 }
 
-/** The body of an export; GIFT and QTI exist only for the paper. */
+/** The body of an export; the LMS formats (GIFT, QTI, Moodle XML) exist only for the paper. */
 async function render(paper: IPaper, format: EExportFormat, part: EExportPart): Promise<Uint8Array | string> {
   const key = part === "answer-key";
   switch (format) {
@@ -53,12 +48,17 @@ async function render(paper: IPaper, format: EExportFormat, part: EExportPart): 
       return key ? answerKeyToMarkdown(paper) : paperToMarkdown(paper);
     case "gift":
     case "qti":
+    case "moodle":
       if (key)
         throw new AppError(
           "bad_request",
-          `The answer key cannot be exported as ${format.toUpperCase()}; use pdf, docx or md`,
+          `The answer key cannot be exported as ${format === "moodle" ? "Moodle XML" : format.toUpperCase()}; use pdf, docx or md (the LMS formats carry the answers themselves)`,
         );
-      return format === "gift" ? paperToGift(paper) : paperToQti(paper);
+      return format === "gift"
+        ? paperToGift(paper)
+        : format === "qti"
+          ? paperToQti(paper)
+          : paperToMoodleXml(paper);
   }
 }
 
@@ -70,5 +70,5 @@ export async function exportPaper(
 ): Promise<IExportFile> {
   const body = await render(paper, format, part);
   const filename = `${slugify(paper.title)}${part === "answer-key" ? "-answer-key" : ""}${EXTENSIONS[format]}`;
-  return { body, contentType: CONTENT_TYPES[format], filename };
+  return { body, contentType: EXPORT_CONTENT_TYPES[format], filename };
 }

@@ -35,7 +35,7 @@ import { PATCH as updateUser } from "@/app/api/users/[id]/route";
 import { POST as createUser, GET as listUsers } from "@/app/api/users/route";
 import { CONTRACTS } from "@/contracts";
 import { paperToUpdate } from "@/lib/papers/store";
-import type { IPaper } from "@/types/paper.types";
+import { EXPORT_FORMATS, type IPaper } from "@/types/paper.types";
 import { BIOLOGY, DEMO_DIR, generateSet, ingestOne } from "../support/demo-data";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
 
@@ -46,6 +46,7 @@ import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/te
  */
 
 type TDoc = {
+  components: object;
   paths: Record<
     string,
     Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>
@@ -78,7 +79,8 @@ async function conforms(method: string, path: string, res: Response): Promise<Re
     const key = `${method} ${path} ${res.status}`;
     let validate = validators.get(key);
     if (!validate) {
-      validate = ajv.compile(content["application/json"]!.schema);
+      // Named schemas are `$ref`s into the document's components: compile with them at the root.
+      validate = ajv.compile({ ...content["application/json"]!.schema, components: doc.components });
       validators.set(key, validate);
     }
     const body = await res.clone().json();
@@ -86,8 +88,8 @@ async function conforms(method: string, path: string, res: Response): Promise<Re
   } else if ("text/event-stream" in content) {
     expect(type).toBe("text/event-stream");
   } else {
-    // A file: any type the stored original has, never a JSON error with a success status.
-    expect(type).not.toBe("application/json");
+    // A file: one of the types the document lists for it (what a validating proxy checks).
+    expect(Object.keys(content), `${method} ${path} sent ${type}`).toContain(type);
   }
   if (res.ok) covered.add(`${method} ${path}`);
   return res;
@@ -269,13 +271,32 @@ describe("the OpenAPI document against real responses (Ajv)", () => {
       {},
     );
     await conforms("POST", "/api/generation", stream);
-    await stream.text();
+    // Every event matches the documented GenerationStreamEvent, and the stream ends with [DONE].
+    const events = (await stream.text())
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => l.slice("data: ".length));
+    expect(events.at(-1)).toBe("[DONE]");
+    const validateEvent = ajv.compile({
+      $ref: "#/components/schemas/GenerationStreamEvent",
+      components: doc.components,
+    });
+    const types = new Set<string>();
+    for (const e of events.slice(0, -1)) {
+      const event = JSON.parse(e) as { type: string };
+      types.add(event.type);
+      expect(validateEvent(event), `${e.slice(0, 200)}: ${ajv.errorsText(validateEvent.errors)}`).toBe(true);
+    }
+    expect([...types]).toEqual(expect.arrayContaining(["data-question", "data-progress", "data-set"]));
     const set = await conforms(
       "GET",
       "/api/question-sets/{id}",
       await getSet(makeRequest("GET", "/x", { token: t() }), params({ id: setId })),
     );
-    questionIds = ((await set.json()).set.questions as { id: string }[]).map((q) => q.id);
+    const setBody = (await set.json()).set as { createdAt: string; questions: { id: string }[] };
+    expect(Number.isNaN(Date.parse(setBody.createdAt))).toBe(false);
+    expect(setBody).not.toHaveProperty("created_at");
+    questionIds = setBody.questions.map((q) => q.id);
     await conforms(
       "PATCH",
       "/api/questions/{id}",
@@ -341,6 +362,16 @@ describe("the OpenAPI document against real responses (Ajv)", () => {
       "/api/papers/{id}",
       await putPaper(makeRequest("PUT", "/x", { token: t(), json: update }), params({ id })),
     );
+    // What GET returns is accepted back as it is: read-only id, createdAt and updatedAt ignored.
+    const loaded = (await (await getPaper(makeRequest("GET", "/x", { token: t() }), params({ id }))).json())
+      .paper as IPaper;
+    const roundTrip = await conforms(
+      "PUT",
+      "/api/papers/{id}",
+      await putPaper(makeRequest("PUT", "/x", { token: t(), json: loaded }), params({ id })),
+    );
+    expect(roundTrip.status).toBe(200);
+    expect((await roundTrip.json()).paper.createdAt).toBe(loaded.createdAt);
     // The same version again is stale now: 409.
     await conforms(
       "PUT",
@@ -374,7 +405,7 @@ describe("the OpenAPI document against real responses (Ajv)", () => {
       "/api/papers/{id}/pyq-check",
       await pyqCheck(makeRequest("GET", "/x", { token: t() }), params({ id })),
     );
-    for (const format of ["md", "pdf"]) {
+    for (const format of EXPORT_FORMATS) {
       await conforms(
         "GET",
         "/api/papers/{id}/export",
@@ -461,6 +492,14 @@ describe("the OpenAPI document against real responses (Ajv)", () => {
         params({ documentId: docId }),
       ),
     );
+    // The document says `chunk` is required: without it, a 400 naming the field.
+    const noChunk = await conforms(
+      "GET",
+      "/api/sources/{documentId}/passage",
+      await sourcePassage(makeRequest("GET", "/x", { token: t() }), params({ documentId: docId })),
+    );
+    expect(noChunk.status).toBe(400);
+    expect((await noChunk.json()).error.details[0].path).toBe("chunk");
     await conforms(
       "POST",
       "/api/resources/{id}/retry",

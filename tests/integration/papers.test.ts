@@ -309,7 +309,7 @@ describe("papers API", () => {
     expect(docx.status).toBe(200);
     const raw = (await mammoth.extractRawText({ buffer: Buffer.from(docx.body as ArrayBuffer) })).value;
     expect(raw).toContain("Answer key");
-    for (const f of ["md", "gift", "qti"]) {
+    for (const f of ["md", "gift", "qti", "moodle"]) {
       const res = await call(exportRoute, "GET", { id: filled.id }, { url: `/x?format=${f}` });
       expect(res.status).toBe(200);
     }

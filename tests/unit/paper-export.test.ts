@@ -13,9 +13,10 @@ import { AppError } from "@/lib/errors";
 import { buildAnswerKey } from "@/lib/papers/answer-key";
 import { exportPaper, slugify } from "@/lib/papers/export";
 import { answerKeyToDocx, paperToDocx } from "@/lib/papers/export-docx";
-import { giftEscape, paperToGift, paperToQti } from "@/lib/papers/export-lms";
+import { giftEscape, paperToGift } from "@/lib/papers/export-gift";
 import { answerKeyToMarkdown, escapeMarkdown, paperToMarkdown } from "@/lib/papers/export-markdown";
 import { answerKeyToPdf, paperToPdf } from "@/lib/papers/export-pdf";
+import { paperToQti } from "@/lib/papers/export-qti";
 import type { IPaper, IPaperItem, IPaperQuestion } from "@/types/paper.types";
 
 const OUT = path.join(process.cwd(), "test-results", "paper-export");
@@ -424,9 +425,10 @@ describe("Markdown export", () => {
     expect(md).toContain("**OR**");
     const key = answerKeyToMarkdown(paper);
     for (const e of buildAnswerKey(paper)) {
-      if (e.correctText) expect(key).toContain(`(${e.correctLetter?.toLowerCase()}) ${e.correctText}`);
+      if (e.correctText)
+        expect(key).toContain(`(${e.correctLetter?.toLowerCase()}) ${escapeMarkdown(e.correctText)}`);
       for (const p of e.markingScheme)
-        if (e.type !== "mcq") expect(key).toContain(`| ${p.point} | ${p.marks} |`);
+        if (e.type !== "mcq") expect(key).toContain(`- ${escapeMarkdown(p.point)} — **${p.marks} mark`);
     }
   });
 });
@@ -476,14 +478,17 @@ describe("GIFT export", () => {
     const gift = paperToGift(paper);
     expect(gift.startsWith("// Physics Unit Test: Light & Electricity\n")).toBe(true);
     expect(gift).toContain(
-      "::Q2:: In set-builder notation, which is right\\: A \\= \\{x \\: x ≤ 5\\} \\# \\~ or \\\\ ?",
+      "::Q2 (1 mark)::[moodle]In set-builder notation, which is right\\: A \\= \\{x \\: x ≤ 5\\} \\# \\~ or \\\\ ?",
     );
     expect(giftEscape("{=~#}:\\")).toBe("\\{\\=\\~\\#\\}\\:\\\\");
+    expect(giftEscape("<b> & [html]")).toBe("&lt;b&gt; &amp; [html]");
     for (const q of allQuestions(paper)) expect(gift).toContain(giftEscape(q.promptText));
-    expect(gift).toContain("=2μ#Option 2 follows from the definition.");
-    expect(gift).toContain("~μ/2#μ/2 confuses cause and effect.");
-    expect(gift).toContain("::Q5-OR::");
-    expect(gift).toMatch(/::Q7:: Describe the refraction[^\n]* \{\}/);
+    expect(gift).toContain("=[moodle]2μ#[moodle]Option 2 follows from the definition.");
+    expect(gift).toContain("~[moodle]μ/2#[moodle]μ/2 confuses cause and effect.");
+    expect(gift).toContain("::Q5-OR (3 marks)::");
+    expect(gift).toMatch(
+      /::Q7 \(5 marks\)::\[moodle\]Describe the refraction[^\n]* \{\n {2}####\[moodle\]Model answer/,
+    );
     // Every unescaped brace opens or closes an answer block.
     const unescaped = gift.replace(/\\./g, "");
     expect(unescaped.split("{").length).toBe(unescaped.split("}").length);
@@ -494,11 +499,12 @@ describe("QTI export", () => {
   it("is well-formed XML with every question, choices and the right answer", () => {
     const paper = fixturePaper();
     const qti = paperToQti(paper);
-    expect(qti).toContain("<questestinterop>");
+    expect(qti).toContain('<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2"');
     expect(qti).toContain("</questestinterop>");
     expect(wellFormed(qti)).toBe(true);
     expect([...qti].filter((c) => c < " " && c !== "\n" && c !== "\t")).toEqual([]);
     expect(qti).toContain("if x &lt; y &amp; z?");
+    // Section A's "attempt any 3" keeps its 4 main questions; the OR pair keeps both.
     expect(qti.split("<item ").length - 1).toBe(8);
     expect(qti.split("</item>").length - 1).toBe(8);
     expect(qti).toContain('<varequal respident="response1">B</varequal>');
