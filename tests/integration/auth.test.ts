@@ -6,6 +6,7 @@ import { GET as me } from "@/app/api/auth/me/route";
 import { authenticatePassword } from "@/lib/auth/accounts";
 import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
 import { setRateLimitForProcess } from "@/lib/http/rate-limit";
+import { PEER_HEADER, peerHeaderValue } from "@/lib/http/server-guard";
 import { createTestEnv, type ITestEnv, makeRequest } from "../support/test-env";
 
 let env: ITestEnv;
@@ -272,7 +273,7 @@ describe("login throttling (finding 4)", () => {
   });
 
   it("throttles an address that guesses across many accounts, not other addresses", async () => {
-    const from = (ip: string) => ({ "x-forwarded-for": ip });
+    const from = (ip: string) => ({ [PEER_HEADER]: peerHeaderValue(ip) });
     const statuses: number[] = [];
     for (let i = 0; i < 52; i++)
       statuses.push((await signIn(`spray${i}@example.com`, "Summer2026!", from("203.0.113.9"))).status);
