@@ -13,11 +13,7 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
   // First, before any request: TRACE/TRACK answer 405 instead of crashing Next.js's Request, and
   // the socket's address reaches the sign-in throttle (lib/http/server-guard.ts).
-  const [http, { installServerGuard }] = await Promise.all([
-    import("node:http"),
-    import("@/lib/http/server-guard"),
-  ]);
-  installServerGuard(http.Server.prototype);
+  (await import("@/lib/http/install-server-guard")).installOnNodeServer();
   const [{ registerStartTasks }, { getDb }, { startIngestionWorker }, { describeError, log }] =
     await Promise.all([
       import("@/lib/start"),
