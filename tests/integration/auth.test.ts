@@ -251,7 +251,11 @@ describe("malformed session cookies (finding 10)", () => {
 });
 
 describe("login throttling that an attacker cannot turn on the owner (finding 4, issue 27)", () => {
-  beforeEach(() => setRateLimitForProcess(null));
+  // Fresh counters: in memory (PGlite) and in the shared table (the Postgres pass keeps them there).
+  beforeEach(async () => {
+    setRateLimitForProcess(null);
+    await env.db.query("delete from paperwise_rate_limits");
+  });
   afterEach(() => vi.useRealTimers());
   const from = (ip: string) => ({ [PEER_HEADER]: peerHeaderValue(ip) });
   /** Moves the clock (what the limiters read) forward; the database and argon2 are unaffected. */
