@@ -11,6 +11,9 @@
 export async function register(): Promise<void> {
   // The Edge runtime has no database; `next build` must not open (or lock) the data directory.
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
+  // First, before any request: TRACE/TRACK answer 405 instead of crashing Next.js's Request, and
+  // the socket's address reaches the sign-in throttle (lib/http/server-guard.ts).
+  (await import("@/lib/http/install-server-guard")).installOnNodeServer();
   const [{ registerStartTasks }, { getDb }, { startIngestionWorker }, { describeError, log }] =
     await Promise.all([
       import("@/lib/start"),

@@ -18,6 +18,7 @@ const POSTGRES_SUITES = [
   "papers",
   "faults",
   "users",
+  "accounts",
   "cli",
   "migrations",
   "ingestion-staging",

@@ -104,6 +104,7 @@ program
               a.role.padEnd(8),
               a.hasPassword ? "password" : "no local password",
               a.createdAt.slice(0, 10),
+              ...(a.disabledAt ? [`disabled ${a.disabledAt.slice(0, 10)}`] : []),
             ].join("  "),
           );
         }

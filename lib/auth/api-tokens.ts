@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
+import { getConfig } from "@/lib/config/env";
 import type { ISqlExecutor } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { IApiTokenInfo, TApiScope } from "@/types/auth.types";
@@ -14,6 +15,7 @@ export interface ICreateApiTokenParams {
   userId: string;
   name: string;
   scopes: TApiScope[];
+  /** Omitted or null: `PAPERWISE_TOKEN_DAYS` (90 by default; 0 there means no expiry). */
   expiresInDays?: number | null;
 }
 
@@ -23,9 +25,8 @@ export async function createApiToken(
   params: ICreateApiTokenParams,
 ): Promise<{ token: string; row: IApiTokenInfo }> {
   const token = `${API_TOKEN_PREFIX}${randomBytes(24).toString("base64url")}`;
-  const expires = params.expiresInDays
-    ? new Date(Date.now() + params.expiresInDays * 86_400_000).toISOString()
-    : null;
+  const days = params.expiresInDays ?? getConfig().tokenDays;
+  const expires = days > 0 ? new Date(Date.now() + days * 86_400_000).toISOString() : null;
   const [row] = await db.query<IApiTokenInfo>(
     `insert into api_tokens (user_id, name, token_hash, prefix, scopes, expires_at)
      values ($1, $2, $3, $4, $5, $6)
@@ -43,6 +44,7 @@ export function listApiTokens(db: ISqlExecutor, userId: string): Promise<IApiTok
   );
 }
 
+/** Revokes a token of `userId` (its owner, or an admin on the Users page); 404 for anyone else's. */
 export async function revokeApiToken(db: ISqlExecutor, userId: string, tokenId: string): Promise<void> {
   const rows = await db.query(
     "update api_tokens set revoked_at = coalesce(revoked_at, now()) where id = $1 and user_id = $2 returning id",
@@ -68,13 +70,15 @@ export async function resolveApiToken(db: ISqlExecutor, secret: string): Promise
     scopes: TApiScope[];
     expires_at: string | Date | null;
     revoked_at: string | Date | null;
+    disabled_at: string | Date | null;
   }>(
-    `select t.id, t.user_id, p.email, p.role, t.scopes, t.expires_at, t.revoked_at
+    `select t.id, t.user_id, p.email, p.role, t.scopes, t.expires_at, t.revoked_at, p.disabled_at
      from api_tokens t join profiles p on p.id = t.user_id where t.token_hash = $1`,
     [hashApiToken(secret)],
   );
   if (!row) throw new AppError("unauthorized", "Unknown API token");
   if (row.revoked_at) throw new AppError("unauthorized", "API token revoked");
+  if (row.disabled_at) throw new AppError("unauthorized", "This token's account is disabled");
   if (row.expires_at && new Date(row.expires_at).getTime() <= Date.now()) {
     throw new AppError("unauthorized", "API token expired");
   }

@@ -36,7 +36,10 @@ export async function issueSession(
   return { accessToken, sessionId, expiresIn: ttlSeconds };
 }
 
-/** The account behind a live session of `userId`, or null (unknown, revoked, expired, other user's). */
+/**
+ * The account behind a live session of `userId`, or null (unknown, revoked, expired, another
+ * user's, or the account is disabled).
+ */
 export async function findSessionAccount(
   db: ISqlExecutor,
   sessionId: string,
@@ -45,7 +48,8 @@ export async function findSessionAccount(
   const [row] = await db.query<{ id: string; email: string; display_name: string | null; role: ERole }>(
     `select p.id, p.email, p.display_name, p.role
      from auth_sessions s join profiles p on p.id = s.user_id
-     where s.id = $1 and s.user_id = $2 and s.revoked_at is null and s.expires_at > now()`,
+     where s.id = $1 and s.user_id = $2 and s.revoked_at is null and s.expires_at > now()
+       and p.disabled_at is null`,
     [sessionId, userId],
   );
   return row ? { id: row.id, email: row.email, displayName: row.display_name, role: row.role } : null;

@@ -18,6 +18,7 @@ const EnvSchema = z.object({
   PAPERWISE_AUTH: z.enum(["auto", "local", "supabase"]).default("auto"),
   PAPERWISE_ALLOWED_ORIGINS: z.string().optional(),
   PAPERWISE_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  PAPERWISE_TOKEN_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
   PAPERWISE_JWT_SECRET: z.string().min(32).optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
@@ -64,6 +65,8 @@ export interface IAppConfig {
   allowedOrigins: string[];
   /** Trusted reverse proxies in front that append to X-Forwarded-For (the client address is counted back past them). */
   proxyHops: number;
+  /** Lifetime of an API token made without `expiresInDays` (days; 0 = no expiry). */
+  tokenDays: number;
   embeddings:
     | { kind: "offline" }
     | { kind: "openai"; apiKey: string; baseURL?: string; model: string; timeoutMs: number };
@@ -136,6 +139,7 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
       .filter(Boolean)
       .map((o) => new URL(o).origin),
     proxyHops: env.PAPERWISE_PROXY_HOPS,
+    tokenDays: env.PAPERWISE_TOKEN_DAYS,
     embeddings: useOpenAIEmbeddings
       ? {
           kind: "openai",

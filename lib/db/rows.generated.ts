@@ -165,6 +165,7 @@ export interface IProfilesTable {
   role: string;
   password_hash: string | null;
   created_at: Date | string;
+  disabled_at: Date | string | null;
 }
 
 export interface IQuestionSetsTable {

@@ -78,6 +78,28 @@ export function assertWellFormedStrings(value: unknown, root = ""): void {
   if (details.length > 0) throw new AppError("bad_request", "Invalid request", { details });
 }
 
+const INVISIBLE_CHAR = /[\p{Cc}\p{Cf}]/u;
+
+/**
+ * File names are shown in the library and sent back in Content-Disposition: like labels, they may
+ * not hold control characters or invisible format characters (Unicode Cc and Cf: bidi overrides
+ * such as U+202E that display `gpj.exe` as `exe.jpg`, marks U+200E/U+200F, isolates U+2066–2069,
+ * zero-width characters). A 400 names the file and the character.
+ */
+export function assertPlainFileNames(names: readonly string[], root = "file"): void {
+  const details: IErrorDetail[] = [];
+  names.forEach((name, i) => {
+    const bad = INVISIBLE_CHAR.exec(name)?.[0];
+    if (bad === undefined) return;
+    const code = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+    details.push({
+      path: `${root}.${i}`,
+      message: `File name contains a control or invisible character (${code}); rename the file`,
+    });
+  });
+  if (details.length > 0) throw new AppError("bad_request", "Invalid file name", { details });
+}
+
 /** Reads a JSON body with a size cap and parses it with a zod schema (400 with field paths). */
 export async function parseJson<S extends z.ZodType>(
   request: Request,

@@ -1,6 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/config/env";
 import { AppError } from "@/lib/errors";
+import { installedPeerSecret, PEER_HEADER } from "./server-guard";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -51,17 +52,31 @@ export function assertSameOrigin(request: Request): void {
 }
 
 /**
- * The caller's address for throttling. Each trusted reverse proxy (`PAPERWISE_PROXY_HOPS`) appends
- * the address it saw to X-Forwarded-For, so the client is the entry that many places from the right
- * (the outermost proxy's view); with none, the rightmost entry. Next.js fills the header from the
- * socket only when the client sent none, so with no proxy in front a client can name its own
- * address: a deployment puts one in front (see README, Security).
+ * The caller's address for throttling, from what cannot be forged:
+ * - no trusted proxy (`PAPERWISE_PROXY_HOPS=0`, the default): the socket's address, which the
+ *   server guard (lib/http/server-guard.ts) writes into a header signed with a per-process secret.
+ *   `X-Forwarded-For` is ignored: Next.js fills it from the socket only when the client sent none,
+ *   so a client could name any address. Without the guard (route handlers called in-process) the
+ *   answer is the single bucket `"unknown"`.
+ * - N trusted proxies, each appending the address it saw: the entry N places from the right of
+ *   `X-Forwarded-For` (what the outermost trusted proxy saw); entries left of it are the client's
+ *   own claims. Too few entries (a request that bypassed the proxies): the socket's address.
  */
 export function clientAddress(request: Request): string {
+  const peer = signedPeer(request.headers.get(PEER_HEADER));
+  const hops = getConfig().proxyHops;
+  if (hops === 0) return peer ?? "unknown";
   const entries = (request.headers.get("x-forwarded-for") ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  const at = entries.length - Math.max(1, getConfig().proxyHops);
-  return (entries[Math.max(0, at)] ?? "unknown").slice(0, 64);
+  const entry = entries.length >= hops ? entries[entries.length - hops] : undefined;
+  return (entry ?? peer ?? "unknown").slice(0, 64);
+}
+
+function signedPeer(value: string | null): string | null {
+  const secret = installedPeerSecret();
+  if (!value || !secret) return null;
+  const [given, address] = value.split(" ");
+  return given === secret && address ? address.slice(0, 64) : null;
 }

@@ -115,6 +115,20 @@ async function checked(contract: IContract, response: Response): Promise<Respons
 }
 
 /**
+ * API answers are per user (and errors say who may do what): no browser or shared cache keeps
+ * them unless the route chose otherwise (the OpenAPI document, which is public). A response whose
+ * headers cannot be changed (one built from another fetch) keeps what it has.
+ */
+function noStore(response: Response): void {
+  if (response.headers.has("cache-control")) return;
+  try {
+    response.headers.set("Cache-Control", "no-store");
+  } catch {
+    // Immutable headers: left as they are.
+  }
+}
+
+/**
  * Wraps a route handler in its contract: authenticate and authorise (auth), refuse cross-site
  * (sameOrigin), parse params, query and JSON body, spend the rate-limit bucket, then call `fn`;
  * every failure becomes a typed JSON error. This is the order every handler used before.
@@ -156,6 +170,7 @@ export function handle<C extends IContract>(
     } catch (err) {
       response = errorResponse(err, contract.name);
     }
+    noStore(response);
     return checkResponses() ? checked(contract, response) : response;
   };
 }

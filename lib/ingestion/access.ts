@@ -35,16 +35,20 @@ export async function getVisibleIngestion(
   return row;
 }
 
-/** Changing a resource: its owner, or an admin for shared ones. */
+/**
+ * Changing a resource (delete, retry, re-ingest). A shared resource belongs to the school: only
+ * a user who is an admin *now* may change it, whoever uploaded it (the principal's role is read
+ * from the account on every request, so a demoted admin loses it at once). A private resource:
+ * its owner (nobody else can even see it).
+ */
 export async function getManageableIngestion(
   db: ISqlExecutor,
   principal: IPrincipal,
   id: string,
 ): Promise<IIngestionRow> {
   const row = await getVisibleIngestion(db, principal, id);
-  const mine = row.user_id === principal.userId;
-  if (!mine && !(row.visibility === "shared" && principal.role === "admin")) {
-    throw new AppError("forbidden", "Only an admin or the uploader can change this resource");
+  if (row.visibility === "shared" ? principal.role !== "admin" : row.user_id !== principal.userId) {
+    throw new AppError("forbidden", "Only a curriculum admin can change a shared resource");
   }
   return row;
 }

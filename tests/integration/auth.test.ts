@@ -1,11 +1,19 @@
 import { jwtVerify, SignJWT } from "jose";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as login } from "@/app/api/auth/login/route";
 import { POST as logout } from "@/app/api/auth/logout/route";
 import { GET as me } from "@/app/api/auth/me/route";
 import { authenticatePassword } from "@/lib/auth/accounts";
 import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
+import {
+  ACCOUNT_PACE_SEC,
+  ACCOUNT_SOFT_LIMIT,
+  FREE_PAIR_FAILURES,
+  MAX_PAIR_DELAY_SEC,
+  pairDelaySeconds,
+} from "@/lib/auth/login-throttle";
 import { setRateLimitForProcess } from "@/lib/http/rate-limit";
+import { PEER_HEADER, peerHeaderValue } from "@/lib/http/server-guard";
 import { createTestEnv, type ITestEnv, makeRequest } from "../support/test-env";
 
 let env: ITestEnv;
@@ -242,37 +250,87 @@ describe("malformed session cookies (finding 10)", () => {
   });
 });
 
-describe("login throttling (finding 4)", () => {
-  beforeEach(() => setRateLimitForProcess(null));
+describe("login throttling that an attacker cannot turn on the owner (finding 4, issue 27)", () => {
+  // Fresh counters: in memory (PGlite) and in the shared table (the Postgres pass keeps them there).
+  beforeEach(async () => {
+    setRateLimitForProcess(null);
+    await env.db.query("delete from paperwise_rate_limits");
+  });
+  afterEach(() => vi.useRealTimers());
+  const from = (ip: string) => ({ [PEER_HEADER]: peerHeaderValue(ip) });
+  /** Moves the clock (what the limiters read) forward; the database and argon2 are unaffected. */
+  const later = (sec: number) => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + sec * 1000);
+  };
 
-  it("after 10 failures an account answers 429 with Retry-After, even to the right password", async () => {
-    const statuses: number[] = [];
-    for (let i = 0; i < 14; i++)
-      statuses.push((await signIn("teacher2@paperwise.local", `wrong-${i}`)).status);
-    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
-    expect(statuses.slice(10)).toEqual(Array(4).fill(429));
-    const right = await signIn("teacher2@paperwise.local", "paperwise-teacher2");
-    expect(right.status).toBe(429);
-    expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(60);
-    expect((await right.json()).error.code).toBe("rate_limited");
-    // Another account is not locked by it.
-    expect((await signIn("teacher@paperwise.local", "paperwise-teacher")).status).toBe(200);
+  it("slows one (account, address) pair progressively, and the owner from another address still gets in", async () => {
+    const guess = (i: number) => signIn("teacher2@paperwise.local", `wrong-${i}`, from("203.0.113.66"));
+    for (let i = 0; i < FREE_PAIR_FAILURES; i++) expect((await guess(i)).status).toBe(401);
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const refused = await guess(100 + i);
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).error.code).toBe("rate_limited");
+      const wait = Number(refused.headers.get("retry-after"));
+      waits.push(wait);
+      later(wait + 0.1);
+      expect((await guess(200 + i)).status).toBe(401);
+    }
+    expect(waits).toEqual([1, 2, 4, 8]);
+    expect(pairDelaySeconds(40)).toBe(MAX_PAIR_DELAY_SEC);
+    // Even the right password waits at that address …
+    expect(
+      (await signIn("teacher2@paperwise.local", "paperwise-teacher2", from("203.0.113.66"))).status,
+    ).toBe(429);
+    // … but the owner anywhere else signs in at once (before, the account was locked for 15 min).
+    expect(
+      (await signIn("teacher2@paperwise.local", "paperwise-teacher2", from("198.51.100.20"))).status,
+    ).toBe(200);
+    // Another account from the guessing address is not slowed either.
+    expect((await signIn("teacher@paperwise.local", "paperwise-teacher", from("203.0.113.66"))).status).toBe(
+      200,
+    );
+  });
+
+  it("a correct password clears the pair's count and delay", async () => {
+    const at = from("192.0.2.44");
+    for (let i = 0; i < FREE_PAIR_FAILURES; i++)
+      expect((await signIn("admin@paperwise.local", "wrong", at)).status).toBe(401);
+    later(1.1);
+    expect((await signIn("admin@paperwise.local", "paperwise-admin", at)).status).toBe(200);
+    for (let i = 0; i < FREE_PAIR_FAILURES; i++)
+      expect((await signIn("admin@paperwise.local", "wrong", at)).status).toBe(401);
   });
 
   it("unknown emails are counted like known ones (a 429 does not reveal which accounts exist)", async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await signIn("nobody@paperwise.local", "x")).status);
+    for (let i = 0; i < FREE_PAIR_FAILURES + 1; i++)
+      statuses.push((await signIn("nobody@paperwise.local", "x", from("192.0.2.45"))).status);
     expect(statuses.at(-1)).toBe(429);
   });
 
-  it("a correct password clears the account's count", async () => {
-    for (let i = 0; i < 9; i++) await signIn("admin@paperwise.local", "wrong");
-    expect((await signIn("admin@paperwise.local", "paperwise-admin")).status).toBe(200);
-    for (let i = 0; i < 9; i++) expect((await signIn("admin@paperwise.local", "wrong")).status).toBe(401);
+  it("paces an account guessed from many addresses, except from addresses its owner signed in from", async () => {
+    const email = "teacher@paperwise.local";
+    // The owner's usual place.
+    expect((await signIn(email, "paperwise-teacher", from("198.51.100.1"))).status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < ACCOUNT_SOFT_LIMIT + 5; i++)
+      statuses.push((await signIn(email, `guess-${i}`, from(`203.0.113.${100 + i}`))).status);
+    // Up to the soft limit every address fails normally; past it, one attempt per pace window.
+    expect(statuses.slice(0, ACCOUNT_SOFT_LIMIT - 1).every((s) => s === 401)).toBe(true);
+    const paced = await signIn(email, "paperwise-teacher", from("203.0.113.250"));
+    expect(paced.status).toBe(429);
+    expect(Number(paced.headers.get("retry-after"))).toBeLessThanOrEqual(ACCOUNT_PACE_SEC);
+    // The owner's known address is never paced …
+    const ownerRes = await signIn(email, "paperwise-teacher", from("198.51.100.1"));
+    expect(ownerRes.status).toBe(200);
+    // … and from a new one they get in after the short wait.
+    later(ACCOUNT_PACE_SEC + 0.1);
+    expect((await signIn(email, "paperwise-teacher", from("203.0.113.250"))).status).toBe(200);
   });
 
   it("throttles an address that guesses across many accounts, not other addresses", async () => {
-    const from = (ip: string) => ({ "x-forwarded-for": ip });
     const statuses: number[] = [];
     for (let i = 0; i < 52; i++)
       statuses.push((await signIn(`spray${i}@example.com`, "Summer2026!", from("203.0.113.9"))).status);
@@ -284,6 +342,17 @@ describe("login throttling (finding 4)", () => {
     expect((await signIn("teacher@paperwise.local", "paperwise-teacher", from("198.51.100.7"))).status).toBe(
       200,
     );
+  });
+
+  it("without trusted proxies, made-up X-Forwarded-For addresses share one bucket", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const forged = { "x-forwarded-for": `10.${i}.0.1` };
+      statuses.push((await signIn(`xff${i}@example.com`, "Summer2026!", forged)).status);
+    }
+    // The probe's 60 logins with 60 made-up addresses were never throttled; now the 51st is.
+    expect(statuses.slice(0, 50).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(50).every((s) => s === 429)).toBe(true);
   });
 });
 

@@ -140,9 +140,13 @@ describe("npm run users", () => {
       await expect(authenticatePassword(db, "t1@school.example", "teacher-pass-1")).rejects.toThrow(
         /Wrong email or password/,
       );
+      await db.query("update profiles set disabled_at = now() where email = 't1@school.example'");
     } finally {
       await db.close();
     }
+    // A disabled account (the Users page disables) says so in the list.
+    const relisted = await cli("users", ["list"]);
+    expect(relisted.stdout).toMatch(/t1@school\.example\s+admin\s+password\s+\S+\s+disabled \d{4}-\d\d-\d\d/);
 
     // Now there is an admin: the same ingest that failed above runs to the end and exits 0.
     const ingest = await cli("ingest", [
@@ -155,7 +159,8 @@ describe("npm run users", () => {
     expect(reembed.code, reembed.stderr).toBe(0);
     expect(reembed.stdout).toMatch(/1 resources to re-embed with paperwise-offline/);
     expect(reembed.stdout).toMatch(/1\/1 .+: \d+ chunks/);
-  });
+    // Ten CLI processes one after another: a busy machine needs more than the default minute.
+  }, 180_000);
 });
 
 // Only embedded mode has a data directory a server can hold; a server database has no such lock.

@@ -22,6 +22,9 @@ import { GET as facets } from "@/app/api/retrieval/facets/route";
 import { POST as query } from "@/app/api/retrieval/query/route";
 import { DELETE as revokeToken } from "@/app/api/tokens/[id]/route";
 import { POST as createToken, GET as listTokens } from "@/app/api/tokens/route";
+import { DELETE as deleteUser, PATCH as updateUser } from "@/app/api/users/[id]/route";
+import { DELETE as revokeUserToken } from "@/app/api/users/[id]/tokens/[tokenId]/route";
+import { GET as listUserTokens } from "@/app/api/users/[id]/tokens/route";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
@@ -350,6 +353,162 @@ function buildCases(): ICase[] {
     request: () => makeRequest("DELETE", "/api/tokens/x", { token: env.teacher.token }),
     expect: [400],
   });
+  // Account management (issue 27): wrong callers, missing choices, injected ids, self and last admin.
+  const teacherId = () => env.teacher.id;
+  const NOBODY = "00000000-0000-4000-8000-000000000000";
+  const adminCall = (method: string, url: string, json?: unknown) => () =>
+    makeRequest(method, url, { token: env.admin.token, ...(json === undefined ? {} : { json }) });
+  const userCases: [string, THandler, () => string, () => Request, number[]][] = [
+    [
+      "teacher disables a user",
+      updateUser as THandler,
+      teacherId,
+      () => makeRequest("PATCH", "/api/users/x", { token: env.teacher.token, json: { disabled: true } }),
+      [403],
+    ],
+    [
+      "teacher deletes a user",
+      deleteUser as THandler,
+      teacherId,
+      () => makeRequest("DELETE", "/api/users/x?privateData=delete", { token: env.teacher.token }),
+      [403],
+    ],
+    [
+      "delete without a choice",
+      deleteUser as THandler,
+      teacherId,
+      adminCall("DELETE", "/api/users/x"),
+      [400],
+    ],
+    [
+      "delete keep",
+      deleteUser as THandler,
+      teacherId,
+      adminCall("DELETE", "/api/users/x?privateData=keep"),
+      [400],
+    ],
+    [
+      "transfer to nobody",
+      deleteUser as THandler,
+      teacherId,
+      adminCall("DELETE", "/api/users/x?privateData=transfer"),
+      [400],
+    ],
+    [
+      "transfer to injection",
+      deleteUser as THandler,
+      teacherId,
+      adminCall("DELETE", "/api/users/x?privateData=transfer&to=%27%20or%201%3D1%20--"),
+      [400],
+    ],
+    [
+      "transfer to unknown",
+      deleteUser as THandler,
+      teacherId,
+      adminCall("DELETE", `/api/users/x?privateData=transfer&to=${NOBODY}`),
+      [400],
+    ],
+    [
+      "transfer to itself",
+      deleteUser as THandler,
+      teacherId,
+      () =>
+        makeRequest("DELETE", `/api/users/x?privateData=transfer&to=${env.teacher.id}`, {
+          token: env.admin.token,
+        }),
+      [400],
+    ],
+    [
+      "delete yourself",
+      deleteUser as THandler,
+      () => env.admin.id,
+      adminCall("DELETE", "/api/users/x?privateData=delete"),
+      [409],
+    ],
+    [
+      "delete unknown",
+      deleteUser as THandler,
+      () => NOBODY,
+      adminCall("DELETE", "/api/users/x?privateData=delete"),
+      [404],
+    ],
+    [
+      "delete bad id",
+      deleteUser as THandler,
+      () => "../x",
+      adminCall("DELETE", "/api/users/x?privateData=delete"),
+      [400],
+    ],
+    [
+      "disable yourself",
+      updateUser as THandler,
+      () => env.admin.id,
+      adminCall("PATCH", "/api/users/x", { disabled: true }),
+      [409],
+    ],
+    [
+      "disable as a string",
+      updateUser as THandler,
+      teacherId,
+      adminCall("PATCH", "/api/users/x", { disabled: "true" }),
+      [400],
+    ],
+    ["patch nothing", updateUser as THandler, teacherId, adminCall("PATCH", "/api/users/x", {}), [400]],
+    [
+      "patch extra field",
+      updateUser as THandler,
+      teacherId,
+      adminCall("PATCH", "/api/users/x", { disabled: true, password_hash: "x" }),
+      [400],
+    ],
+    [
+      "disable unknown",
+      updateUser as THandler,
+      () => NOBODY,
+      adminCall("PATCH", "/api/users/x", { disabled: true }),
+      [404],
+    ],
+    [
+      "tokens of unknown",
+      listUserTokens as THandler,
+      () => NOBODY,
+      adminCall("GET", "/api/users/x/tokens"),
+      [404],
+    ],
+    [
+      "tokens bad id",
+      listUserTokens as THandler,
+      () => "' or 1=1 --",
+      adminCall("GET", "/api/users/x/tokens"),
+      [400],
+    ],
+    [
+      "teacher lists tokens",
+      listUserTokens as THandler,
+      () => env.admin.id,
+      () => makeRequest("GET", "/api/users/x/tokens", { token: env.teacher.token }),
+      [403],
+    ],
+  ];
+  for (const [name, handler, id, request, expected] of userCases) {
+    cases.push({
+      name: `users: ${name}`,
+      handler: (req) => handler(req, params({ id: id() })),
+      request,
+      expect: expected,
+    });
+  }
+  for (const [name, tokenId, expected] of [
+    ["another user's token", NOBODY, [404]],
+    ["a bad token id", "../../x", [400]],
+  ] as const) {
+    cases.push({
+      name: `users: revoke ${name}`,
+      handler: (req) => revokeUserToken(req, params({ id: env.teacher.id, tokenId })),
+      request: adminCall("DELETE", "/api/users/x/tokens/y"),
+      expect: [...expected],
+    });
+  }
   // Uploads that lie about their type, are empty, corrupt, encrypted or bombs.
   const uploads: [string, () => Promise<Uint8Array> | Uint8Array, string, number[]][] = [
     ["png as pdf", () => PNG_BYTES, "a.pdf", [415]],

@@ -31,9 +31,12 @@ import { GET as source } from "@/app/api/sources/[documentId]/route";
 import { DELETE as revokeToken } from "@/app/api/tokens/[id]/route";
 import { POST as createToken, GET as listTokens } from "@/app/api/tokens/route";
 import { POST as resetPassword } from "@/app/api/users/[id]/password/route";
-import { PATCH as updateUser } from "@/app/api/users/[id]/route";
+import { DELETE as deleteUser, PATCH as updateUser } from "@/app/api/users/[id]/route";
+import { DELETE as revokeUserToken } from "@/app/api/users/[id]/tokens/[tokenId]/route";
+import { GET as listUserTokens } from "@/app/api/users/[id]/tokens/route";
 import { POST as createUser, GET as listUsers } from "@/app/api/users/route";
 import { CONTRACTS } from "@/contracts";
+import { createApiToken } from "@/lib/auth/api-tokens";
 import { paperToUpdate } from "@/lib/papers/store";
 import { EXPORT_FORMATS, type IPaper } from "@/types/paper.types";
 import { BIOLOGY, DEMO_DIR, generateSet, ingestOne } from "../support/demo-data";
@@ -223,6 +226,50 @@ describe("the OpenAPI document against real responses (Ajv)", () => {
       "/api/users/{id}",
       await updateUser(
         makeRequest("PATCH", "/x", { token: t(), json: { role: "admin" } }),
+        params({ id: created2.id }),
+      ),
+    );
+    // Account lifecycle: disable, the account's tokens, revoke one, delete (transfer).
+    const { token: theirs, row } = await createApiToken(env.db, {
+      userId: created2.id,
+      name: "lms",
+      scopes: ["papers:read"],
+    });
+    expect(theirs).toMatch(/^pw_/);
+    await conforms(
+      "GET",
+      "/api/users/{id}/tokens",
+      await listUserTokens(makeRequest("GET", "/x", { token: a() }), params({ id: created2.id })),
+    );
+    await conforms(
+      "DELETE",
+      "/api/users/{id}/tokens/{tokenId}",
+      await revokeUserToken(
+        makeRequest("DELETE", "/x", { token: a() }),
+        params({ id: created2.id, tokenId: row.id }),
+      ),
+    );
+    await conforms(
+      "PATCH",
+      "/api/users/{id}",
+      await updateUser(
+        makeRequest("PATCH", "/x", { token: a(), json: { disabled: true } }),
+        params({ id: created2.id }),
+      ),
+    );
+    await conforms(
+      "DELETE",
+      "/api/users/{id}",
+      await deleteUser(
+        makeRequest("DELETE", `/x?privateData=transfer&to=${env.admin.id}`, { token: a() }),
+        params({ id: created2.id }),
+      ),
+    );
+    await conforms(
+      "DELETE",
+      "/api/users/{id}",
+      await deleteUser(
+        makeRequest("DELETE", "/x?privateData=keep", { token: a() }),
         params({ id: created2.id }),
       ),
     );

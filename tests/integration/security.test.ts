@@ -172,6 +172,8 @@ const UNSCOPED = [
   "users",
   "users/[id]",
   "users/[id]/password",
+  "users/[id]/tokens",
+  "users/[id]/tokens/[tokenId]",
 ];
 
 function scopedRequest(method: string, route: string, token: string, body: unknown): Request {

@@ -3,6 +3,7 @@ import { buildConfig, setConfigForProcess } from "@/lib/config/env";
 import { AppError } from "@/lib/errors";
 import { malformedStrings } from "@/lib/http/handler";
 import { assertSameOrigin, clientAddress } from "@/lib/http/origin";
+import { PEER_HEADER, peerHeaderValue } from "@/lib/http/server-guard";
 
 const useConfig = (env: Record<string, string> = {}) =>
   setConfigForProcess(buildConfig({ NODE_ENV: "test", PAPERWISE_LOG_LEVEL: "silent", ...env }));
@@ -88,13 +89,26 @@ describe("assertSameOrigin", () => {
 });
 
 describe("clientAddress", () => {
-  const from = (xff?: string) => new Request("http://x/", { headers: xff ? { "x-forwarded-for": xff } : {} });
-  it("takes the rightmost X-Forwarded-For entry, or the one past the trusted proxies", () => {
-    expect(clientAddress(from("203.0.113.9"))).toBe("203.0.113.9");
-    expect(clientAddress(from("1.1.1.1, 203.0.113.9"))).toBe("203.0.113.9");
-    expect(clientAddress(from())).toBe("unknown");
+  const from = (headers: Record<string, string> = {}) => new Request("http://x/", { headers });
+  const xff = (v: string) => ({ "x-forwarded-for": v });
+  it("without trusted proxies: the socket's address from the guard, never X-Forwarded-For", () => {
+    const peer = { [PEER_HEADER]: peerHeaderValue("198.51.100.7") };
+    expect(clientAddress(from({ ...peer, ...xff("203.0.113.9") }))).toBe("198.51.100.7");
+    // A client naming its own address gets nowhere: the same bucket whatever it claims.
+    expect(clientAddress(from(xff("203.0.113.9")))).toBe("unknown");
+    expect(clientAddress(from(xff("1.1.1.1, 203.0.113.9")))).toBe("unknown");
+    // A peer header the client wrote itself (wrong or no secret) is ignored.
+    expect(clientAddress(from({ [PEER_HEADER]: "guess 203.0.113.9" }))).toBe("unknown");
+    expect(clientAddress(from({ [PEER_HEADER]: "203.0.113.9" }))).toBe("unknown");
+  });
+
+  it("with trusted proxies: the entry past them, or the socket when the request skipped them", () => {
     useConfig({ PAPERWISE_PROXY_HOPS: "2" });
-    expect(clientAddress(from("spoofed, 203.0.113.9, 10.0.0.2"))).toBe("203.0.113.9");
-    expect(clientAddress(from("203.0.113.9"))).toBe("203.0.113.9");
+    expect(clientAddress(from(xff("spoofed, 203.0.113.9, 10.0.0.2")))).toBe("203.0.113.9");
+    expect(clientAddress(from(xff("203.0.113.9, 10.0.0.2")))).toBe("203.0.113.9");
+    const peer = { [PEER_HEADER]: peerHeaderValue("10.9.9.9") };
+    expect(clientAddress(from({ ...peer, ...xff("203.0.113.9") }))).toBe("10.9.9.9");
+    useConfig({ PAPERWISE_PROXY_HOPS: "1" });
+    expect(clientAddress(from(xff("spoofed, 203.0.113.9")))).toBe("203.0.113.9");
   });
 });

@@ -2,7 +2,7 @@ import { listResourcesContract, uploadResourcesContract } from "@/contracts/reso
 import { getConfig } from "@/lib/config/env";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { assertWellFormedStrings, limitBody, zodDetails } from "@/lib/http/handler";
+import { assertPlainFileNames, assertWellFormedStrings, limitBody, zodDetails } from "@/lib/http/handler";
 import { handle } from "@/lib/http/route";
 import { assertMayUpload } from "@/lib/ingestion/access";
 import { registerSplitUpload, registerUpload } from "@/lib/ingestion/pipeline";
@@ -55,6 +55,7 @@ export const POST = handle(uploadResourcesContract, async ({ request, principal 
     files.map((f) => f.name),
     "file",
   );
+  assertPlainFileNames(files.map((f) => f.name));
   const parsed = ResourceMetadataSchema.safeParse(fields);
   if (!parsed.success)
     throw new AppError("bad_request", "Invalid metadata", { details: zodDetails(parsed.error) });

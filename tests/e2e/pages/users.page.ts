@@ -23,4 +23,16 @@ export class UsersPage {
   async setRole(email: string, role: "teacher" | "admin") {
     await this.page.getByLabel(`Role of ${email}`).selectOption(role);
   }
+
+  /** Opens an account's action's confirm dialog (disable, delete) and returns it. */
+  async open(email: string, action: "user-disable" | "user-delete") {
+    await this.row(email).getByTestId(action).click();
+    return this.page.getByTestId("confirm-dialog");
+  }
+
+  /** The account's API tokens, listed under its row. */
+  async tokens(email: string) {
+    await this.row(email).getByTestId("user-tokens").click();
+    return this.row(email).getByTestId("user-token");
+  }
 }

@@ -19,6 +19,7 @@ export const GET = handle(sourceFileContract, async ({ principal, params }) => {
       "Content-Disposition": contentDisposition(doc.title, { type: inline ? "inline" : "attachment" }),
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "sandbox",
+      "Cache-Control": "private, no-store",
     },
   });
 });

@@ -19,7 +19,7 @@ export const GET = handle(resourceFileContract, async ({ principal, params }) =>
       }),
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "sandbox",
-      "Cache-Control": "private, max-age=300",
+      "Cache-Control": "private, no-store",
     },
   });
 });
