@@ -1,14 +1,21 @@
 import "server-only";
-import { createClient } from "@supabase/supabase-js";
+import { StorageClient } from "@supabase/storage-js";
 import { AppError } from "@/lib/errors";
 import { assertSafeKey } from "./keys";
 import type { IObjectStorage } from "./types";
 
-/** Supabase Storage with the service-role key (server only; buckets stay private). */
+/**
+ * Supabase Storage with the service-role key (server only; buckets stay private). Storage's own
+ * client, not `createClient()`: the full client builds a Realtime client that throws on Node 20
+ * ("Node.js 20 detected without native WebSocket support"), and storage needs none of it.
+ */
 export function createSupabaseStorage(url: string, serviceRoleKey: string): IObjectStorage {
-  const client = createClient(url, serviceRoleKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  });
+  const client = {
+    storage: new StorageClient(`${url.replace(/\/+$/, "")}/storage/v1`, {
+      apikey: serviceRoleKey,
+      Authorization: `Bearer ${serviceRoleKey}`,
+    }),
+  };
   const ensured = new Set<string>();
   async function ensureBucket(bucket: string): Promise<void> {
     if (ensured.has(bucket)) return;
