@@ -67,7 +67,7 @@ export function questionPrompt(
       ? `Past-paper questions in this subject, for style only:\n${exemplars.map((e) => `- ${e}`).join("\n")}`
       : "",
     feedback.length
-      ? `Your previous draft was refused by the reviewer for these reasons; write a different question that avoids them:\n${feedback.map((f) => `- ${f}`).join("\n")}`
+      ? `The reviewer found these problems in your previous draft; write a different question that avoids them:\n${feedback.map((f) => `- ${f}`).join("\n")}`
       : "",
     "Passages:",
     passages,
