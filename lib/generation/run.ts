@@ -235,6 +235,18 @@ function switchToOffline(run: IRun): void {
 }
 
 /**
+ * Past-paper questions shown to the model for one slot: those whose wording reads at the slot's
+ * level (a few-shot exemplar of that level, whatever the strategy), then, for the few-shot
+ * strategy, the subject's other exemplars; at most five.
+ */
+function slotExemplars(run: IRun, slot: ISlot): string[] {
+  const atLevel = (run.deps.pastQuestions ?? [])
+    .filter((q) => classifyBloom(q) === slot.bloomLevel)
+    .slice(0, 3);
+  return [...new Set([...atLevel, ...run.exemplars])].slice(0, 5);
+}
+
+/**
  * One LLM draft, or for self-consistency 2–3 samples: keep the sample the gate passes whose
  * answer most samples agree on (the answer most often produced is the most reliable). Only the
  * first sample's draft is shown while they are written.
@@ -255,7 +267,7 @@ async function llmDraft(
     chunks: run.chunks,
     request: run.request,
     byKey: run.byKey,
-    exemplars: run.exemplars,
+    exemplars: slotExemplars(run, slot),
     temperature: base,
     feedback,
     attempt,

@@ -79,6 +79,13 @@ export function checkSchema(q: TQuestion): IGateFinding[] {
   } else {
     if (q.suggestedAnswer.trim().split(/\s+/).length < 4)
       out.push(reject("schema", "The model answer is missing or too short."));
+    if (q.type === "short" && q.markingScheme?.length) {
+      const sum = q.markingScheme.reduce((a, p) => a + p.marks, 0);
+      if (sum !== q.marks)
+        out.push(
+          reject("schema", `The marking scheme adds up to ${sum}, not the question's ${q.marks} marks.`),
+        );
+    }
     if (q.type === "long") {
       const sum = q.markingScheme.reduce((a, p) => a + p.marks, 0);
       if (q.markingScheme.length < 2)
