@@ -380,7 +380,7 @@ for (const s of await readJsonl<ISample>("eval/generation/round3.samples.jsonl")
     set: "offline-rejects",
     id: s.question.id,
     question: s.question,
-    level: s.question.validation.substitutedFor ?? s.question.bloomLevel,
+    level: s.question.bloomLevel,
     ctx: createGateContext(list),
     accepted: [],
     skip: [],
