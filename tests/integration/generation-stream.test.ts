@@ -193,6 +193,11 @@ describe("a language model's question, streamed", () => {
       if (last.status === "final") expect(last.question.source).toBe("offline");
     }
     expect(finals(parts).some((q) => q.source === "llm")).toBe(false);
+    // Each offline question says why the model did not write it.
+    for (const q of finals(parts))
+      expect((q.validation as { offlineReason?: string }).offlineReason).toBe(
+        "Written offline because the model provider was not responding.",
+      );
     expect(parts.some((p) => p.type === "data-question" && p.data?.status === "draft")).toBe(true);
     // One structured notice for the set, not a crash or a raw error.
     const errors = parts.filter((p) => p.type === "data-error").map((p) => p.data as Record<string, string>);
@@ -225,6 +230,10 @@ describe("a language model's question, streamed", () => {
     const afterDraft = updates.findLast((u) => u.status === "generating")!;
     expect(afterDraft).toMatchObject({ note: expect.stringMatching(/did not finish/) });
     expect(finals(parts).every((q) => q.source === "offline")).toBe(true);
+    for (const q of finals(parts))
+      expect((q.validation as { offlineReason?: string }).offlineReason).toBe(
+        "Written offline because the model failed on this question.",
+      );
     const error = parts.find((p) => p.type === "data-error")!.data!;
     expect(error).toMatchObject({ code: "llm_failed", slotId: id });
     expect(error.message).toMatch(/offline generator/);

@@ -97,6 +97,34 @@ describe("profiles", () => {
   });
 });
 
+describe("a key the explanation does not argue for", () => {
+  const mcq = (correctIndex: number): TQuestion => ({
+    id: "m",
+    type: "mcq",
+    bloomLevel: "Remember",
+    promptText: "Which kind of wave can travel through a vacuum?",
+    marks: 1,
+    difficulty: "easy",
+    options: ["light waves", "sound waves", "water waves", "waves on a spring"],
+    correctIndex,
+    explanation:
+      "Light waves are not mechanical waves, so light can travel through a vacuum; sound needs a medium.",
+    distractorRationales: [
+      "Confuses sound with light: sound waves need a medium such as air.",
+      "Thinks water waves need no water, though the disturbance is in the water surface.",
+      "Thinks a spring's wave can leave the spring, though the spring is its medium.",
+    ],
+    contextRefs: [ref(WAVES, "Light waves can travel through a vacuum, but sound waves need a medium.")],
+    validation: V,
+    source: "llm",
+  });
+  it("is refused as a wrong key under every profile; the right key passes", () => {
+    expect(refusals(mcq(0), "model")).not.toContain("wrong_key");
+    expect(refusals(mcq(2), "model")).toContain("wrong_key");
+    expect(refusals(mcq(2), "strict")).toContain("wrong_key");
+  });
+});
+
 describe("false refusals fixed in both profiles", () => {
   it("a complete question may end on a preposition or 'called'", () => {
     for (const stem of [
