@@ -73,6 +73,11 @@ export const GenerationRequestSchema = z
      * passages of the sections that match it; other passages only supply wrong options.
      */
     topic: z.string().trim().max(500).optional(),
+    /**
+     * Also draw on the rest of the selected passages' section for a slot the selection cannot fill
+     * (said so on the set). Off by default: questions cite only the passages the teacher kept.
+     */
+    useSection: z.boolean().default(false),
     /** Questions already in the teacher's set: a regenerated question must differ from them. */
     avoidPrompts: z.array(z.string().max(1500)).max(60).optional(),
     /** Deterministic runs (offline generator); defaults to a random seed. */
@@ -132,6 +137,11 @@ export const ValidationSchema = z.object({
   demand: z.enum(BLOOM_LEVELS).optional(),
   /** The level the blueprint asked for when nothing acceptable could be written at it. */
   substitutedFor: z.enum(BLOOM_LEVELS).optional(),
+  /**
+   * In a set the language model writes: why the offline generator wrote this question instead
+   * ("the model's drafts were refused: …", "the model provider was not responding").
+   */
+  offlineReason: z.string().optional(),
 });
 
 export const MarkingPointSchema = z.object({ point: z.string(), marks: z.number() });

@@ -1,6 +1,6 @@
 /**
  * npm run eval:generation -- [--corpus ../shared/eval/corpus/biology-2e] [--topics <file>] [--limit N]
- *                            [--every N] [--samples out.jsonl] [--read out.md] [--json]
+ *                            [--every N] [--samples out.jsonl] [--read out.md] [--use-section] [--json]
  *
  * What can fail, measured:
  *  1. Generation. For each topic (a section; default every non-introduction section, or every
@@ -34,6 +34,7 @@ const opts = new Command()
   .option("--samples <file>", "write every generated question with its cited passages (JSONL)")
   .option("--read <file>", "write every generated question with its cited passages (Markdown)")
   .option("--no-authors", "skip the author-MCQ false-positive check")
+  .option("--use-section", "let slots the selection cannot fill draw on the rest of its section")
   .option("--json", "print JSON")
   .parse()
   .opts<{
@@ -47,6 +48,7 @@ const opts = new Command()
     offset: string;
     dataDir: string;
     authors: boolean;
+    useSection?: boolean;
     json?: boolean;
   }>();
 
@@ -152,6 +154,7 @@ for (const topic of topics) {
     },
     seed: totals.sets + 1,
     topic: topic.title,
+    useSection: opts.useSection === true,
   });
   const started = performance.now();
   let first = 0;

@@ -97,6 +97,15 @@ export function BlueprintForm({
             </label>
           ))}
         </fieldset>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            data-testid="use-section"
+            checked={form.useSection}
+            onChange={(e) => form.setUseSection(e.target.checked)}
+          />
+          Also use the rest of the section
+        </label>
         <div className="flex flex-wrap items-end gap-3">
           <div className="flex flex-col gap-1.5">
             <Label htmlFor="strategy">Strategy</Label>

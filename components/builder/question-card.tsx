@@ -131,6 +131,20 @@ export function QuestionCard({
           {final && q.source === "offline" && (
             <span className="text-muted-foreground">offline generator</span>
           )}
+        </div>
+        {final && q.validation.offlineReason && (
+          <p className="text-muted-foreground text-xs" data-testid="offline-reason">
+            {q.validation.offlineReason}
+          </p>
+        )}
+        {final && q.validation.flags.length > 0 && (
+          <ul className="text-muted-foreground list-disc pl-4 text-xs" data-testid="gate-warnings">
+            {q.validation.flags.map((f) => (
+              <li key={f}>{f.replace(/^[a-z_]+: /, "")}</li>
+            ))}
+          </ul>
+        )}
+        <div className="flex flex-wrap items-center gap-2 text-xs">
           {rejected && <Badge variant="destructive">rejected</Badge>}
           {approved && (
             <Badge variant="success" data-testid="approved-badge">

@@ -36,11 +36,15 @@ function useBlueprintForm(bloomTargets: EBloomLevel[], topic: string | undefined
   const [levels, setLevels] = useState<EBloomLevel[]>(bloomTargets.length ? bloomTargets : [...BLOOM_LEVELS]);
   const [strategy, setStrategy] = useState<EStrategy>("grounded");
   const [perLevel, setPerLevel] = useState<Partial<Record<EBloomLevel, number>> | null>(null);
+  // Questions cite only the kept passages unless the teacher also allows the rest of their section.
+  const [useSection, setUseSection] = useState(false);
   const form = { counts, marks, levels, perLevel };
   return {
     ...form,
     strategy,
     setStrategy,
+    useSection,
+    setUseSection,
     setCount: (t: EQuestionType, n: number) => setCounts({ ...counts, [t]: n }),
     setMarks: (t: EQuestionType, n: number) => setMarks({ ...marks, [t]: n }),
     toggleLevel: (l: EBloomLevel, on: boolean) =>
@@ -99,7 +103,7 @@ export function useGenerationPanel({ filters, context, topic, bloomTargets }: IG
     setRejected(new Set());
     setOverrides({});
     setSourceIds({});
-    const { counts, marks, perLevel, levels, strategy } = blueprint;
+    const { counts, marks, perLevel, levels, strategy, useSection } = blueprint;
     const items = QUESTION_TYPES.filter((t) => counts[t] > 0).map((t) => ({
       type: t,
       count: counts[t],
@@ -115,6 +119,7 @@ export function useGenerationPanel({ filters, context, topic, bloomTargets }: IG
       blueprint: distribution ? { items, bloomDistribution: distribution } : { items, bloomTargets: levels },
       strategy,
       ...(topic ? { topic: topic.slice(0, 500) } : {}),
+      ...(useSection ? { useSection: true } : {}),
     });
   }
 
@@ -129,6 +134,7 @@ export function useGenerationPanel({ filters, context, topic, bloomTargets }: IG
         blueprint: { items: [{ type: slot.type, count: 1, bloomLevel: slot.bloomLevel, marks: slot.marks }] },
         strategy: blueprint.strategy,
         ...(topic ? { topic: topic.slice(0, 500) } : {}),
+        ...(blueprint.useSection ? { useSection: true } : {}),
         avoidPrompts: finals.map((f) => f.promptText),
         seed: Math.floor(Math.random() * 1_000_000),
       });

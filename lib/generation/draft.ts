@@ -10,7 +10,7 @@ import type {
   ISlot,
   TQuestion,
 } from "@/types/generation.types";
-import { coverage } from "./gate/text";
+import { coverage, stemSet } from "./gate/text";
 import { contextRef, passageSentences } from "./knowledge/sentences";
 
 /**
@@ -28,6 +28,21 @@ const QUESTION_OUTPUT: OutputInterface<
   DeepPartial<TLlmQuestion>,
   never
 > = Output.object<TLlmQuestion>({ schema: LlmQuestionSchema });
+
+/**
+ * The passages with near-identical text held once (the same section ingested in two documents,
+ * a passage repeated in a summary): the first of each keeps its place. Two passages are the same
+ * text when each holds at least 90 % of the other's content words.
+ */
+export function distinctPassages<T extends { content: string }>(chunks: readonly T[]): T[] {
+  const kept: { chunk: T; stems: Set<string> }[] = [];
+  for (const chunk of chunks) {
+    const stems = stemSet(chunk.content);
+    if (kept.some((k) => coverage(stems, k.stems) >= 0.9 && coverage(k.stems, stems) >= 0.9)) continue;
+    kept.push({ chunk, stems });
+  }
+  return kept.map((k) => k.chunk);
+}
 
 /** Best supporting sentence of a passage for an answer (the citation's quote). */
 function quoteFor(chunk: IContextChunk, answer: string): string {
@@ -208,15 +223,19 @@ export async function streamLlmQuestion(c: ILlmCall): Promise<TQuestion> {
   });
   aborted.catch(() => undefined);
   let streamError: unknown;
-  const sources = c.slot.sourceKeys
-    .slice(0, 4)
-    .map((k) => c.byKey.get(k))
-    .filter((x): x is IContextChunk => !!x);
+  const sources = distinctPassages(
+    c.slot.sourceKeys.map((k) => c.byKey.get(k)).filter((x): x is IContextChunk => !!x),
+  ).slice(0, 4);
   const result = streamText({
     model: c.model,
     output: QUESTION_OUTPUT,
     system: questionSystemPrompt(c.request.strategy, c.request.language),
-    prompt: questionPrompt(c.slot, sources.length ? sources : c.chunks.slice(0, 4), c.exemplars, c.feedback),
+    prompt: questionPrompt(
+      c.slot,
+      sources.length ? sources : distinctPassages(c.chunks).slice(0, 4),
+      c.exemplars,
+      c.feedback,
+    ),
     temperature: c.temperature,
     maxRetries: 0,
     abortSignal: signal,

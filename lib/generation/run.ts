@@ -16,6 +16,7 @@ import { LEVEL_NEEDS } from "./forms";
 import { mulberry32, shuffle } from "./forms/common";
 import {
   createGateContext,
+  type EGateProfile,
   gateQuestion,
   type IGateContext,
   type IGateFinding,
@@ -167,6 +168,9 @@ function accepted(q: TQuestion, result: IGateResult, level: EBloomLevel, regener
   };
 }
 
+/** Findings the strict rules would refuse, shown as warnings on a model draft: worth one rewrite. */
+const downgradedOf = (verdict: IGateResult) => verdict.findings.filter((f) => f.downgraded);
+
 type TCounts = Partial<Record<IGateFinding["flag"], number>>;
 type TOfflineGenerator = ReturnType<typeof createOfflineGenerator>;
 
@@ -200,12 +204,20 @@ interface IRun {
 
 const cancelled = (run: IRun) => run.deps.signal?.aborted === true;
 
-/** The set as it is at this moment: slots written in parallel see each other's accepted questions. */
-function gate(run: IRun, q: TQuestion, level: EBloomLevel): IGateResult {
-  return gateQuestion(q, level, run.gateCtx, {
-    accepted: [...run.accepted.values()],
-    avoidPrompts: run.request.avoidPrompts ?? [],
-  });
+/**
+ * The set as it is at this moment: slots written in parallel see each other's accepted questions.
+ * A model draft is read under the `model` profile (only a wrong, unsupported, planted, broken or
+ * out-of-scope question is refused; the rest are warnings on the card); the offline generator's
+ * candidates under `strict`, as it proposes many and relies on the gate to drop its junk.
+ */
+function gate(run: IRun, q: TQuestion, level: EBloomLevel, profile: EGateProfile = "strict"): IGateResult {
+  return gateQuestion(
+    q,
+    level,
+    run.gateCtx,
+    { accepted: [...run.accepted.values()], avoidPrompts: run.request.avoidPrompts ?? [] },
+    { profile },
+  );
 }
 
 /**
@@ -220,6 +232,18 @@ function switchToOffline(run: IRun): void {
   run.modelCalls.abort(new DOMException("the request went offline", "AbortError"));
   run.events.error("llm_unavailable", PROVIDER_DOWN_MESSAGE);
   run.warnings.push(PROVIDER_DOWN_MESSAGE);
+}
+
+/**
+ * Past-paper questions shown to the model for one slot: those whose wording reads at the slot's
+ * level (a few-shot exemplar of that level, whatever the strategy), then, for the few-shot
+ * strategy, the subject's other exemplars; at most five.
+ */
+function slotExemplars(run: IRun, slot: ISlot): string[] {
+  const atLevel = (run.deps.pastQuestions ?? [])
+    .filter((q) => classifyBloom(q) === slot.bloomLevel)
+    .slice(0, 3);
+  return [...new Set([...atLevel, ...run.exemplars])].slice(0, 5);
 }
 
 /**
@@ -243,7 +267,7 @@ async function llmDraft(
     chunks: run.chunks,
     request: run.request,
     byKey: run.byKey,
-    exemplars: run.exemplars,
+    exemplars: slotExemplars(run, slot),
     temperature: base,
     feedback,
     attempt,
@@ -265,7 +289,7 @@ async function llmDraft(
       .join(" ");
   const votes = new Map<string, number>();
   for (const q of samples) votes.set(key(q), (votes.get(key(q)) ?? 0) + 1);
-  const passing = samples.filter((q) => gate(run, q, slot.bloomLevel).passed);
+  const passing = samples.filter((q) => gate(run, q, slot.bloomLevel, "model").passed);
   const pool = passing.length ? passing : samples;
   return pool.sort((a, b) => (votes.get(key(b)) ?? 0) - (votes.get(key(a)) ?? 0))[0]!;
 }
@@ -276,9 +300,20 @@ const rejectFlags = (verdict: IGateResult) =>
     .map((f) => f.flag.replace(/_/g, " "))
     .join(", ");
 
+/** What the model path gave a slot: a question, or why the offline generator must write it. */
+interface IModelOutcome {
+  chosen: TQuestion | null;
+  regenerated: boolean;
+  /** Why no model question was kept (for the card of the offline question that replaces it). */
+  why?: string;
+}
+
 /**
- * The model's draft, streamed to the slot's card, then read by the gate; a refused draft is
- * rewritten once with the gate's reasons. Whatever happens, a draft on screen is replaced: by the
+ * The model's draft, streamed to the slot's card, then read by the gate (`model` profile). A
+ * refused draft is rewritten once with the gate's reasons. A draft that passes with warnings the
+ * strict rules would refuse (a Bloom doubt, wording) is also rewritten once with them, and the
+ * better of the two is kept (the rewrite only when it passes with fewer such warnings): a good
+ * draft is never traded for a worse one. Whatever happens, a draft on screen is replaced: by the
  * accepted question (the caller sends it), by a "generating" note while the rewrite or the
  * offline generator works, or by the slot's reason.
  */
@@ -287,19 +322,34 @@ async function draftWithModel(
   model: LanguageModel,
   slot: ISlot,
   refused: TCounts,
-): Promise<{ chosen: TQuestion | null; regenerated: boolean }> {
+): Promise<IModelOutcome> {
   let feedback: string[] | undefined;
+  let kept: { question: TQuestion; verdict: IGateResult; attempt: number } | null = null;
+  let why: string | undefined;
   for (let attempt = 1; attempt <= 2 && !run.providerDown && !cancelled(run); attempt++) {
     const drafts = throttleDrafts((draft) => run.events.question(slot, { status: "draft", draft }));
     try {
       const draft = await llmDraft(run, model, slot, attempt, feedback, (d) => drafts.push(d));
       drafts.cancel();
       if (cancelled(run)) break;
-      const verdict = gate(run, draft, slot.bloomLevel);
-      if (verdict.passed)
-        return { chosen: accepted(draft, verdict, slot.bloomLevel, attempt > 1), regenerated: attempt > 1 };
+      const verdict = gate(run, draft, slot.bloomLevel, "model");
+      if (verdict.passed) {
+        const warnings = downgradedOf(verdict);
+        const better = !kept || warnings.length < downgradedOf(kept.verdict).length;
+        if (better) kept = { question: draft, verdict, attempt };
+        if (warnings.length === 0 || attempt === 2) break;
+        feedback = warnings.map((f) => f.message);
+        run.events.question(slot, {
+          status: "generating",
+          note: `The quality gate noted ${warnings.map((f) => f.flag.replace(/_/g, " ")).join(", ")}; trying one rewrite (the better draft is kept).`,
+        });
+        continue;
+      }
       count(refused, verdict.findings);
-      feedback = verdict.findings.filter((f) => f.severity === "reject").map((f) => f.message);
+      const reasons = verdict.findings.filter((f) => f.severity === "reject").map((f) => f.message);
+      why = `the model's draft was refused by the quality gate (${reasons.join(" ")})`;
+      if (kept) break;
+      feedback = reasons;
       run.events.question(slot, {
         status: "generating",
         note:
@@ -313,11 +363,15 @@ async function draftWithModel(
       if (cancelled(run) || run.providerDown) {
         if (drafts.shown && !cancelled(run))
           run.events.question(slot, { status: "generating", note: PROVIDER_DOWN_MESSAGE });
+        why ??= "the model provider was not responding";
         break;
       }
-      if (isProviderOutage(err) || isModelTimeout(err)) switchToOffline(run);
-      else {
+      if (isProviderOutage(err) || isModelTimeout(err)) {
+        switchToOffline(run);
+        why = "the model provider was not responding";
+      } else {
         run.llmFailures++;
+        why = "the model failed on this question";
         run.events.error(
           "llm_failed",
           `The language model failed on this question (${describeError(err).slice(0, 100)}); using the offline generator.`,
@@ -332,7 +386,11 @@ async function draftWithModel(
       break;
     }
   }
-  return { chosen: null, regenerated: feedback !== undefined };
+  if (kept) {
+    const regenerated = kept.attempt > 1;
+    return { chosen: accepted(kept.question, kept.verdict, slot.bloomLevel, regenerated), regenerated };
+  }
+  return { chosen: null, regenerated: feedback !== undefined, ...(why ? { why } : {}) };
 }
 
 /** The first offline candidate the gate passes: the selection's passages, then the section's. */
@@ -415,17 +473,32 @@ function leaveEmpty(run: IRun, slot: ISlot, refused: TCounts): void {
   run.gaps.push({ slotId: slot.id, type: slot.type, level: slot.bloomLevel, reason, rejections: refused });
 }
 
-/** Model draft (when usable) → offline candidates → a nearer level → the slot's reason. */
+/**
+ * Model draft (when usable) → offline candidates → a nearer level → the slot's reason. In a set
+ * the model writes, an offline question fills a slot only when the model is down or failed, or
+ * its draft was refused for a refusal reason; its card says which.
+ */
 async function fillSlot(run: IRun, model: LanguageModel | null, slot: ISlot, keyAt: number): Promise<void> {
   const refused: TCounts = {};
   let chosen: TQuestion | null = null;
   let regenerated = false;
-  if (model && !run.providerDown && run.llmFailures < 3) {
-    ({ chosen, regenerated } = await draftWithModel(run, model, slot, refused));
+  let why: string | undefined;
+  if (model) {
+    if (run.providerDown) why = "the model provider was not responding";
+    else if (run.llmFailures >= 3) why = "the model failed on several questions of this set";
+    else ({ chosen, regenerated, why } = await draftWithModel(run, model, slot, refused));
   }
   if (cancelled(run)) return;
   chosen ??= searchOffline(run, slot, keyAt, refused, regenerated);
   if (!chosen && !run.request.blueprint.strictLevels) chosen = substitute(run, slot, keyAt);
+  if (chosen && model && chosen.source === "offline")
+    chosen = {
+      ...chosen,
+      validation: {
+        ...chosen.validation,
+        offlineReason: `Written offline because ${why ?? "the model wrote no draft"}.`,
+      },
+    };
   for (const [flag, n] of Object.entries(refused) as [IGateFinding["flag"], number][])
     run.rejections[flag] = (run.rejections[flag] ?? 0) + n;
   if (!chosen) return leaveEmpty(run, slot, refused);
@@ -492,9 +565,9 @@ export async function runGeneration(
   const scope = deps.scope ?? [];
   const topic = mainSections(chunks, request.topic);
   const offline = createOfflineGenerator(chunks, seed, scope, topic);
-  // The rest of the selected passages' own section(s): drawn on only for a slot the selection
-  // cannot fill, and said so.
-  const reserve = sectionReserve(chunks, scope, topic);
+  // The rest of the selected passages' own section(s), when the teacher asks for it: drawn on only
+  // for a slot the selection cannot fill, and said so. By default questions cite the selection only.
+  const reserve = request.useSection ? sectionReserve(chunks, scope, topic) : [];
   // Built on first need: most sets never draw on the reserve.
   let widenedGenerator: TOfflineGenerator | null | undefined;
   const widened = () => {
@@ -516,6 +589,7 @@ export async function runGeneration(
     widened,
     reserveKeys: new Set(reserve.map(chunkKey)),
     gateCtx: createGateContext([...chunks, ...reserve], {
+      selected: chunks.map(chunkKey),
       scopeDocuments: mainDocuments(chunks),
       scopeSections: [...topic],
       knownPhrase: phraseIndex([...chunks, ...scope]),

@@ -50,6 +50,8 @@ export async function regenerateItem(
       .slice(0, 60)
       .map((p) => p.slice(0, 1500)),
     seed: Math.floor(Math.random() * 2 ** 31),
+    // A paper item regenerates from its own one or two citations: it may draw on their section.
+    useSection: true,
   });
   // The chapter of the cited passages: options for the offline generator and the rest of the
   // section when the cited passages alone cannot carry a different question.

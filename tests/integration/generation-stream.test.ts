@@ -193,6 +193,11 @@ describe("a language model's question, streamed", () => {
       if (last.status === "final") expect(last.question.source).toBe("offline");
     }
     expect(finals(parts).some((q) => q.source === "llm")).toBe(false);
+    // Each offline question says why the model did not write it.
+    for (const q of finals(parts))
+      expect((q.validation as { offlineReason?: string }).offlineReason).toBe(
+        "Written offline because the model provider was not responding.",
+      );
     expect(parts.some((p) => p.type === "data-question" && p.data?.status === "draft")).toBe(true);
     // One structured notice for the set, not a crash or a raw error.
     const errors = parts.filter((p) => p.type === "data-error").map((p) => p.data as Record<string, string>);
@@ -225,6 +230,10 @@ describe("a language model's question, streamed", () => {
     const afterDraft = updates.findLast((u) => u.status === "generating")!;
     expect(afterDraft).toMatchObject({ note: expect.stringMatching(/did not finish/) });
     expect(finals(parts).every((q) => q.source === "offline")).toBe(true);
+    for (const q of finals(parts))
+      expect((q.validation as { offlineReason?: string }).offlineReason).toBe(
+        "Written offline because the model failed on this question.",
+      );
     const error = parts.find((p) => p.type === "data-error")!.data!;
     expect(error).toMatchObject({ code: "llm_failed", slotId: id });
     expect(error.message).toMatch(/offline generator/);
@@ -232,7 +241,12 @@ describe("a language model's question, streamed", () => {
   });
 
   it("refused by the gate: each draft is replaced by its rewrite, then by the offline question or the slot's reason", async () => {
-    const model = use(streamingModel(stroma({ promptText: LEANS }), { tokenMs: 1 }));
+    // The key is not in the passages: a refusal reason.
+    const model = use(
+      streamingModel(stroma({ options: ["cytoplasm", "stomata", "photosystem", "carbon fixation"] }), {
+        tokenMs: 1,
+      }),
+    );
     const parts = await readParts(await post(oneMcq()));
     const [id] = questionIds(parts);
     const updates = slotParts(parts, id!);
@@ -242,18 +256,38 @@ describe("a language model's question, streamed", () => {
     // Between the two drafts, and after the second, the card says why; the drafts never linger.
     const notes = updates.flatMap((u) => (u.status === "generating" && u.note ? [u.note] : []));
     expect(notes).toEqual([
-      expect.stringMatching(/quality gate refused the draft \(.*vague stem.*\); rewriting it/),
+      expect.stringMatching(/quality gate refused the draft \(.*answer not in passage.*\); rewriting it/),
       expect.stringMatching(/refused the rewrite too/),
     ]);
     expect(updates.findIndex((u) => u.status === "draft" && u.draft.attempt === 2)).toBeGreaterThan(
       updates.findIndex((u) => u.status === "generating" && !!u.note),
     );
     expect(model.calls).toHaveLength(2);
-    expect(model.calls[1]!.prompt).toMatch(/refused by the reviewer/);
+    expect(model.calls[1]!.prompt).toMatch(/reviewer found these problems/);
     for (const q of finals(parts)) {
       expect(q.source).toBe("offline");
-      expect(q.promptText).not.toMatch(/according to the passage/i);
+      expect(q.promptText).not.toMatch(/cytoplasm/i);
+      expect((q.validation as { offlineReason?: string }).offlineReason).toMatch(
+        /^Written offline because the model's draft was refused by the quality gate \(The key is not supported/,
+      );
     }
+  });
+
+  it("warned by the gate: one rewrite, and the better draft stays on the card with its warnings", async () => {
+    const model = use(streamingModel(stroma({ promptText: LEANS }), { tokenMs: 1 }));
+    const parts = await readParts(await post(oneMcq()));
+    const [id] = questionIds(parts);
+    const updates = slotParts(parts, id!);
+    expectLifecycle(updates);
+    const notes = updates.flatMap((u) => (u.status === "generating" && u.note ? [u.note] : []));
+    expect(notes).toEqual([expect.stringMatching(/noted .*vague stem.*; trying one rewrite/)]);
+    expect(model.calls).toHaveLength(2);
+    const [q] = finals(parts);
+    expect(q!.source).toBe("llm");
+    expect(q!.promptText).toBe(LEANS);
+    const validation = q!.validation as { flags: string[]; regenerated: boolean };
+    expect(validation.regenerated).toBe(false);
+    expect(validation.flags.some((f) => f.startsWith("vague_stem:"))).toBe(true);
   });
 });
 

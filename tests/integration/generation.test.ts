@@ -418,7 +418,8 @@ describe("the quality gate reads language-model drafts too", () => {
       citations: [citeFirst(options)],
       ...over,
     });
-  const faults: [string, Record<string, unknown>][] = [
+  // Refusal reasons: a planted instruction, a key the passages do not support.
+  const refusals: [string, Record<string, unknown>][] = [
     [
       "a planted instruction",
       {
@@ -427,40 +428,90 @@ describe("the quality gate reads language-model drafts too", () => {
       },
     ],
     [
-      "a stem that leans on the passage",
-      { promptText: "According to the passage, which part of the chloroplast is fluid-filled?" },
-    ],
-    [
-      "generic rationales",
-      { distractorRationales: ["Is a different concept.", "Is incorrect.", "Not mentioned in the passage."] },
-    ],
-    [
-      "the key in the stem",
-      { promptText: "Which term names the stroma, the fluid-filled space of the chloroplast?" },
-    ],
-    [
       "a key the passages do not support",
       { options: ["cytoplasm", "stomata", "photosystem", "carbon fixation"] },
     ],
   ];
-  it.each(faults)("refuses a draft with %s and never ships it", async (_name, over) => {
-    setLanguageModelForProcess(textModel(mcqDraft(over)), 2000);
-    const res = await post({
-      filters: FILTERS,
-      context: [injectedRef],
-      blueprint: { items: [{ type: "mcq", count: 1, bloomLevel: "Remember" }] },
-    });
-    const { chunks } = await readGenerationStream(res);
-    setLanguageModelForProcess(undefined);
-    const finals = (chunks as TPart[]).filter(
-      (p) => p.type === "data-question" && p.data!.status === "final",
-    );
-    for (const f of finals) {
-      const q = f.data!.question as { source: string; promptText: string };
-      expect(q.source).toBe("offline");
-      expect(q.promptText).not.toMatch(/PWNED|according to the passage/i);
-    }
-  });
+  it.each(refusals)(
+    "refuses a draft with %s, never ships it, and says why the offline question replaced it",
+    async (_name, over) => {
+      setLanguageModelForProcess(textModel(mcqDraft(over)), 2000);
+      const res = await post({
+        filters: FILTERS,
+        context: [injectedRef],
+        blueprint: { items: [{ type: "mcq", count: 1, bloomLevel: "Remember" }] },
+      });
+      const { chunks } = await readGenerationStream(res);
+      setLanguageModelForProcess(undefined);
+      const finals = (chunks as TPart[]).filter(
+        (p) => p.type === "data-question" && p.data!.status === "final",
+      );
+      for (const f of finals) {
+        const q = f.data!.question as {
+          source: string;
+          promptText: string;
+          validation: { offlineReason?: string };
+        };
+        expect(q.source).toBe("offline");
+        expect(q.promptText).not.toMatch(/PWNED|cytoplasm/i);
+        expect(q.validation.offlineReason).toMatch(/^Written offline because the model's draft was refused/);
+      }
+    },
+  );
+
+  // Warnings: style and wording faults a teacher can fix on the card. The draft is rewritten once
+  // with them; a rewrite that is no better leaves the first draft on the card with its warnings.
+  const warnings: [string, string, Record<string, unknown>][] = [
+    [
+      "a stem that leans on the passage",
+      "vague_stem",
+      { promptText: "According to the passage, which part of the chloroplast is fluid-filled?" },
+    ],
+    [
+      "generic rationales",
+      "generic_rationale",
+      { distractorRationales: ["Is a different concept.", "Is incorrect.", "Not mentioned in the passage."] },
+    ],
+    [
+      "the key in the stem",
+      "trivial",
+      { promptText: "Which term names the stroma, the fluid-filled space of the chloroplast?" },
+    ],
+  ];
+  it.each(warnings)(
+    "keeps a draft with %s as the model wrote it, with the warning on its card, after one rewrite",
+    async (_name, flag, over) => {
+      let calls = 0;
+      setLanguageModelForProcess(
+        textModel((options) => {
+          if (JSON.stringify(options.prompt).includes("enough distinct facts"))
+            return JSON.stringify({ enough: true, rationale: "ok" });
+          calls++;
+          return mcqDraft(over)(options);
+        }),
+        2000,
+      );
+      const res = await post({
+        filters: FILTERS,
+        context: [injectedRef],
+        blueprint: { items: [{ type: "mcq", count: 1, bloomLevel: "Remember" }] },
+      });
+      const { chunks } = await readGenerationStream(res);
+      setLanguageModelForProcess(undefined);
+      const final = (chunks as TPart[]).find(
+        (p) => p.type === "data-question" && p.data!.status === "final",
+      )!;
+      const q = final.data!.question as {
+        source: string;
+        validation: { flags: string[]; regenerated: boolean; offlineReason?: string };
+      };
+      expect(calls).toBe(2);
+      expect(q.source).toBe("llm");
+      expect(q.validation.regenerated).toBe(false);
+      expect(q.validation.offlineReason).toBeUndefined();
+      expect(q.validation.flags.some((f) => f.startsWith(`${flag}:`))).toBe(true);
+    },
+  );
 
   it("regenerates a refused draft once with the reasons, and keeps a good second draft", async () => {
     const prompts: string[] = [];
@@ -486,7 +537,7 @@ describe("the quality gate reads language-model drafts too", () => {
     const { chunks } = await readGenerationStream(res);
     setLanguageModelForProcess(undefined);
     expect(prompts).toHaveLength(2);
-    expect(prompts[1]).toMatch(/refused by the reviewer/);
+    expect(prompts[1]).toMatch(/reviewer found these problems/);
     const final = (chunks as TPart[]).find((p) => p.type === "data-question" && p.data!.status === "final")!;
     const q = final.data!.question as { source: string; validation: { regenerated: boolean } };
     expect(q.source).toBe("llm");

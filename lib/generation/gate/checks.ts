@@ -13,6 +13,7 @@ import {
   blankNeighbours,
   coverage,
   endsMidPhrase,
+  isApparatus,
   isBareNonNoun,
   isKnownNoun,
   normaliseOption,
@@ -22,7 +23,7 @@ import {
   stemSet,
   withoutQuotes,
 } from "./text";
-import type { IGateContext, IGateFinding, IGateSentence, IGateState } from "./types";
+import type { EGateProfile, IGateContext, IGateFinding, IGateSentence, IGateState } from "./types";
 
 /**
  * The quality gate's checks. Each reads the question as a teacher would, against the passages it
@@ -78,6 +79,13 @@ export function checkSchema(q: TQuestion): IGateFinding[] {
   } else {
     if (q.suggestedAnswer.trim().split(/\s+/).length < 4)
       out.push(reject("schema", "The model answer is missing or too short."));
+    if (q.type === "short" && q.markingScheme?.length) {
+      const sum = q.markingScheme.reduce((a, p) => a + p.marks, 0);
+      if (sum !== q.marks)
+        out.push(
+          reject("schema", `The marking scheme adds up to ${sum}, not the question's ${q.marks} marks.`),
+        );
+    }
     if (q.type === "long") {
       const sum = q.markingScheme.reduce((a, p) => a + p.marks, 0);
       if (q.markingScheme.length < 2)
@@ -129,13 +137,49 @@ const FIGURE_REF =
 const VAGUE_STEM =
   /\b(?:the|this) (?:passage|text|reading|excerpt|author)\b|\baccording to the (?:passage|text|reading|book|section)\b/i;
 
+const SAYING =
+  /\b(?:says?|said|claims?|claimed|argues?|argued|writes?|wrote|states?|stated|proposes?|proposed|suggests?|suggested|concludes?|concluded|explains?|explained|tells?|told|asks?|asked|thinks?|believes?|insists?|reasons?|replies|replied|predicts?|predicted)\b[^“”"]{0,30}$/i;
+
+/** The quote is introduced as what someone says, claims or writes. */
+function isReportedSpeech(stem: string, quote: string): boolean {
+  const at = stem.indexOf(quote);
+  return at > 0 && SAYING.test(stem.slice(Math.max(0, at - 60), at).replace(/[“"‘:,\s]+$/u, ""));
+}
+
+/**
+ * A task addressed to the student ("You may use a tape measure", "film the bounce with a video
+ * camera") is not text about the book or a link: what the student may use or record is removed
+ * before those checks.
+ */
+function taskText(text: string): string {
+  return text
+    .replace(/\byou (?:will|can|may|might|could|should|have|are given)\b/gi, " ")
+    .replace(
+      /\b(?:a|the|your) (?:video|film)(?: camera| recording| clip)?\b(?=[^.?!]*\b(?:record|measure|film|slow|frame|read|time)\w*)|\b(?:video|film)(?:ed|ing)? (?:camera|recording|it|the|them|each)\b|\bfilm(?:ed|ing|s)?\b/gi,
+      " ",
+    );
+}
+
+/** Wh- and yes/no questions may end on a preposition or a participle ("… made from?", "… called?"). */
+const QUESTION_OPENING =
+  /^(?:what|which|who|whom|whose|where|when|why|how|is|are|was|were|do|does|did|can|could|would|should|will|has|have|had)\b/i;
+const OPEN_END = /\b(?:the|a|an|and|or|than|is|are|was|were|be|been|to)$/i;
+
+/** A complete question sentence: it asks (opening and "?"), and does not end on an article or conjunction. */
+function isCompleteQuestion(stem: string): boolean {
+  if (!/\?\s*$/.test(stem)) return false;
+  const last = stem.split(/(?<=[.!?:])\s+(?=\p{Lu})/u).pop() ?? stem;
+  return QUESTION_OPENING.test(last.trim()) && !OPEN_END.test(last.replace(/[?\s]+$/, ""));
+}
+
 export function checkFragments(q: TQuestion): IGateFinding[] {
   const out: IGateFinding[] = [];
   const stem = q.promptText.trim();
   const outside = withoutQuotes(stem);
   for (const quote of quotedSpans(stem)) {
     if (quote.split(/\s+/).length < 4) continue;
-    if (ANAPHORA.test(quote))
+    // Someone's claim in their own words ("A student says: “They …”") is speech, not a passage fragment.
+    if (ANAPHORA.test(quote) && !isReportedSpeech(stem, quote))
       out.push(
         reject(
           "fragment",
@@ -145,11 +189,11 @@ export function checkFragments(q: TQuestion): IGateFinding[] {
     else if (endsMidPhrase(quote) || /^\p{Ll}/u.test(quote))
       out.push(reject("fragment", `The quoted text is a sentence fragment: “${quote.slice(0, 40)}…”.`));
   }
-  if (NAVIGATION.test(stem) || META_TEXT.test(outside))
+  if (NAVIGATION.test(taskText(stem)) || META_TEXT.test(taskText(outside)))
     out.push(
       reject("fragment", "The question refers to the book, a link or a video rather than the subject."),
     );
-  if (FIGURE_REF.test(stem) && !/\b(?:draw|sketch|plot|label)\b/i.test(stem))
+  if (FIGURE_REF.test(taskText(stem)) && !/\b(?:draw|sketch|plot|label)\b/i.test(stem))
     out.push(
       reject("fragment", "The question needs a figure, table or simulation the student does not have."),
     );
@@ -164,7 +208,7 @@ export function checkFragments(q: TQuestion): IGateFinding[] {
       );
     if (contentWords(stem.replace(BLANK, " ")).length < 1)
       out.push(reject("fragment", "The gapped sentence leaves too little to answer from."));
-  } else if (q.type !== "mcq" && endsMidPhrase(stem)) {
+  } else if (q.type !== "mcq" && endsMidPhrase(stem) && !isCompleteQuestion(stem)) {
     out.push(reject("fragment", "The question stops mid-phrase."));
   }
   if (mathDensity(stem.replace(/_{3,}/g, " ")) > 0.12 && !/\d/.test(stem))
@@ -302,10 +346,25 @@ const SCHEME_WORDS = new Set(
   first second third also whether agree disagree judge judgement justify justifies`.split(/\s+/),
 );
 
-export function checkSupport(q: TQuestion, ctx: IGateContext): IGateFinding[] {
+/** A task to plan an investigation: marked on method, so apparatus and steps are not facts to ground. */
+export const INVESTIGATION =
+  /\b(?:plan|design|devise|propose|outline|describe)\b[^.?!]{0,80}\b(?:investigation|experiment|test|procedure)\b/i;
+
+/**
+ * The key (MCQ) or the model answer must stand on the passages. An application item's key is a
+ * new situation the passages cannot contain: it stands when the explanation that links it to the
+ * passages does (grounded in the cited passages and the stem's scenario, and naming the key).
+ */
+export function checkSupport(
+  q: TQuestion,
+  ctx: IGateContext,
+  profile: EGateProfile = "strict",
+): IGateFinding[] {
   const cited = citedSentences(q, ctx);
   if (cited.length === 0) return [];
   const citedStems = new Set(cited.flatMap((s) => [...s.stems]));
+  const stemWords = stemSet(q.promptText);
+  const grounded = new Set([...citedStems, ...stemWords]);
   if (q.type === "mcq") {
     const key = keyOf(q);
     // A negative stem's key is the option the passages do not support; "all of the above" and
@@ -318,18 +377,69 @@ export function checkSupport(q: TQuestion, ctx: IGateContext): IGateFinding[] {
     )
       return [];
     const given = new Set(ctx.sentences.flatMap((s) => [...s.stems]));
-    if (softCoverage(key, citedStems) < 0.5 && softCoverage(key, given) < 0.5)
-      return [reject("answer_not_in_passage", "The key is not supported by the passages.")];
-    return [];
+    if (softCoverage(key, citedStems) >= 0.5 || softCoverage(key, given) >= 0.5) return [];
+    const explanation = stemSet(q.explanation);
+    const ownKey = new Set([...stemSet(key)].filter((s) => !stemWords.has(s)));
+    // Model drafts only: the offline generator's explanations quote the passages whatever its key.
+    if (
+      profile === "model" &&
+      explanation.size >= 6 &&
+      coverage(explanation, grounded) >= 0.45 &&
+      (ownKey.size === 0 || coverage(ownKey, explanation) >= 0.4)
+    )
+      return [];
+    return [reject("answer_not_in_passage", "The key is not supported by the passages.")];
   }
-  const answer = [q.suggestedAnswer, ...(q.type === "long" ? q.markingScheme.map((p) => p.point) : [])].join(
-    " ",
-  );
-  const subject = new Set([...stemSet(answer)].filter((s) => !SCHEME_WORDS.has(s)));
-  const stemWords = stemSet(q.promptText);
-  const grounded = new Set([...citedStems, ...stemWords]);
-  if (subject.size > 0 && coverage(subject, grounded) < 0.45)
+  // Measured by `npm run eval:gate -- --support`: usable model answers fall to about 0.3, answers
+  // taken from another chapter mostly sit below 0.4. The offline generator (strict) keeps 0.45.
+  const support = answerSupport(q, ctx);
+  if (support !== null && support < (profile === "model" ? 0.3 : 0.45))
     return [reject("answer_not_in_passage", "The model answer says things the cited passages do not.")];
+  return [];
+}
+
+/**
+ * Share of a written answer's subject words (the model answer and marking points, less the words
+ * of marking itself and, for an investigation plan, the apparatus) that the cited passages or
+ * the question's own scenario hold; null for an MCQ or without cited passages.
+ */
+export function answerSupport(q: TQuestion, ctx: IGateContext): number | null {
+  if (q.type === "mcq") return null;
+  const cited = citedSentences(q, ctx);
+  if (cited.length === 0) return null;
+  const grounded = new Set([...cited.flatMap((s) => [...s.stems]), ...stemSet(q.promptText)]);
+  const answer = [q.suggestedAnswer, ...(q.markingScheme ?? []).map((p) => p.point)].join(" ");
+  const plan = INVESTIGATION.test(q.promptText);
+  const subject = new Set(
+    contentWords(answer)
+      .filter((w) => !(plan && isApparatus(w)))
+      .map(stem)
+      .filter((s) => !SCHEME_WORDS.has(s)),
+  );
+  return subject.size > 0 ? coverage(subject, grounded) : null;
+}
+
+/**
+ * The explanation argues for another option than the marked key: the key is misplaced. Only
+ * words the stem does not already give count.
+ */
+export function checkKeyByExplanation(q: TQuestion): IGateFinding[] {
+  if (q.type !== "mcq" || q.explanation.trim().split(/\s+/).length < 8) return [];
+  const stemWords = stemSet(q.promptText);
+  const explanation = stemSet(q.explanation);
+  const named = q.options.map((o) => {
+    const own = new Set([...stemSet(o)].filter((s) => !stemWords.has(s)));
+    return own.size === 0 ? null : coverage(own, explanation);
+  });
+  const key = named[q.correctIndex];
+  if (key === null || key === undefined || key >= 0.3) return [];
+  const best = named.reduce<number>(
+    (b, v, i) => (v !== null && i !== q.correctIndex && v > (named[b] ?? -1) ? i : b),
+    -1,
+  );
+  const rival = best >= 0 ? named[best] : null;
+  if (rival !== null && rival !== undefined && rival >= 0.6 && rival - key >= 0.5)
+    return [reject("wrong_key", `The explanation argues for “${q.options[best]}”, not the marked key.`)];
   return [];
 }
 
@@ -470,6 +580,12 @@ const FORM_WORDS = new Set(
 );
 const contentStems = (text: string) => new Set([...stemSet(text)].filter((s) => !FORM_WORDS.has(s)));
 
+/** A question answered by working with numbers (a numeric key, or a stem and answer with numbers). */
+function isCalculation(q: TQuestion): boolean {
+  if (q.type === "mcq") return shapeOf(keyOf(q)) === "number";
+  return /\d/.test(q.promptText) && /\d/.test(q.suggestedAnswer);
+}
+
 export function checkDuplicates(q: TQuestion, state: IGateState): IGateFinding[] {
   const stem = contentStems(q.promptText);
   const key = normaliseOption(keyOf(q));
@@ -479,31 +595,63 @@ export function checkDuplicates(q: TQuestion, state: IGateState): IGateFinding[]
     const os = contentStems(other.promptText);
     const sameStem = stem.size > 0 && coverage(stem, os) >= 0.75 && coverage(os, stem) >= 0.75;
     const theirs = new Set(other.contextRefs.map((r) => r.quote));
+    // A calculation with a relation and a recall of it ask different things of the same sentence.
+    const sameKind = isCalculation(q) === isCalculation(other);
     // The same key, or nothing cited that the other question did not already rest on.
     const sameFact =
       (key !== "" &&
         other.type === "mcq" &&
         key === normaliseOption(keyOf(other)) &&
         !COMBINED_KEY.test(key)) ||
-      (quotes.length > 0 && quotes.every((x) => theirs.has(x)));
-    if (sameStem || sameFact)
-      return [reject("duplicate_fact", `The set already asks this (“${other.promptText.slice(0, 50)}…”).`)];
+      (sameKind && quotes.length > 0 && quotes.every((x) => theirs.has(x)));
+    // The same question asked again refuses under every profile; the same fact asked another
+    // way is a possible duplicate (a warning for a model draft).
+    if (sameStem)
+      return [
+        {
+          ...reject("duplicate_fact", `The set already asks this (“${other.promptText.slice(0, 50)}…”).`),
+          hard: true,
+        },
+      ];
+    if (sameFact)
+      return [
+        reject("duplicate_fact", `The set may already ask this fact (“${other.promptText.slice(0, 50)}…”).`),
+      ];
   }
   for (const prompt of state.avoidPrompts ?? []) {
     const ps = contentStems(prompt);
     if (stem.size > 0 && coverage(stem, ps) >= 0.7 && coverage(ps, stem) >= 0.6)
-      return [reject("duplicate_fact", "The regenerated question is a near copy of one already in the set.")];
+      return [
+        {
+          ...reject("duplicate_fact", "The regenerated question is a near copy of one already in the set."),
+          hard: true,
+        },
+      ];
   }
   return [];
 }
 
-export function checkScope(q: TQuestion, ctx: IGateContext): IGateFinding[] {
-  if (ctx.scopeDocuments.size > 0 && !q.contextRefs.some((r) => ctx.scopeDocuments.has(r.documentId)))
+/**
+ * Questions come from the request's documents and sections. Under the `model` profile a passage
+ * that was in the context the model wrote from (the selection, which retrieval may have filled
+ * from a neighbouring section) is a fair source: the model was given it.
+ */
+export function checkScope(
+  q: TQuestion,
+  ctx: IGateContext,
+  profile: EGateProfile = "strict",
+): IGateFinding[] {
+  const given = (r: TQuestion["contextRefs"][number]) =>
+    profile === "model" && ctx.passages.get(`${r.documentId}:${r.chunkIndex}`)?.selected === true;
+  if (
+    ctx.scopeDocuments.size > 0 &&
+    !q.contextRefs.some((r) => ctx.scopeDocuments.has(r.documentId) || given(r))
+  )
     return [reject("off_topic", "The question rests on a passage from outside the requested chapter.")];
   if (ctx.scopeSections.size === 0) return [];
   const inSection = q.contextRefs.some((r) => {
     const p = ctx.passages.get(`${r.documentId}:${r.chunkIndex}`);
-    return p !== undefined && ctx.scopeSections.has(p.section);
+    return p !== undefined && (ctx.scopeSections.has(p.section) || given(r));
   });
   return inSection
     ? []

@@ -9,6 +9,7 @@ import {
   checkGrammar,
   checkInjection,
   checkKeyAndDistractors,
+  checkKeyByExplanation,
   checkRationales,
   checkSchema,
   checkScope,
@@ -27,10 +28,19 @@ import type {
   IGateSentence,
   IGateState,
 } from "./types";
+import { REFUSAL_FLAGS } from "./types";
 
 export { estimateDemand } from "./demand";
-export type { EQualityFlag, IGateContext, IGateFinding, IGateResult, IGateState } from "./types";
-export { QUALITY_FLAGS } from "./types";
+export type {
+  EGateProfile,
+  EQualityFlag,
+  IGateContext,
+  IGateFinding,
+  IGateOptions,
+  IGateResult,
+  IGateState,
+} from "./types";
+export { QUALITY_FLAGS, REFUSAL_FLAGS } from "./types";
 
 /**
  * The gate's view of the passages: their sentences with content stems, and the documents a
@@ -44,8 +54,11 @@ export function createGateContext(
     scopeDocuments?: readonly string[];
     scopeSections?: readonly string[];
     knownPhrase?: (phrase: string) => boolean | undefined;
+    /** Keys (`documentId:chunkIndex`) of the passages the questions were written from; default: all. */
+    selected?: readonly string[];
   } = {},
 ): IGateContext {
+  const selected = opts.selected ? new Set(opts.selected) : null;
   const passages = new Map(
     chunks.map((c) => [
       chunkKey(c),
@@ -55,6 +68,7 @@ export function createGateContext(
         content: c.content,
         sectionPath: c.sectionPath,
         section: sectionKeyOf(c),
+        selected: selected ? selected.has(chunkKey(c)) : true,
       },
     ]),
   );
@@ -84,7 +98,8 @@ export function createGateContext(
  * meta text, vague stems, grammar that gives the key away, a key visible in the stem, copied model
  * answers, distractors of the wrong kind or also true, a wrong or unsupported key, generic
  * rationales, a Bloom label the demand does not support, a fact the set already asks, and passages
- * from outside the scope. Any `reject` finding fails the question.
+ * from outside the scope. Any `reject` finding fails the question; under the `model` profile only
+ * the findings of `REFUSAL_FLAGS` keep `reject`, the others are shown to the teacher as warnings.
  */
 export function gateQuestion(
   q: TQuestion,
@@ -94,6 +109,7 @@ export function gateQuestion(
   opts: IGateOptions = {},
 ): IGateResult {
   const skip = new Set<EQualityFlag>(opts.skip ?? []);
+  const profile = opts.profile ?? "strict";
   const findings: IGateFinding[] = [];
   const run = (flag: EQualityFlag, check: () => IGateFinding[]) => {
     if (!skip.has(flag)) findings.push(...check());
@@ -106,11 +122,12 @@ export function gateQuestion(
   run("ungrammatical", () => checkGrammar(q));
   run("trivial", () => checkTrivial(q));
   run("copy_paste", () => checkCopyPaste(q, ctx));
-  run("answer_not_in_passage", () => checkSupport(q, ctx));
+  run("answer_not_in_passage", () => checkSupport(q, ctx, profile));
   run("nonsense_distractor", () => checkKeyAndDistractors(q, ctx));
+  run("wrong_key", () => checkKeyByExplanation(q));
   run("generic_rationale", () => checkRationales(q));
   run("duplicate_fact", () => checkDuplicates(q, state));
-  run("off_topic", () => checkScope(q, ctx));
+  run("off_topic", () => checkScope(q, ctx, profile));
   const demand = estimateDemand(q, ctx);
   if (!skip.has("bloom_mismatch")) {
     const gap = levelIndex(expectedLevel) - levelIndex(demand);
@@ -127,9 +144,17 @@ export function gateQuestion(
         severity: "warn",
       });
   }
+  const graded =
+    profile === "model"
+      ? findings.map((f) =>
+          f.severity === "reject" && !REFUSAL_FLAGS.has(f.flag) && !f.hard
+            ? { ...f, severity: "warn" as const, downgraded: true }
+            : f,
+        )
+      : findings;
   // One finding per flag is enough to explain a verdict.
   const seen = new Set<string>();
-  const unique = findings.filter((f) => {
+  const unique = graded.filter((f) => {
     const k = `${f.flag}:${f.severity}`;
     if (seen.has(k)) return false;
     seen.add(k);

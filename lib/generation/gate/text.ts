@@ -1,6 +1,6 @@
 import nlp from "compromise";
 import { contentWords, stem } from "@/lib/text/tokenize";
-import { senses } from "@/lib/text/wordnet";
+import { senses, synset } from "@/lib/text/wordnet";
 
 /** Plain-text helpers shared by the gate's checks. */
 
@@ -96,3 +96,26 @@ export const normaliseOption = (o: string) =>
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
+
+const artifactCache = new Map<string, boolean>();
+
+/**
+ * Whether a word names a made object (apparatus: "thermometer", "protractor", "tape") in its most
+ * common noun sense: WordNet places that sense under "instrumentality" or "artifact". An
+ * investigation plan names apparatus the passages never mention; that is method, not a fact.
+ */
+export function isApparatus(word: string): boolean {
+  const w = word.toLowerCase();
+  const hit = artifactCache.get(w);
+  if (hit !== undefined) return hit;
+  const first = senses(w, { maxSenses: 1 }).find((s) => s.pos === "n");
+  let found = false;
+  let frontier = first ? [first] : [];
+  for (let depth = 0; depth < 8 && frontier.length && !found; depth++) {
+    const sets = frontier.map(synset);
+    found = sets.some((s) => s.lemmas.some((l) => l === "instrumentality" || l === "artifact"));
+    frontier = sets.flatMap((s) => s.hypernyms);
+  }
+  artifactCache.set(w, found);
+  return found;
+}

@@ -30,6 +30,10 @@ export interface IGateFinding {
   message: string;
   /** `reject` findings stop the question; `warn` findings are shown to the teacher. */
   severity: "reject" | "warn";
+  /** A finding the `strict` profile refuses, shown as a warning under the `model` profile. */
+  downgraded?: boolean;
+  /** Refuses under every profile (a near copy of a question already in the set). */
+  hard?: boolean;
 }
 
 export interface IGateResult {
@@ -53,6 +57,8 @@ export interface IGatePassage {
   sectionPath?: string;
   /** Chapter > section of the passage. */
   section: string;
+  /** The passage was in the context the question was written from (the teacher's selection). */
+  selected: boolean;
 }
 
 export interface IGateContext {
@@ -76,7 +82,29 @@ export interface IGateState {
   avoidPrompts?: readonly string[];
 }
 
+/**
+ * Which findings refuse. `strict` (the offline generator, which proposes many candidates and
+ * relies on the gate to drop its junk): every rule refuses as written. `model` (a language-model
+ * draft, of which there is one per slot, and which teachers read as usable far more often than the
+ * strict rules allowed): only the faults that make a question wrong or unsafe refuse
+ * (`REFUSAL_FLAGS`); style, wording, a possible duplicate or a Bloom doubt become warnings on the card.
+ */
+export type EGateProfile = "strict" | "model";
+
+/** Findings that refuse a question under the `model` profile: a wrong, unsupported, planted or broken question. */
+export const REFUSAL_FLAGS: ReadonlySet<EQualityFlag> = new Set<EQualityFlag>([
+  "schema",
+  "citation",
+  "injection",
+  "wrong_key",
+  "multiple_correct",
+  "answer_not_in_passage",
+  "off_topic",
+]);
+
 /** Checks a run may leave out: the author-written reference MCQs carry no rationales or citations. */
 export interface IGateOptions {
   skip?: readonly EQualityFlag[];
+  /** Default `strict`. */
+  profile?: EGateProfile;
 }
