@@ -8,8 +8,9 @@ import { getConfig } from "@/lib/config/env";
  * tests can watch a card mid-question and press Stop while the model is writing. It is reachable
  * only when the server runs with `PAPERWISE_E2E_SLOW_MODEL=true` (set by scripts/e2e-server.mjs
  * alone) and the request carries `x-paperwise-e2e-model: slow`; every other request uses the
- * configured model. Its draft leans on "the passage", which the quality gate refuses, so the
- * test also sees a streamed draft replaced in place (by the rewrite, then the offline question).
+ * configured model. Its draft leans on "the passage" and rests on "moonlight crystals" the passages
+ * never mention: the quality gate refuses such an answer for a model draft too (unsupported), so
+ * the test also sees a streamed draft replaced in place (by the rewrite, then the offline question).
  */
 export const E2E_MODEL_HEADER = "x-paperwise-e2e-model";
 
@@ -27,18 +28,18 @@ function draftFor(prompt: string): string {
     options: mcq
       ? [
           "It releases energy stored in sugar",
-          "It stores light energy in sugar",
+          "It is powered by moonlight crystals",
           "It takes place only at night",
           "It needs no water at all",
         ]
       : null,
     correctIndex: mcq ? 1 : null,
-    explanation: mcq ? "The passage says light energy is stored in sugar." : null,
+    explanation: mcq ? "The passage says moonlight crystals power it." : null,
     distractorRationales: mcq
       ? ["Confuses it with respiration.", "Confuses light and dark.", "Forgets the role of water."]
       : null,
-    suggestedAnswer: mcq ? null : "The passage describes how light energy is stored as chemical energy.",
-    evaluatorKeywords: mcq ? null : ["light", "energy", "sugar"],
+    suggestedAnswer: mcq ? null : "Moonlight crystals glow and power it, as the passage describes.",
+    evaluatorKeywords: mcq ? null : ["moonlight", "crystals", "glow"],
     markingScheme: null,
     citations: [cite],
   });

@@ -6,8 +6,9 @@ import { LoginPage, TEACHER } from "./pages/login.page";
  * The e2e server is offline; these tests ask it (by a header only the e2e server honours) for a
  * slow streaming test model for their questions: about 150 characters a second after 300 ms, so
  * a card can be watched, photographed and stopped mid-question. The test model's drafts lean on
- * "the passage", which the quality gate refuses, so each card also shows its draft replaced: by
- * the rewrite, then by the offline generator's question or the slot's reason.
+ * "the passage" and rest on facts the passages do not hold, which the quality gate refuses, so each
+ * card also shows its draft replaced: by the rewrite, then by the offline generator's question
+ * (which says why it was written offline) or the slot's reason.
  */
 async function startGenerating(page: Page, mcqs: number) {
   await page.route("**/api/generation", (route) =>
@@ -62,7 +63,12 @@ test("a card shows the question as the model writes it, as a draft, until the ga
   const finals = page.locator('[data-testid="question-card"][data-status="final"]');
   const failed = page.locator('[data-testid="question-card"][data-status="failed"]');
   expect((await finals.count()) + (await failed.count())).toBe(3);
-  if ((await finals.count()) > 0) await expect(finals.first().getByTestId("approve")).toBeEnabled();
+  if ((await finals.count()) > 0) {
+    await expect(finals.first().getByTestId("approve")).toBeEnabled();
+    await expect(finals.first().getByTestId("offline-reason")).toContainText(
+      "Written offline because the model's draft was refused by the quality gate",
+    );
+  }
   await page.screenshot({ path: testInfo.outputPath("cards-final.png"), fullPage: true });
 });
 
