@@ -15,6 +15,7 @@
  * the card's reason) / empty, levels and types delivered, the gate's refusals (the feedback of each
  * rewrite request) and the warnings on delivered questions. --out writes every question with the
  * passages it cites (the shape of eval/generation/round3.samples.jsonl) for independent readers.
+ * --first-drafts-only measures the first drafts alone (no prepared rewrite is used).
  * --capture appends every question prompt the app sent (to write the prepared answers from).
  */
 import { writeFileSync } from "node:fs";
@@ -37,6 +38,10 @@ const opts = new Command()
   .option("--corpus <dir>", "the Physics corpus", "../shared/eval/corpus/physics")
   .option("--sections <ids>", "comma-separated section ids", DEFAULT_SECTIONS.join(","))
   .option("--answers <file>", "prepared answers (JSONL)", "eval/generation/standin/answers.jsonl")
+  .option(
+    "--first-drafts-only",
+    "ignore the prepared rewrites (a rewrite request gets the first draft again)",
+  )
   .option("--capture <file>", "append every question prompt the app sends (JSONL)")
   .option("--out <file>", "write the delivered questions with their cited passages (JSONL)")
   .option("--data-dir <dir>", "embedded database cache", ".bench/standin")
@@ -51,12 +56,13 @@ const opts = new Command()
     sections: string;
     answers: string;
     capture?: string;
+    firstDraftsOnly?: boolean;
     out?: string;
     dataDir: string;
     timeoutMs: string;
   }>();
 
-const drafts = readPreparedDrafts(opts.answers);
+const drafts = readPreparedDrafts(opts.answers).filter((d) => !opts.firstDraftsOnly || !d.rewrite);
 const model = await startPreparedStandIn(drafts, opts.capture);
 const workspace = await openOfflineWorkspace(path.resolve(opts.dataDir), {
   PAPERWISE_LLM: "openai",
