@@ -20,6 +20,7 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Command } from "commander";
 import { readManifest } from "./support/eval-corpus";
 import { readPreparedDrafts, startPreparedStandIn } from "./support/standin-model";
@@ -125,6 +126,10 @@ const setWarnings: string[] = [];
 const lines: string[] = [];
 const rows: string[] = [];
 
+// The model's timeout is an idle timer in this process: a synchronous stretch longer than it fires the
+// timer before the stand-in's (already sent) answer is read. Reported so a timeout can be told apart.
+const loop = monitorEventLoopDelay({ resolution: 20 });
+loop.enable();
 for (const section of sections) {
   model.current = section.id;
   const before = model.prompts.length;
@@ -242,6 +247,10 @@ console.log(`| filled offline | ${totals.offline} (${pct(totals.offline)}) |`);
 for (const [why, n] of Object.entries(offlineWhy)) console.log(`| … ${why} | ${n} |`);
 console.log(`| left empty | ${totals.empty} |`);
 console.log(`| question prompts (incl. rewrites) | ${model.prompts.length} |`);
+loop.disable();
+console.log(
+  `| event-loop delay p99 / max (ms) | ${(loop.percentile(99) / 1e6).toFixed(0)} / ${(loop.max / 1e6).toFixed(0)} |`,
+);
 console.log(
   `| prompts without a prepared answer | ${model.prompts.filter((p) => p.answered === "none").length} |`,
 );
