@@ -45,6 +45,7 @@ const opts = new Command()
   )
   .option("--capture <file>", "append every question prompt the app sends (JSONL)")
   .option("--out <file>", "write the delivered questions with their cited passages (JSONL)")
+  .option("--read <file>", "the same questions as Markdown, for a reader")
   .option("--data-dir <dir>", "embedded database cache", ".bench/standin")
   .option(
     "--timeout-ms <ms>",
@@ -59,6 +60,7 @@ const opts = new Command()
     capture?: string;
     firstDraftsOnly?: boolean;
     out?: string;
+    read?: string;
     dataDir: string;
     timeoutMs: string;
   }>();
@@ -125,6 +127,7 @@ const warnings: Record<string, number> = {};
 const setWarnings: string[] = [];
 const lines: string[] = [];
 const rows: string[] = [];
+const reading: string[] = [];
 
 // The model's timeout is an idle timer in this process: a synchronous stretch longer than it fires the
 // timer before the stand-in's (already sent) answer is read. Reported so a timeout can be told apart.
@@ -220,6 +223,19 @@ for (const section of sections) {
       }),
     );
   }
+  for (const { slot, question: q } of finals.values()) {
+    const body =
+      q.type === "mcq"
+        ? `${q.options.map((o, i) => `   ${"ABCD"[i]}. ${o}${i === q.correctIndex ? "  ✔" : ""}`).join("\n")}\n   Explanation: ${q.explanation}\n${q.distractorRationales.map((r) => `   - ${r}`).join("\n")}`
+        : `   Model answer: ${q.suggestedAnswer}\n${(q.markingScheme ?? []).map((p) => `   - [${p.marks}] ${p.point}`).join("\n")}`;
+    const cited = [...new Set(q.contextRefs.map((r) => `${r.documentId}:${r.chunkIndex}`))].map(
+      (key) =>
+        `> ${passages.get(key)?.section ?? key}\n> ${(passages.get(key)?.text ?? "").replace(/\n+/g, "\n> ")}`,
+    );
+    reading.push(
+      `### ${section.id} · asked ${slot.type}/${slot.bloomLevel} · ${q.type} · ${q.bloomLevel} · ${q.marks} mark(s) · by ${q.source === "llm" ? "the model" : "the offline generator"}\n\n${q.promptText}\n\n${body}\n\nCited passages:\n\n${cited.join("\n\n")}\n`,
+    );
+  }
   for (const { slot, reason } of failed.values())
     rows.push(
       JSON.stringify({
@@ -281,5 +297,6 @@ console.log("\nSet warnings:");
 for (const w of setWarnings) console.log(`- ${w}`);
 if (!setWarnings.length) console.log("- none");
 if (opts.out) writeFileSync(opts.out, `${rows.join("\n")}\n`);
+if (opts.read) writeFileSync(opts.read, reading.join("\n---\n\n"));
 await model.standIn.close();
 process.exit(0);
