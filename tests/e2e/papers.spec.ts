@@ -31,6 +31,8 @@ test("a teacher builds a paper from generated questions, meets the blueprint, ex
   await page.locator("#marks-short").fill("2");
   await page.getByTestId("count-long").fill("2");
   await page.locator("#marks-long").fill("3");
+  // Twelve questions from eight passages: the rest of their section is allowed (off by default).
+  await page.getByTestId("use-section").check();
   await page.getByTestId("generate").click();
   await expect(page.getByTestId("set-saved")).toBeVisible({ timeout: 60_000 });
   await expect(page.locator('[data-testid="question-card"][data-status="final"]')).toHaveCount(12);

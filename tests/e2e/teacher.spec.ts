@@ -53,6 +53,10 @@ test("retrieve, enhance, select context, generate a mixed blueprint and review q
   await page.getByTestId("per-level-toggle").check();
   await page.locator("#level-Remember").fill("2");
   await page.locator("#level-Create").fill("0");
+  // Questions cite only the kept passages unless the teacher allows the rest of their section: this
+  // small selection needs it to fill all six slots.
+  await expect(page.getByTestId("use-section")).not.toBeChecked();
+  await page.getByTestId("use-section").check();
   await page.getByTestId("generate").click();
   await expect(builder.questionCards()).toHaveCount(6);
   await expect(page.getByTestId("set-saved")).toBeVisible({ timeout: 30_000 });
