@@ -226,8 +226,8 @@ for (const section of sections) {
   for (const { slot, question: q } of finals.values()) {
     const body =
       q.type === "mcq"
-        ? `${q.options.map((o, i) => `   ${"ABCD"[i]}. ${o}${i === q.correctIndex ? "  ✔" : ""}`).join("\n")}\n   Explanation: ${q.explanation}\n${q.distractorRationales.map((r) => `   - ${r}`).join("\n")}`
-        : `   Model answer: ${q.suggestedAnswer}\n${(q.markingScheme ?? []).map((p) => `   - [${p.marks}] ${p.point}`).join("\n")}`;
+        ? `${q.options.map((o, i) => `- ${"ABCD"[i]}. ${o}${i === q.correctIndex ? " ✔" : ""}`).join("\n")}\n\nExplanation: ${q.explanation}\n\nDistractor rationales:\n\n${q.distractorRationales.map((r) => `- ${r}`).join("\n")}`
+        : `Model answer: ${q.suggestedAnswer}\n\nMarking scheme:\n\n${(q.markingScheme ?? []).map((p) => `- [${p.marks}] ${p.point}`).join("\n")}`;
     const cited = [...new Set(q.contextRefs.map((r) => `${r.documentId}:${r.chunkIndex}`))].map(
       (key) =>
         `> ${passages.get(key)?.section ?? key}\n> ${(passages.get(key)?.text ?? "").replace(/\n+/g, "\n> ")}`,
