@@ -16,6 +16,11 @@ export interface IStandIn {
   /** Answer delay in "slow" mode. */
   slowMs: number;
   calls: Record<TStandInStep, number>;
+  /**
+   * Prepared answers (scripts/support/standin-model.ts): called with each request's step and user
+   * prompt; `undefined` falls back to the canned answer of the step.
+   */
+  answer?: (step: TStandInStep, prompt: string) => unknown;
   close(): Promise<void>;
 }
 
@@ -144,7 +149,8 @@ export async function startOpenAIStandIn(mode: TStandInMode = "ok"): Promise<ISt
         return;
       }
       const send = () => {
-        const answer = answerFor(step, userText(body));
+        const prompt = userText(body);
+        const answer = state.answer?.(step, prompt) ?? answerFor(step, prompt);
         if (body.stream) completionStream(res, answer);
         else res.writeHead(200, { "content-type": "application/json" }).end(completion(answer));
       };
