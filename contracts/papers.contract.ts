@@ -155,5 +155,6 @@ export const exportPaperContract = defineContract({
   params: paperId,
   query: ExportQuerySchema,
   response: "binary",
-  errors: [404],
+  // 429: too many exports of this user at once.
+  errors: [404, 429],
 });

@@ -9,7 +9,8 @@ import { getDb } from "@/lib/db";
 import { ensureEvidence } from "@/lib/generation/evidence";
 import { runGeneration } from "@/lib/generation/run";
 import { loadContext, loadExemplars, loadScope, saveQuestionSet } from "@/lib/generation/store";
-import { handle } from "@/lib/http/route";
+import { withConcurrencySlot } from "@/lib/http/rate-limit";
+import { handle, type IHandlerInput } from "@/lib/http/route";
 import { describeError, log } from "@/lib/log";
 import type { TGenerationDataParts } from "@/types/generation.types";
 
@@ -38,7 +39,17 @@ function cancellable<T>(source: ReadableStream<T>, onCancel: () => void): Readab
  * of the persisted set. Bad input, auth and evidence problems are answered as JSON errors before
  * the stream starts. When the client goes away (Stop), the model calls stop and nothing is saved.
  */
-export const POST = handle(generationContract, async ({ request, principal, body, rateHeaders }) => {
+export const POST = handle(generationContract, (input) =>
+  // One of this user's concurrent generations (429 past the cap), held until the stream ends.
+  withConcurrencySlot(input.principal, "generation", () => generate(input)),
+);
+
+async function generate({
+  request,
+  principal,
+  body,
+  rateHeaders,
+}: IHandlerInput<typeof generationContract>): Promise<Response> {
   const db = await getDb();
   const model = getLanguageModel();
   const timeoutMs = getLlmTimeoutMs();
@@ -142,4 +153,4 @@ export const POST = handle(generationContract, async ({ request, principal, body
     },
   });
   return createUIMessageStreamResponse({ stream: cancellable(stream, stop), headers: rateHeaders });
-});
+}
