@@ -19,13 +19,25 @@ function plainError(err) {
   return { name: "Error", message: String(err) };
 }
 
-parentPort.on("message", async ({ id, kind, args }) => {
+/** The running task's abort controller, by id (a worker runs one task at a time). */
+const running = new Map();
+
+parentPort.on("message", async ({ id, kind, args, cancel }) => {
+  if (cancel) {
+    running.get(id)?.abort(new DOMException("cancelled", "AbortError"));
+    return;
+  }
+  const controller = new AbortController();
+  running.set(id, controller);
   try {
     const task = TASKS[kind];
     if (!task) throw new Error(`no such task: ${kind}`);
-    parentPort.postMessage({ id, ok: true, value: await task(args) });
+    const emit = (event) => parentPort.postMessage({ id, event });
+    parentPort.postMessage({ id, ok: true, value: await task(args, { emit, signal: controller.signal }) });
   } catch (err) {
     parentPort.postMessage({ id, ok: false, error: plainError(err) });
+  } finally {
+    running.delete(id);
   }
 });
 parentPort.postMessage({ ready: true });

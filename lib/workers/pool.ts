@@ -1,11 +1,11 @@
 import "server-only";
 import os from "node:os";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
+import type { Worker as TWorker } from "node:worker_threads";
 import { getConfig } from "@/lib/config/env";
 import { AppError, type TErrorCode } from "@/lib/errors";
 import { describeError, log } from "@/lib/log";
-import type { TTaskKind, TTasks } from "./tasks";
+import type { ITaskContext, TTaskKind, TTasks } from "./tasks";
 
 /**
  * CPU-heavy work off the thread that serves requests: a small pool of worker threads
@@ -34,12 +34,14 @@ interface IJob {
   id: number;
   kind: TTaskKind;
   args: unknown;
+  /** Events a streaming task sends before its result. */
+  onEvent?: (event: unknown) => void;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
 
 interface ISlot {
-  worker: Worker;
+  worker: TWorker;
   /** The entry has loaded its tasks: the time limit of a task starts from here. */
   ready: boolean;
   job: IJob | null;
@@ -48,18 +50,29 @@ interface ISlot {
 
 interface IWorkerReply {
   id: number;
-  ok: boolean;
+  /** An event of a streaming task (the task goes on). */
+  event?: unknown;
+  ok?: boolean;
   value?: unknown;
   error?: { name: string; message: string; code?: string; details?: { path?: string; message: string }[] };
 }
 
 const ENTRY = path.join(process.cwd(), "lib", "workers", "entry.mjs");
 
+/**
+ * `worker_threads` fetched at run time: Next.js's bundler follows `new Worker(path)` from a
+ * static import and would bundle the entry (and tsx, and esbuild's binary) into the server build.
+ */
+function workerClass(): typeof TWorker {
+  return (process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads")).Worker;
+}
+
 /** What a task is called in messages. */
 const TASK_LABEL: Record<TTaskKind, string> = {
   extract: "Reading the file",
   chunk: "Splitting the text into passages",
   export: "Rendering the export",
+  generate: "Writing the questions",
   spin: "The test task",
 };
 
@@ -89,16 +102,53 @@ export class WorkerPool {
   constructor(readonly options: IPoolOptions) {}
 
   run<K extends TTaskKind>(kind: K, args: TArgs<K>): Promise<TResult<K>> {
+    return this.submit(kind, args);
+  }
+
+  /**
+   * A task that reports events while it works (`emit` in tasks.ts), forwarded to `onEvent` in
+   * order. When `signal` aborts, the task is told to stop (its own AbortSignal aborts).
+   */
+  stream<K extends TTaskKind>(
+    kind: K,
+    args: TArgs<K>,
+    onEvent: (event: unknown) => void,
+    signal?: AbortSignal,
+  ): Promise<TResult<K>> {
+    return this.submit(kind, args, onEvent, signal);
+  }
+
+  private submit<K extends TTaskKind>(
+    kind: K,
+    args: TArgs<K>,
+    onEvent?: (event: unknown) => void,
+    signal?: AbortSignal,
+  ): Promise<TResult<K>> {
     if (this.closed) return Promise.reject(new Error("the worker pool is closed"));
-    if (this.inline) return runInline(kind, args);
+    if (this.inline) return runInline(kind, args, onEvent, signal);
     return new Promise<TResult<K>>((resolve, reject) => {
-      this.queue.push({
+      const job: IJob = {
         id: this.nextId++,
         kind,
         args,
+        ...(onEvent ? { onEvent } : {}),
         resolve: resolve as (value: unknown) => void,
         reject,
-      });
+      };
+      signal?.addEventListener(
+        "abort",
+        () => {
+          const queued = this.queue.indexOf(job);
+          if (queued >= 0) {
+            this.queue.splice(queued, 1);
+            reject(signal.reason);
+            return;
+          }
+          this.slots.find((s) => s.job === job)?.worker.postMessage({ id: job.id, cancel: true });
+        },
+        { once: true },
+      );
+      this.queue.push(job);
       this.dispatch();
     });
   }
@@ -130,6 +180,7 @@ export class WorkerPool {
   }
 
   private spawn(): ISlot {
+    const Worker = workerClass();
     const worker = new Worker(ENTRY, {
       // `server-only` resolves to its empty server build, as in the app's server bundles.
       execArgv: ["--conditions=react-server"],
@@ -187,6 +238,10 @@ export class WorkerPool {
   private finish(slot: ISlot, reply: IWorkerReply): void {
     const job = slot.job;
     if (!job || job.id !== reply.id) return;
+    if ("event" in reply) {
+      job.onEvent?.(reply.event);
+      return;
+    }
     if (slot.timer) clearTimeout(slot.timer);
     slot.job = null;
     slot.timer = null;
@@ -233,13 +288,19 @@ export class WorkerPool {
     }
     // Every waiting task (and the one that was sent) runs inline from now on.
     const jobs = [...(slot.job ? [slot.job] : []), ...this.queue.splice(0)];
-    for (const job of jobs) runInline(job.kind, job.args as never).then(job.resolve, job.reject);
+    for (const job of jobs) runInline(job.kind, job.args as never, job.onEvent).then(job.resolve, job.reject);
   }
 }
 
-async function runInline<K extends TTaskKind>(kind: K, args: TArgs<K>): Promise<TResult<K>> {
+async function runInline<K extends TTaskKind>(
+  kind: K,
+  args: TArgs<K>,
+  onEvent?: (event: unknown) => void,
+  signal?: AbortSignal,
+): Promise<TResult<K>> {
   const { TASKS } = await import("./tasks");
-  return (TASKS[kind] as (a: TArgs<K>) => Promise<TResult<K>>)(args);
+  const task = TASKS[kind] as (a: TArgs<K>, ctx: ITaskContext) => Promise<TResult<K>>;
+  return task(args, { emit: onEvent ?? (() => undefined), signal: signal ?? new AbortController().signal });
 }
 
 function rebuildError(error: IWorkerReply["error"]): Error {

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as generate } from "@/app/api/generation/route";
 import { POST as upload } from "@/app/api/resources/route";
 import { POST as query } from "@/app/api/retrieval/query/route";
 import { getEmbedder } from "@/lib/ai/embedder";
@@ -9,6 +10,7 @@ import { getStorage } from "@/lib/storage";
 import { getPool, WorkerPool } from "@/lib/workers/pool";
 import { makePdfBomb } from "../support/pdf-bomb";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
+import { readGenerationStream } from "../support/ui-stream";
 
 /**
  * CPU-heavy work runs in the worker pool (issue 26): a hostile file fails alone at its time or
@@ -17,15 +19,20 @@ import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/te
  */
 const FILTERS = { board: "OpenStax", grade: "11", subject: "Biology" };
 let env: ITestEnv;
+let refs: { documentId: string; chunkIndex: number }[] = [];
 
 beforeAll(async () => {
   env = await createTestEnv({ PAPERWISE_RATE_LIMIT_PER_MIN: "0" });
-  await ingestFiles(env.db, getStorage(), getEmbedder(), {
+  const [book] = await ingestFiles(env.db, getStorage(), getEmbedder(), {
     userId: env.admin.id,
     inputs: [path.join(import.meta.dirname, "../../supabase/seed/demo/biology-2e/ch04-cell-structure.md")],
     defaults: { ...FILTERS, resourceType: "textbook", visibility: "shared", chapterNumber: 4 },
     maxBytes: 10 * 1024 * 1024,
   });
+  refs = Array.from({ length: 40 }, (_, i) => ({
+    documentId: book!.ingestion!.document_id!,
+    chunkIndex: i + 1,
+  }));
 });
 afterAll(async () => {
   await env?.close();
@@ -103,4 +110,50 @@ describe("the worker pool", () => {
     // all of it. Generous bound for a shared CI machine (idle ≈ tens of ms).
     expect(Math.max(...during)).toBeLessThan(Math.max(1500, 10 * Math.max(...idle)));
   });
+
+  it("runs a generation flood in the pool: the third concurrent set is refused, another teacher's retrieval stays fast", async () => {
+    const idle: number[] = [];
+    for (let i = 0; i < 5; i++) idle.push(await retrieveMs());
+    const send = () =>
+      generate(
+        makeRequest("POST", "/api/generation", {
+          token: env.teacher.token,
+          json: {
+            filters: FILTERS,
+            context: refs,
+            blueprint: {
+              items: [
+                { type: "mcq", count: 20 },
+                { type: "short", count: 15 },
+                { type: "long", count: 5 },
+              ],
+            },
+          },
+        }),
+        {},
+      );
+    const [a, b, c] = await Promise.all([send(), send(), send()]);
+    // Two at a time per user (the default cap); the third is told when to come back.
+    const statuses = [a!.status, b!.status, c!.status].sort();
+    expect(statuses).toEqual([200, 200, 429]);
+    const refused = [a!, b!, c!].find((r) => r.status === 429)!;
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const streams = [a!, b!, c!].filter((r) => r.status === 200).map((r) => readGenerationStream(r));
+    let done = false;
+    const all = Promise.all(streams).finally(() => {
+      done = true;
+    });
+    const during: number[] = [];
+    while (!done && during.length < 60) during.push(await retrieveMs());
+    const sets = await all;
+    for (const { chunks } of sets) {
+      const parts = chunks as { type: string; data?: { status?: string } }[];
+      expect(parts.some((p) => p.type === "data-set")).toBe(true);
+      expect(
+        parts.filter((p) => p.type === "data-question" && p.data?.status === "final").length,
+      ).toBeGreaterThan(10);
+    }
+    expect(during.length).toBeGreaterThan(0);
+    expect(Math.max(...during)).toBeLessThan(Math.max(1500, 10 * Math.max(...idle)));
+  }, 240_000);
 });

@@ -7,11 +7,11 @@ import { getLanguageModel, getLlmTimeoutMs } from "@/lib/ai/providers";
 import { getConfig } from "@/lib/config/env";
 import { getDb } from "@/lib/db";
 import { ensureEvidence } from "@/lib/generation/evidence";
-import { runGeneration } from "@/lib/generation/run";
 import { loadContext, loadExemplars, loadScope, saveQuestionSet } from "@/lib/generation/store";
 import { withConcurrencySlot } from "@/lib/http/rate-limit";
 import { handle, type IHandlerInput } from "@/lib/http/route";
 import { describeError, log } from "@/lib/log";
+import { runGenerationIsolated } from "@/lib/workers/generation";
 import type { TGenerationDataParts } from "@/types/generation.types";
 
 export type TGenerationMessage = UIMessage<never, TGenerationDataParts>;
@@ -86,7 +86,8 @@ async function generate({
         id: "progress",
         data: { stage: "generating", done: 0, total: 0, message: "Planning questions" },
       });
-      const result = await runGeneration(
+      // Offline runs go to the worker pool (lib/workers/generation.ts).
+      const result = await runGenerationIsolated(
         {
           model: e2eQuestionModel(request) ?? model,
           timeoutMs,
