@@ -147,6 +147,8 @@ export async function acquireConcurrencySlot(
     await limiter.consume(principal.userId);
   } catch (err) {
     if (!(err instanceof RateLimiterRes)) throw err;
+    // A refused consume still counted its point: give it back, or every refusal would hold a slot.
+    await limiter.reward(principal.userId, 1).catch(() => undefined);
     const wait = RETRY_AFTER_SEC[kind];
     const what = kind === "upload" ? "uploads" : kind === "generation" ? "question sets" : "exports";
     throw new AppError(
