@@ -193,5 +193,6 @@ export const exportPaperContract = defineContract({
   query: ExportQuerySchema,
   response: "binary",
   fileTypes: [...new Set(Object.values(EXPORT_CONTENT_TYPES).map((t) => t.split(";")[0]!))],
-  errors: [404],
+  // 429: too many exports of this user at once.
+  errors: [404, 429],
 });

@@ -25,7 +25,8 @@ export const uploadResourcesContract = defineContract({
   status: 202,
   // 200 when every file was already there (duplicates).
   alsoStatus: [200],
-  errors: [413, 415],
+  // 408: the body stalled; 429: too many uploads of this user at once.
+  errors: [408, 413, 415, 429],
 });
 
 export const listResourcesContract = defineContract({

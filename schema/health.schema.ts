@@ -4,7 +4,7 @@ import { z } from "zod";
 export const ProviderStatusSchema = z.object({
   provider: z.string().meta({ description: "AI SDK provider id, e.g. openai.chat" }),
   model: z.string(),
-  step: z.enum(["rerank", "enhance", "answerability", "question", "embed"]),
+  step: z.enum(["plan", "rerank", "enhance", "answerability", "question", "embed"]),
   state: z.enum(["closed", "open", "half-open"]).meta({
     description: "open: the step is answered offline (or in fused order) without calling the provider",
   }),

@@ -19,7 +19,7 @@ import { CircuitBreaker, type IBreakerSnapshot, type TCallOutcome } from "./circ
  * caller is answered offline, so nobody waits on a provider that may still hang; the probe's
  * success closes the breaker for the next call.
  */
-export type TProviderStep = "rerank" | "enhance" | "answerability" | "question" | "embed";
+export type TProviderStep = "plan" | "rerank" | "enhance" | "answerability" | "question" | "embed";
 
 /** Why a provider call is counted as an outage; "circuit-open" = not attempted. */
 export type TOutageKind = "timeout" | "server-error" | "unreachable" | "circuit-open";

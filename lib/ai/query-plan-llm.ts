@@ -2,6 +2,7 @@ import "server-only";
 import { generateText, type LanguageModel, Output } from "ai";
 import { z } from "zod";
 import { contentWords, terms } from "@/lib/text/tokenize";
+import { guardModel } from "./provider-guard";
 
 const LlmQueryPlanSchema = z.object({
   variants: z.array(z.string()).max(6),
@@ -70,7 +71,7 @@ export function sanitizeLlmPlan(query: string, raw: z.infer<typeof LlmQueryPlanS
 /**
  * One call: up to three alternative phrasings of a teacher's query and a short hypothetical
  * textbook passage that would answer it (HyDE). Throws on timeout, provider error or output that
- * does not parse; the planner then uses the offline equivalents.
+ * does not parse; the planner then uses the offline equivalents. Behind the "plan" step's breaker.
  */
 export async function planQueryWithLlm(
   model: LanguageModel,
@@ -78,7 +79,9 @@ export async function planQueryWithLlm(
   timeoutMs: number,
 ): Promise<ILlmQueryPlan> {
   const { output } = await generateText({
-    model,
+    // Behind the planner's own breaker: once the provider is known to hang, the call fails at once
+    // and retrieval takes the offline variants without waiting for the budget.
+    model: guardModel(model, "plan"),
     output: Output.object({ schema: LlmQueryPlanSchema }),
     temperature: 0.2,
     maxRetries: 0,

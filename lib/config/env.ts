@@ -41,6 +41,13 @@ const EnvSchema = z.object({
   PAPERWISE_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   PAPERWISE_WORKER_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
   PAPERWISE_PLAN_BUDGET_MS: z.coerce.number().int().min(0).max(60_000).default(30),
+  // Isolation (docs/isolation.md): per-user concurrency, upload body timeouts, the worker pool.
+  PAPERWISE_MAX_CONCURRENT_PER_USER: z.coerce.number().int().min(0).max(100).default(2),
+  PAPERWISE_BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  PAPERWISE_BODY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(600_000),
+  PAPERWISE_POOL_THREADS: z.coerce.number().int().min(0).max(64).default(0),
+  PAPERWISE_POOL_TASK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
+  PAPERWISE_POOL_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(768),
 });
 
 export type TEnv = z.infer<typeof EnvSchema>;
@@ -93,6 +100,19 @@ export interface IAppConfig {
   ingestWorker: { enabled: boolean; concurrency: number; pollMs: number };
   /** Retrieval: optional planner probes start only while a request has used less than this. */
   planBudgetMs: number;
+  /** One user cannot stall the others (docs/isolation.md). */
+  isolation: {
+    /** Uploads, generations and exports each one user may run at once (0 = no cap). */
+    maxConcurrentPerUser: number;
+    /** An upload body that sends nothing for this long, or takes longer altogether, is cut off. */
+    bodyIdleTimeoutMs: number;
+    bodyTimeoutMs: number;
+    /** Worker threads for CPU-heavy work (0 = from the CPU count). */
+    poolThreads: number;
+    poolTaskTimeoutMs: number;
+    /** Heap limit of each worker thread (resourceLimits.maxOldGenerationSizeMb). */
+    poolMemoryMb: number;
+  };
 }
 
 export function buildConfig(raw: Record<string, string | undefined>): IAppConfig {
@@ -175,6 +195,14 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
       pollMs: env.PAPERWISE_WORKER_POLL_MS,
     },
     planBudgetMs: env.PAPERWISE_PLAN_BUDGET_MS,
+    isolation: {
+      maxConcurrentPerUser: env.PAPERWISE_MAX_CONCURRENT_PER_USER,
+      bodyIdleTimeoutMs: env.PAPERWISE_BODY_IDLE_TIMEOUT_MS,
+      bodyTimeoutMs: env.PAPERWISE_BODY_TIMEOUT_MS,
+      poolThreads: env.PAPERWISE_POOL_THREADS,
+      poolTaskTimeoutMs: env.PAPERWISE_POOL_TASK_TIMEOUT_MS,
+      poolMemoryMb: env.PAPERWISE_POOL_MEMORY_MB,
+    },
   };
 }
 

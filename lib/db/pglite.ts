@@ -1,9 +1,10 @@
 import "server-only";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { AppError } from "@/lib/errors";
+import { describeError, log } from "@/lib/log";
 import { isBackground } from "./background";
 import { encodeBinaryCopy } from "./copy-binary";
 import type { ICopyColumn, IDatabase, ISqlExecutor } from "./types";
@@ -110,6 +111,30 @@ async function acquireLock(dir: string): Promise<string> {
   return lock;
 }
 
+/**
+ * The write-ahead log of the embedded database. PGlite runs Postgres in single-user mode, which has
+ * no checkpointer: without an explicit CHECKPOINT its pg_wal only grows (a 10 MB Markdown upload
+ * left 640 MB, and it reached 6 GB against `max_wal_size = 1GB`), and a restart after a kill
+ * replays all of it. So the WAL limits are set low and a timer checks pg_wal's size on disk: past
+ * the limit, at the next quiet moment, a CHECKPOINT lets Postgres recycle the old segments down to
+ * `min_wal_size` (measured: 561 MB → 97 MB). Restart after a kill then replays at most about
+ * WAL_LIMIT_MB plus what was written since the last check.
+ */
+export const WAL_LIMIT_MB = 96;
+const WAL_MIN_MB = 32;
+const WAL_CHECK_EVERY_MS = 5_000;
+
+async function walBytes(dir: string): Promise<number> {
+  const walDir = path.join(dir, "pg_wal");
+  const names = await readdir(walDir).catch(() => [] as string[]);
+  let total = 0;
+  for (const name of names) {
+    const st = await stat(path.join(walDir, name)).catch(() => null);
+    if (st?.isFile()) total += st.size;
+  }
+  return total;
+}
+
 /** Opens (or creates) an embedded Postgres with pgvector. `dir` undefined → in memory. */
 export async function openPglite(dir?: string): Promise<IDatabase> {
   let lock: string | null = null;
@@ -118,10 +143,29 @@ export async function openPglite(dir?: string): Promise<IDatabase> {
     lock = await acquireLock(dir);
   }
   const db = dir
-    ? await PGlite.create(dir, { extensions: { vector } })
+    ? await PGlite.create(dir, {
+        extensions: { vector },
+        startParams: [
+          ...PGlite.defaultStartParams,
+          ...["-c", `max_wal_size=${WAL_LIMIT_MB}MB`, "-c", `min_wal_size=${WAL_MIN_MB}MB`],
+        ],
+      })
     : await PGlite.create({ extensions: { vector } });
   const fg: IForeground = { inFlight: 0, lastEnd: 0 };
   const base = tracked(executor(db), fg);
+  let checking = false;
+  const walTimer = dir
+    ? setInterval(() => {
+        if (checking) return;
+        checking = true;
+        checkpointIfLarge(dir, db, fg)
+          .catch((err: unknown) => log.warn("pglite.checkpoint_failed", { error: describeError(err) }))
+          .finally(() => {
+            checking = false;
+          });
+      }, WAL_CHECK_EVERY_MS)
+    : null;
+  walTimer?.unref();
   return {
     kind: "pglite",
     ...base,
@@ -137,8 +181,23 @@ export async function openPglite(dir?: string): Promise<IDatabase> {
     },
     yieldToForeground: () => yieldTo(fg),
     close: async () => {
+      if (walTimer) clearInterval(walTimer);
       await db.close();
       if (lock) await rm(lock, { force: true });
     },
   };
+}
+
+/** A CHECKPOINT when pg_wal is past its limit, at a moment the app's requests leave free. */
+async function checkpointIfLarge(dir: string, db: PGlite, fg: IForeground): Promise<void> {
+  const before = await walBytes(dir);
+  if (before <= WAL_LIMIT_MB * 1024 * 1024) return;
+  await yieldTo(fg);
+  const t0 = performance.now();
+  await db.query("checkpoint");
+  log.info("pglite.checkpoint", {
+    walMbBefore: Math.round(before / 1048576),
+    walMbAfter: Math.round((await walBytes(dir)) / 1048576),
+    ms: Math.round(performance.now() - t0),
+  });
 }

@@ -120,3 +120,95 @@ export async function enforceRateLimit(
     });
   }
 }
+
+export type TConcurrencyKind = "upload" | "generation" | "export";
+
+/** The seconds a refused caller is told to wait: long enough for a typical job of the kind to end. */
+const RETRY_AFTER_SEC: Record<TConcurrencyKind, number> = { upload: 10, generation: 15, export: 5 };
+
+/** A claimed slot lives at most this long if its release is lost (a crashed request). */
+const SLOT_TTL_SEC = 15 * 60;
+
+/**
+ * One slot of this user's concurrent uploads, generations or exports (at most
+ * `isolation.maxConcurrentPerUser` of each kind at once), or a 429 with Retry-After. Counted
+ * with rate-limiter-flexible: a slot is a point consumed, and `release()` gives it back. With
+ * `DATABASE_URL` the count is shared by every instance. Release exactly once (later calls do
+ * nothing); a lost release expires with the counter after SLOT_TTL_SEC.
+ */
+export async function acquireConcurrencySlot(
+  principal: IPrincipal,
+  kind: TConcurrencyKind,
+): Promise<() => void> {
+  const cap = getConfig().isolation.maxConcurrentPerUser;
+  if (cap <= 0) return () => undefined;
+  const limiter = await limiterFor({ name: `running-${kind}`, points: cap, durationSec: SLOT_TTL_SEC });
+  try {
+    await limiter.consume(principal.userId);
+  } catch (err) {
+    if (!(err instanceof RateLimiterRes)) throw err;
+    // A refused consume still counted its point: give it back, or every refusal would hold a slot.
+    await limiter.reward(principal.userId, 1).catch(() => undefined);
+    const wait = RETRY_AFTER_SEC[kind];
+    const what = kind === "upload" ? "uploads" : kind === "generation" ? "question sets" : "exports";
+    throw new AppError(
+      "rate_limited",
+      `You already have ${cap} ${what} running; try again in ${wait} s when one has finished`,
+      { headers: { "Retry-After": String(wait) } },
+    );
+  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    void limiter.reward(principal.userId, 1).catch(() => undefined);
+  };
+}
+
+/**
+ * Runs `fn` in one of this user's concurrency slots of a kind (429 when none is free) and keeps
+ * the slot until the response body has been sent, or its reader went away: a streamed
+ * generation or a large export holds its slot for as long as it works.
+ */
+export async function withConcurrencySlot(
+  principal: IPrincipal,
+  kind: TConcurrencyKind,
+  fn: () => Promise<Response>,
+): Promise<Response> {
+  const release = await acquireConcurrencySlot(principal, kind);
+  let response: Response;
+  try {
+    response = await fn();
+  } catch (err) {
+    release();
+    throw err;
+  }
+  if (!response.body) {
+    release();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (err) {
+        release();
+        controller.error(err);
+      }
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}

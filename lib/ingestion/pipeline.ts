@@ -7,11 +7,11 @@ import { describeError, log } from "@/lib/log";
 import { type IObjectStorage, RESOURCES_BUCKET } from "@/lib/storage";
 import { safeFileName } from "@/lib/storage/keys";
 import { flagInstructionLikeChunks, type IInstructionFlag, MAX_RECORDED_FLAGS } from "@/lib/text/injection";
+import { runInPool } from "@/lib/workers/pool";
 import type { TResourceMetadata } from "@/schema/resources.schema";
 import type { IChunkDraft, IEmbedder } from "@/types/chunk.types";
 import { splitChapters } from "./chapters";
-import { chunkDocument } from "./chunk";
-import { CHAPTER_PAGES_MIME, extractDocument } from "./extract";
+import { CHAPTER_PAGES_MIME } from "./extract";
 import { sniffDocumentType } from "./sniff";
 import {
   createStagedVersion,
@@ -243,10 +243,11 @@ async function processClaimed(
     };
     await report("extracting", 0, 1);
     const bytes = await storage.get(row.bucket, row.path);
-    const extracted = await extractDocument(bytes, row.mime_type);
+    // Both CPU-heavy steps run in the worker pool, off the thread that serves requests.
+    const extracted = await runInPool("extract", { bytes, mime: row.mime_type });
     lap("extract");
     await report("chunking", 0, 1);
-    const chunks = chunkDocument(extracted);
+    const chunks = await runInPool("chunk", extracted);
     lap("chunk");
     if (chunks.length === 0) throw new AppError("unprocessable", "The document has no text to index");
 
@@ -343,7 +344,7 @@ export async function registerSplitUpload(
     throw new AppError("payload_too_large", `File is over the ${Math.round(p.maxBytes / 1048576)} MB limit`);
   }
   const { mime } = sniffDocumentType(p.bytes, p.filename, p.declaredMime);
-  const chapters = splitChapters(await extractDocument(p.bytes, mime));
+  const chapters = splitChapters(await runInPool("extract", { bytes: p.bytes, mime }));
   if (chapters.length <= 1) return [await registerUpload(db, storage, p)];
   const stem = p.filename.replace(/\.[^.]+$/, "");
   const out: IRegisteredUpload[] = [];

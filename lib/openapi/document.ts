@@ -12,6 +12,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: "Role or token scope does not allow this, or a cross-site write with the session cookie",
   404: "Not found (or not visible to you)",
   409: "Conflict: the paper or resource changed since you loaded it, or is still being processed",
+  408: "The body was sent too slowly and was cut off",
   413: "Body over the size limit",
   415: "Wrong content type: send JSON bodies as application/json",
   422: "Nothing could be generated from this context",

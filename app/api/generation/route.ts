@@ -7,10 +7,11 @@ import { getLanguageModel, getLlmTimeoutMs } from "@/lib/ai/providers";
 import { getConfig } from "@/lib/config/env";
 import { getDb } from "@/lib/db";
 import { ensureEvidence } from "@/lib/generation/evidence";
-import { runGeneration } from "@/lib/generation/run";
 import { loadContext, loadExemplars, loadScope, saveQuestionSet } from "@/lib/generation/store";
-import { handle } from "@/lib/http/route";
+import { withConcurrencySlot } from "@/lib/http/rate-limit";
+import { handle, type IHandlerInput } from "@/lib/http/route";
 import { describeError, log } from "@/lib/log";
+import { runGenerationIsolated } from "@/lib/workers/generation";
 import type { TGenerationDataParts } from "@/types/generation.types";
 
 export type TGenerationMessage = UIMessage<never, TGenerationDataParts>;
@@ -38,7 +39,17 @@ function cancellable<T>(source: ReadableStream<T>, onCancel: () => void): Readab
  * of the persisted set. Bad input, auth and evidence problems are answered as JSON errors before
  * the stream starts. When the client goes away (Stop), the model calls stop and nothing is saved.
  */
-export const POST = handle(generationContract, async ({ request, principal, body, rateHeaders }) => {
+export const POST = handle(generationContract, (input) =>
+  // One of this user's concurrent generations (429 past the cap), held until the stream ends.
+  withConcurrencySlot(input.principal, "generation", () => generate(input)),
+);
+
+async function generate({
+  request,
+  principal,
+  body,
+  rateHeaders,
+}: IHandlerInput<typeof generationContract>): Promise<Response> {
   const db = await getDb();
   const model = getLanguageModel();
   const timeoutMs = getLlmTimeoutMs();
@@ -75,7 +86,8 @@ export const POST = handle(generationContract, async ({ request, principal, body
         id: "progress",
         data: { stage: "generating", done: 0, total: 0, message: "Planning questions" },
       });
-      const result = await runGeneration(
+      // Offline runs go to the worker pool (lib/workers/generation.ts).
+      const result = await runGenerationIsolated(
         {
           model: e2eQuestionModel(request) ?? model,
           timeoutMs,
@@ -142,4 +154,4 @@ export const POST = handle(generationContract, async ({ request, principal, body
     },
   });
   return createUIMessageStreamResponse({ stream: cancellable(stream, stop), headers: rateHeaders });
-});
+}

@@ -1,8 +1,11 @@
+import { readFile } from "node:fs/promises";
 import { listResourcesContract, uploadResourcesContract } from "@/contracts/resources.contract";
 import { getConfig } from "@/lib/config/env";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { assertPlainFileNames, assertWellFormedStrings, limitBody, zodDetails } from "@/lib/http/handler";
+import { assertPlainFileNames, assertWellFormedStrings, zodDetails } from "@/lib/http/handler";
+import { type IMultipartUpload, readMultipart } from "@/lib/http/multipart";
+import { acquireConcurrencySlot } from "@/lib/http/rate-limit";
 import { handle } from "@/lib/http/route";
 import { assertMayUpload } from "@/lib/ingestion/access";
 import { registerSplitUpload, registerUpload } from "@/lib/ingestion/pipeline";
@@ -10,17 +13,17 @@ import { enqueueIngestion } from "@/lib/ingestion/queue";
 import { listIngestions, toIngestion } from "@/lib/ingestion/store";
 import { getStorage } from "@/lib/storage";
 import { ResourceMetadataSchema } from "@/schema/resources.schema";
+import type { IPrincipal } from "@/types/auth.types";
 
 const MAX_FILES = 20;
 
 /** Upload one or more files with shared metadata (multipart/form-data, field `file`). */
 export const POST = handle(uploadResourcesContract, async ({ request, principal }) => {
-  const { maxUploadBytes } = getConfig();
+  const { maxUploadBytes, isolation } = getConfig();
   const maxBody = maxUploadBytes * 4 + 1_000_000;
-  const tooLarge = () =>
-    new AppError("payload_too_large", `Upload is over the ${Math.round(maxUploadBytes / 1048576)} MB limit`);
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBody) throw tooLarge();
+  if (declared > maxBody)
+    throw new AppError("payload_too_large", `Upload is over the ${Math.round(maxBody / 1048576)} MB limit`);
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data/i.test(contentType)) {
     throw new AppError(
@@ -28,34 +31,42 @@ export const POST = handle(uploadResourcesContract, async ({ request, principal 
       "Send the upload as multipart/form-data with a 'file' field",
     );
   }
-  // Content-Length is only a claim (a chunked body has none): count while reading instead.
-  const limited = limitBody(request, maxBody);
-  let form: FormData;
+  const release = await acquireConcurrencySlot(principal, "upload");
   try {
-    form = await new Response(limited.body, { headers: { "content-type": contentType } }).formData();
-  } catch {
-    if (limited.exceeded()) throw tooLarge();
-    throw new AppError("bad_request", "Malformed multipart body");
+    // Streamed to temporary files; the first file over the limit stops the read (413).
+    const upload = await readMultipart(request, {
+      maxFileBytes: maxUploadBytes,
+      maxFiles: MAX_FILES,
+      maxBodyBytes: maxBody,
+      idleTimeoutMs: isolation.bodyIdleTimeoutMs,
+      totalTimeoutMs: isolation.bodyTimeoutMs,
+    });
+    try {
+      return await register(upload, principal, maxUploadBytes);
+    } finally {
+      await upload.cleanup();
+    }
+  } finally {
+    release();
   }
-  const files = form
-    .getAll("file")
-    .filter((f): f is File => typeof f === "object" && f !== null && "arrayBuffer" in f);
+});
+
+async function register(upload: IMultipartUpload, principal: IPrincipal, maxUploadBytes: number) {
+  const { files } = upload;
   if (files.length === 0) {
     throw new AppError("bad_request", "No file uploaded", {
       details: [{ path: "file", message: "Required" }],
     });
   }
-  if (files.length > MAX_FILES) throw new AppError("bad_request", `At most ${MAX_FILES} files per upload`);
   const fields: Record<string, string> = {};
   // Empty form fields mean "not given" (browsers send every input of a form).
-  for (const [k, v] of form.entries())
-    if (k !== "file" && typeof v === "string" && v.trim() !== "") fields[k] = v;
+  for (const [k, v] of Object.entries(upload.fields)) if (v.trim() !== "") fields[k] = v;
   assertWellFormedStrings(fields);
   assertWellFormedStrings(
-    files.map((f) => f.name),
+    files.map((f) => f.filename),
     "file",
   );
-  assertPlainFileNames(files.map((f) => f.name));
+  assertPlainFileNames(files.map((f) => f.filename));
   const parsed = ResourceMetadataSchema.safeParse(fields);
   if (!parsed.success)
     throw new AppError("bad_request", "Invalid metadata", { details: zodDetails(parsed.error) });
@@ -65,19 +76,13 @@ export const POST = handle(uploadResourcesContract, async ({ request, principal 
   const storage = getStorage();
   const results = [];
   for (const file of files) {
-    if (file.size > maxUploadBytes) {
-      throw new AppError(
-        "payload_too_large",
-        `${file.name} is over the ${Math.round(maxUploadBytes / 1048576)} MB limit`,
-      );
-    }
-    const bytes = new Uint8Array(await file.arrayBuffer());
+    const bytes = new Uint8Array(await readFile(file.path));
     const metadata = files.length > 1 ? { ...parsed.data, title: undefined } : parsed.data;
     const params = {
       userId: principal.userId,
-      filename: file.name || "upload",
+      filename: file.filename || "upload",
       bytes,
-      declaredMime: file.type,
+      declaredMime: file.mimeType,
       metadata,
       maxBytes: maxUploadBytes,
     };
@@ -93,7 +98,7 @@ export const POST = handle(uploadResourcesContract, async ({ request, principal 
     { ok: true, ingestions: results },
     { status: results.every((r) => r.duplicate) ? 200 : 202 },
   );
-});
+}
 
 export const GET = handle(listResourcesContract, async ({ principal, query }) => {
   const { items, total } = await listIngestions(await getDb(), { userId: principal.userId, ...query });
