@@ -5,6 +5,7 @@ import {
   ResourceMetadataSchema,
   UploadResponseSchema,
 } from "@/schema/resources.schema";
+import { ZoneSchema, ZoneSpanSchema } from "@/schema/zones.schema";
 import { defineContract, stringParams, uuidParams } from "./contract";
 
 // The ingestion lookups check the id themselves (lib/ingestion/access.ts), after authorising.
@@ -82,6 +83,9 @@ export const ChunkPreviewSchema = z.object({
   pageStart: z.number().int().nullable(),
   pageEnd: z.number().int().nullable(),
   sectionPath: z.string().nullable(),
+  zone: ZoneSchema,
+  /** The chunk's runs by zone, for tinting: [start, end, zone] offsets into `content`. */
+  zoneSpans: z.array(ZoneSpanSchema),
 });
 
 export const resourceChunksContract = defineContract({

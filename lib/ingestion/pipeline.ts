@@ -10,7 +10,6 @@ import { flagInstructionLikeChunks, type IInstructionFlag, MAX_RECORDED_FLAGS } 
 import type { TResourceMetadata } from "@/schema/resources.schema";
 import type { IChunkDraft, IEmbedder } from "@/types/chunk.types";
 import { splitChapters } from "./chapters";
-import { chunkDocument } from "./chunk";
 import { CHAPTER_PAGES_MIME, extractDocument } from "./extract";
 import { sniffDocumentType } from "./sniff";
 import {
@@ -27,6 +26,7 @@ import {
   type IIngestionRow,
   setIngestionStatus,
 } from "./store";
+import { chunkDocumentWithZones } from "./zones";
 
 export interface IUploadParams {
   userId: string;
@@ -246,7 +246,8 @@ async function processClaimed(
     const extracted = await extractDocument(bytes, row.mime_type);
     lap("extract");
     await report("chunking", 0, 1);
-    const chunks = chunkDocument(extracted);
+    // Chunks with their zones (exposition, activity, caption…): zones.ts, pure like the chunker.
+    const chunks = chunkDocumentWithZones(extracted);
     lap("chunk");
     if (chunks.length === 0) throw new AppError("unprocessable", "The document has no text to index");
 
