@@ -202,6 +202,7 @@ export function zoneBlocks(
   text: string,
   blocks: readonly IBlock[],
   trail: readonly string[] = [],
+  mode: TStructureMode = "markdown",
 ): IZoneRun[] {
   const runs: IZoneRun[] = [];
   let box: IBox | null = null;
@@ -217,6 +218,8 @@ export function zoneBlocks(
       const { level, title } = block.heading;
       const current = box as IBox | null;
       if (current && current.zone === "worked_example" && EXAMPLE_CONTINUES.test(title)) {
+        // "Strategy" opens the next part of an example (PDF text may have lost its title).
+        if (/^strategy\b/i.test(title)) current.sawSolution = false;
         runs.push({ start: block.start, end: block.end, zone: "worked_example" });
         pendingHeading = null;
         continue;
@@ -258,10 +261,34 @@ export function zoneBlocks(
     if (!box && EXAMPLE_PART_RE.test(p) && /^(?:example|worked|solved|sample|illustration|problem)/i.test(p))
       box = openBox("worked_example", 7);
 
+    // PDF text loses headings into paragraphs, so a box there also ends after a few paragraphs.
+    const open = box as IBox | null;
+    if (
+      mode === "layout" &&
+      open &&
+      open.level < 7 &&
+      ["feature_box", "media"].includes(open.zone) &&
+      open.paras >= 3
+    )
+      box = null;
     const zone = paragraphZone(p, box as IBox | null);
     if (zone === "close") {
       box = null;
       pushExposition(text, block, runs);
+      continue;
+    }
+    if (zone === "caption") {
+      // A caption ends at its credit; PDF text may run the next paragraph on after it.
+      const end = captionEnd(text, block.start, block.end);
+      runs.push({ start: block.start, end, zone: "caption" });
+      const rest = { start: end, end: block.end };
+      const restText = text.slice(rest.start, rest.end).trim();
+      if (restText) {
+        const restZone = paragraphZone(restText, box as IBox | null);
+        if (restZone === "close") box = null;
+        if (restZone === "close" || restZone === "exposition") pushExposition(text, rest, runs);
+        else runs.push({ ...rest, zone: restZone });
+      }
       continue;
     }
     if (zone === "exposition") pushExposition(text, block, runs);
@@ -286,10 +313,10 @@ function openerZone(p: string): EZone | null {
 
 /** A paragraph's zone given the open box; "close" ends the box and reads the paragraph as exposition. */
 function paragraphZone(p: string, box: IBox | null): EZone | "close" {
+  if (box) box.paras++;
   if (CAPTION_RE.test(p)) return "caption";
   if (MEDIA_TITLE_RE.test(p.trim())) return "media";
   if (box) {
-    box.paras++;
     switch (box.zone) {
       case "media":
         if (MEDIA_CUE_RE.test(p) || box.paras === 1) return "media";
@@ -304,7 +331,7 @@ function paragraphZone(p: string, box: IBox | null): EZone | "close" {
         return "activity";
       }
       case "worked_example":
-        if (SOLUTION_RE.test(p)) box.sawSolution = true;
+        if (SOLUTION_RE.test(p)) box.sawSolution = !/\bProblem:/.test(p);
         else if (box.sawSolution && !EXAMPLE_PART_RE.test(p) && mathShare(p) < 0.05) return "close";
         return "worked_example";
       case "feature_box":
@@ -340,15 +367,41 @@ function mathShare(p: string): number {
   return symbols / Math.max(1, p.split(/\s+/).length);
 }
 
-/** An exposition paragraph, sentence by sentence: definitions and media sentences marked. */
-function pushExposition(text: string, block: IBlock, runs: IZoneRun[]): void {
+/** A figure's credit closing a sentence: "(credit: …)", "(Paul Brennan, Public Domain)". */
+const CREDIT_END_RE =
+  /\((?:credit|photo|image|source|courtesy)[^()]*\)\s*$|\([^()]{2,120}(?:public domain|flickr|wikimedia|nasa|cc by|getty|istock|shutterstock|unsplash|university)[^()]*\)\s*$|\bcredit:[^.]*\.?\s*$/i;
+
+/** Where a caption starting at `start` ends: after the sentence with its credit, or at `end`. */
+function captionEnd(text: string, start: number, end: number): number {
+  // "… reference frame. (Domenico Tintoretto) The idea that …": a credit after a sentence's end.
+  const credit = /[.?!]["'”]?\s*\([^()]{2,120}\)(?=\s+\S)/.exec(text.slice(start, end));
+  if (credit) return start + credit.index + credit[0].length;
+  const spans = sentenceSpans(text, start, end);
+  for (const [i, [, e]] of spans.entries()) {
+    if (i < spans.length - 1 && CREDIT_END_RE.test(text.slice(start, e))) return e;
+  }
+  return end;
+}
+
+const CAPTION_SENTENCE_RE = /^(?:Figure|Fig\.)\s*(?::|\d)/;
+
+/** An exposition paragraph, sentence by sentence: definitions, media sentences and run-in captions marked. */
+function pushExposition(text: string, block: { start: number; end: number }, runs: IZoneRun[]): void {
   const spans = sentenceSpans(text, block.start, block.end);
   if (spans.length === 0) {
     runs.push({ start: block.start, end: block.end, zone: "exposition" });
     return;
   }
+  /** Sentences left of a caption that PDF text ran into the paragraph (it ends at its credit). */
+  let caption = 0;
   for (const [s, e] of spans) {
     const sentence = text.slice(s, e);
+    if (CAPTION_SENTENCE_RE.test(sentence)) caption = 3;
+    if (caption > 0) {
+      runs.push({ start: s, end: e, zone: "caption" });
+      caption = CREDIT_END_RE.test(sentence) ? 0 : caption - 1;
+      continue;
+    }
     const zone: EZone = MEDIA_CUE_RE.test(sentence)
       ? "media"
       : /^\(?(?:credit|source|courtesy)s?\s*:/i.test(sentence)
@@ -414,7 +467,8 @@ export function dominantZone(spans: readonly TZoneSpan[]): EZone {
 /** Zone runs of a whole extracted document (offsets into the pages joined as the chunker joins them). */
 export function zoneDocument(doc: IExtractedDocument): { text: string; runs: IZoneRun[] } {
   const { text } = joinPages(doc.pages);
-  return { text, runs: zoneBlocks(text, parseBlocks(text, structureModeOf(doc.mimeType))) };
+  const mode = structureModeOf(doc.mimeType);
+  return { text, runs: zoneBlocks(text, parseBlocks(text, mode), [], mode) };
 }
 
 /** The chunker with zones: every chunk carries its dominant zone and its zone spans. */
@@ -440,6 +494,7 @@ export function zonePassage(
   sectionPath?: string | null,
 ): { zone: EZone; spans: TZoneSpan[] } {
   const trail = (sectionPath ?? "").split(" > ").filter(Boolean);
-  const runs = zoneBlocks(content, parseBlocks(content, modeOfPassage(content)), trail);
+  const mode = modeOfPassage(content);
+  const runs = zoneBlocks(content, parseBlocks(content, mode), trail, mode);
   return zonesOfRange(runs, 0, content.length);
 }
