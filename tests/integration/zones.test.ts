@@ -6,6 +6,7 @@ import { GET as listChunks } from "@/app/api/resources/[id]/chunks/route";
 import { POST as query } from "@/app/api/retrieval/query/route";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
+import { backfillZones } from "@/lib/ingestion/zones-backfill";
 import { getStorage } from "@/lib/storage";
 import { ZONES } from "@/types/chunk.types";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
@@ -142,6 +143,24 @@ describe("zones", () => {
     const { items } = await ask("an activity on motion seen from two reference frames");
     expect(items[0]?.zone).toBe("activity");
     expect(items[0]?.content).toContain("Work with a partner");
+  });
+
+  it("backfills the zones of chunks stored before zones", async () => {
+    await env.db.query("update document_chunks set zone = null, zone_spans = null where chunk_index < 2");
+    const cleared = await env.db.query<{ n: number }>(
+      "select count(*)::int as n from document_chunks where zone is null",
+    );
+    expect(cleared[0]!.n).toBeGreaterThan(0);
+    expect(await backfillZones(env.db, 3)).toBe(cleared[0]!.n);
+    const left = await env.db.query<{ n: number }>(
+      "select count(*)::int as n from document_chunks where zone is null",
+    );
+    expect(left[0]!.n).toBe(0);
+    const [first] = await env.db.query<{ zone: string; zone_spans: unknown }>(
+      "select zone, zone_spans from document_chunks where chunk_index = 0 limit 1",
+    );
+    expect(ZONES).toContain(first!.zone);
+    expect(Array.isArray(first!.zone_spans)).toBe(true);
   });
 
   it("keeps the same text from two documents once", async () => {
