@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { collectSentences, questionWorthyText } from "@/lib/generation/knowledge/sentences";
+import { htmlToMarkdown } from "@/lib/ingestion/html-to-markdown";
 import {
   chunkDocumentWithZones,
   dominantZone,
@@ -184,6 +185,22 @@ describe("zone classifier on textbook snippets", () => {
     ["(b) 400 m", "book_question"],
   ] as const)("Indian board PDF text: %s → %s", (needle, zone) => {
     expect(zoneAt(NCERT_PDF, needle, "application/pdf")).toBe(zone);
+  });
+
+  it("reads DOCX (mammoth's HTML, rendered as Markdown) like Markdown", () => {
+    const html =
+      "<h2>8.1 Motion</h2><p>Motion is the change in position of an object with time.</p>" +
+      "<h3>Activity 8.1</h3><ol><li>Take a toy car and let it roll down a slope.</li><li>Mark its position every two seconds.</li></ol>" +
+      "<h3>Do You Know?</h3><p>The fastest train in the world runs in Shanghai.</p>" +
+      "<p>Figure 8.2: A toy car rolling down a slope.</p>" +
+      "<h3>Exercises</h3><ol><li>What is the SI unit of speed?</li><li>Define displacement.</li></ol>";
+    const text = htmlToMarkdown(html);
+    const docx = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+    expect(zoneAt(text, "Motion is the change", docx)).toBe("definition");
+    expect(zoneAt(text, "Take a toy car", docx)).toBe("activity");
+    expect(zoneAt(text, "The fastest train", docx)).toBe("feature_box");
+    expect(zoneAt(text, "Figure 8.2", docx)).toBe("caption");
+    expect(zoneAt(text, "What is the SI unit", docx)).toBe("book_question");
   });
 
   it("reads box titles of both traditions", () => {
