@@ -1,4 +1,4 @@
-import type { EZone, TZoneSpan } from "@/types/chunk.types";
+import type { EZone } from "@/types/chunk.types";
 
 /**
  * Zone preferences of a query. By default the lesson comes first (exposition, definitions, worked
@@ -97,27 +97,6 @@ export function zoneFactor(zone: EZone | undefined, intent: IZoneIntent): number
   if (intent.wanted.has(zone)) return ZONE_WANTED_BOOST;
   if (intent.allowed.has(zone)) return 1;
   return ZONE_PENALTY[zone];
-}
-
-/**
- * The factor of a passage with these zone runs: a zone it asks for lifts a passage filed under it;
- * otherwise each run weighs by its share of the text, so a passage that holds the lesson beside a
- * caption or a feature box is pushed down only by the side material's share (the answer to a
- * lookup often sits in such a mixed chunk).
- */
-export function passageFactor(
-  zone: EZone | undefined,
-  spans: readonly TZoneSpan[] | undefined,
-  intent: IZoneIntent,
-): number {
-  if (!zone) return 1;
-  if (intent.wanted.has(zone)) return ZONE_WANTED_BOOST;
-  const total = (spans ?? []).reduce((n, [s, e]) => n + (e - s), 0);
-  if (!spans || total <= 0) return zoneFactor(zone, intent);
-  let weighted = 0;
-  for (const [s, e, z] of spans)
-    weighted += (e - s) * (intent.allowed.has(z) || intent.wanted.has(z) ? 1 : ZONE_PENALTY[z]);
-  return weighted / total;
 }
 
 /** Text as compared for duplicates: case, spacing and punctuation ignored. */

@@ -10,7 +10,7 @@ import {
   zonePassage,
   zonesOfRange,
 } from "@/lib/ingestion/zones";
-import { duplicateKey, passageFactor, zoneFactor, zoneIntent } from "@/lib/retrieval/zones";
+import { duplicateKey, zoneFactor, zoneIntent } from "@/lib/retrieval/zones";
 import type { EZone } from "@/types/chunk.types";
 
 /** The zone the classifier gives the text at `needle` (first occurrence) in a Markdown or PDF text. */
@@ -310,24 +310,6 @@ describe("zone preferences of a query", () => {
     expect(zoneFactor("media", zoneIntent("a video about vectors and scalars"))).toBeGreaterThan(1);
     expect(zoneFactor("book_question", zoneIntent("questions on uniform motion"))).toBeGreaterThan(1);
     expect(zoneFactor("book_question", zoneIntent("exercise questions from chapter 8"))).toBeGreaterThan(1);
-  });
-
-  it("pushes a mixed passage down only by its side material's share", () => {
-    const plain = zoneIntent("Define humus");
-    const mixed = passageFactor(
-      "feature_box",
-      [
-        [0, 400, "exposition"],
-        [400, 1000, "feature_box"],
-      ],
-      plain,
-    );
-    expect(mixed).toBeCloseTo(0.4 + 0.6 * 0.85, 5);
-    const activity = passageFactor("activity", [[0, 1000, "activity"]], plain);
-    expect(activity).toBeLessThan(mixed);
-    expect(
-      passageFactor("activity", [[0, 1000, "activity"]], zoneIntent("an activity on soil")),
-    ).toBeGreaterThan(1);
   });
 
   it("reads a request to write questions as a request for the lesson", () => {

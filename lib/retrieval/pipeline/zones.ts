@@ -1,7 +1,7 @@
 import "server-only";
 import { zonePassage } from "@/lib/ingestion/zones";
 import type { EZone, TZoneSpan } from "@/types/chunk.types";
-import { duplicateKey, passageFactor, zoneIntent } from "../zones";
+import { duplicateKey, zoneFactor, zoneIntent } from "../zones";
 import { type ICandidate, type IRetrievalRun, keyOf } from "./types";
 
 /**
@@ -47,7 +47,7 @@ export function favourZones(run: IRetrievalRun, candidates: ICandidate[]): ICand
   if (run.ablation.zones === false) return unique;
   const intent = zoneIntent(run.req.query);
   const scaled = unique.map((c) => {
-    const f = passageFactor(c.zone, c.zoneSpans, intent);
+    const f = zoneFactor(c.zone, intent);
     if (f === 1) return c;
     return { ...c, fused: c.fused * f, ...(c.rerank !== undefined ? { rerank: c.rerank * f } : {}) };
   });
