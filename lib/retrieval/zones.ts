@@ -21,9 +21,9 @@ export const ZONE_PENALTY: Readonly<Record<EZone, number>> = {
   worked_example: 1,
   summary: 1,
   glossary: 1,
-  feature_box: 0.85,
+  feature_box: 0.9,
   activity: 0.6,
-  caption: 0.6,
+  caption: 0.75,
   media: 0.5,
   book_question: 0.5,
 };
