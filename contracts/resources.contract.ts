@@ -6,6 +6,7 @@ import {
   ResourceMetadataSchema,
   UploadResponseSchema,
 } from "@/schema/resources.schema";
+import { ZoneSchema, ZoneSpanSchema } from "@/schema/zones.schema";
 import { defineContract, ORIGINAL_FILE_TYPES, stringParams, uuidParams } from "./contract";
 
 // The ingestion lookups check the id themselves (lib/ingestion/access.ts), after authorising.
@@ -85,6 +86,9 @@ export const ChunkPreviewSchema = z
     pageStart: z.number().int().nullable(),
     pageEnd: z.number().int().nullable(),
     sectionPath: z.string().nullable(),
+    zone: ZoneSchema,
+    /** The chunk's runs by zone, for tinting: [start, end, zone] offsets into `content`. */
+    zoneSpans: z.array(ZoneSpanSchema),
   })
   .meta({
     id: "SourceChunk",
@@ -96,6 +100,8 @@ export const ChunkPreviewSchema = z
       pageStart: 88,
       pageEnd: 88,
       sectionPath: "4 Cell Structure > 4.3 Eukaryotic Cells",
+      zone: "exposition",
+      zoneSpans: [[0, 61, "exposition"]],
     },
   });
 

@@ -4,6 +4,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/services/http";
 import { deleteResource, getResources, postResources, retryResource } from "@/services/resources.services";
+import type { EZone, TZoneSpan } from "@/types/chunk.types";
 
 /** Every resources (library) query key. */
 export const resourceKeys = {
@@ -19,6 +20,9 @@ export interface IChunkPreview {
   pageStart: number | null;
   pageEnd: number | null;
   sectionPath: string;
+  /** What the chunk is (lesson or side material) and its runs by zone, for the preview's tints. */
+  zone: EZone;
+  zoneSpans: TZoneSpan[];
 }
 
 /** The library list, polled every second while any upload is still being ingested. */

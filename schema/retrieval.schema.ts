@@ -2,6 +2,7 @@ import { z } from "zod";
 import { BLOOM_LEVELS } from "@/types/bloom.types";
 import { RESOURCE_TYPES } from "@/types/curriculum.types";
 import { PLAN_STRATEGIES, PROBE_SOURCES, QUERY_TYPES } from "@/types/retrieval.types";
+import { ZoneSchema, ZoneSpanSchema } from "./zones.schema";
 
 const label = (name: string) =>
   z
@@ -105,6 +106,9 @@ export const RetrievalItemSchema = z
     pageStart: z.number().int().optional(),
     pageEnd: z.number().int().optional(),
     sectionPath: z.string().optional(),
+    /** What the passage is (lesson or side material); retrieval favours the lesson's zones. */
+    zone: ZoneSchema.optional(),
+    zoneSpans: z.array(ZoneSpanSchema).optional(),
     expandedFrom: z.number().int().optional(),
     explanation: z.string().optional(),
     /**

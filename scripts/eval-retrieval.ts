@@ -131,6 +131,8 @@ const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
   "+synonyms": { offlineVariants: ["synonyms"] },
   "+feedback": { offlineVariants: ["feedback"] },
   "+headings": { offlineVariants: ["headings"] },
+  /** Every zone ranked alike and duplicates kept (lib/retrieval/pipeline/zones.ts off). */
+  "no-zones": { zones: false },
   full: {},
 };
 const GROUPS: Record<string, string[]> = {

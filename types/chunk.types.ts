@@ -24,6 +24,10 @@ export interface IChunkDraft {
   /** Offsets into the concatenated extracted text (pages joined with "\n\n"), end-exclusive. */
   charStart: number;
   charEnd: number;
+  /** The chunk's dominant zone (zones.ts). */
+  zone?: EZone;
+  /** Runs of the chunk's text by zone, offsets into `content`. */
+  zoneSpans?: TZoneSpan[];
 }
 
 export interface IEmbedder {
@@ -33,3 +37,25 @@ export interface IEmbedder {
   embedDocuments(texts: string[]): Promise<Float32Array[]>;
   embedQuery(text: string): Promise<Float32Array>;
 }
+
+/**
+ * What a stretch of a textbook is (lib/ingestion/zones.ts): the lesson itself (exposition, a
+ * definition, a worked example) or material around it (an activity, a video or simulation, a
+ * caption or credit, a feature box, the book's own questions, a summary, a glossary).
+ */
+export const ZONES = [
+  "exposition",
+  "definition",
+  "worked_example",
+  "activity",
+  "media",
+  "caption",
+  "feature_box",
+  "book_question",
+  "summary",
+  "glossary",
+] as const;
+export type EZone = (typeof ZONES)[number];
+
+/** A run of a chunk's text with one zone: [start, end) offsets into the chunk's content. */
+export type TZoneSpan = [start: number, end: number, zone: EZone];

@@ -8,6 +8,7 @@ import type {
   ValidationSchema,
 } from "@/schema/generation.schema";
 import type { EBloomLevel } from "./bloom.types";
+import type { EZone, TZoneSpan } from "./chunk.types";
 
 export const QUESTION_TYPES = ["mcq", "short", "long"] as const;
 export type EQuestionType = (typeof QUESTION_TYPES)[number];
@@ -27,6 +28,10 @@ export interface IContextChunk {
   pageStart?: number;
   pageEnd?: number;
   sectionPath?: string;
+  /** What the passage is (lib/ingestion/zones.ts); read from its text when missing. */
+  zone?: EZone;
+  /** Its runs by zone, [start, end, zone] offsets into `content`; read from its text when missing. */
+  zoneSpans?: TZoneSpan[];
 }
 
 export type IContextRef = z.infer<typeof ContextRefSchema>;

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import { ZONE_STYLE, ZonedText, ZoneLegend } from "@/components/sources/zoned-text";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Alert, Skeleton } from "@/components/ui/misc";
@@ -67,6 +68,9 @@ export function ResourcePreview({
             text into questions; check where this file came from, and delete it if it was tampered with.
           </Alert>
         )}
+        {chunks.data && chunks.data.items.length > 0 && (
+          <ZoneLegend zones={[...new Set(chunks.data.items.flatMap((c) => c.zoneSpans.map((s) => s[2])))]} />
+        )}
         {chunks.isLoading && <Skeleton className="h-20 w-full" />}
         {chunks.isError && <Alert variant="destructive">{chunks.error.message}</Alert>}
         {chunks.data?.items.map((c) => (
@@ -84,8 +88,11 @@ export function ResourcePreview({
               {c.pageStart != null &&
                 ` · p. ${c.pageStart}${c.pageEnd != null && c.pageEnd !== c.pageStart ? `–${c.pageEnd}` : ""}`}
               {c.sectionPath && ` · ${c.sectionPath.split(" > ").slice(-2).join(" › ")}`}
+              <span data-testid="chunk-zone"> · {ZONE_STYLE[c.zone].label.toLowerCase()}</span>
             </div>
-            <p className="line-clamp-3 whitespace-pre-line">{c.content}</p>
+            <p className="line-clamp-3 whitespace-pre-line">
+              <ZonedText content={c.content} spans={c.zoneSpans} />
+            </p>
           </div>
         ))}
         {chunks.data && chunks.data.total > chunks.data.items.length && (

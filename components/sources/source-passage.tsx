@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { getSourcePassage } from "@/services/resources.services";
+import { ZonedText, ZoneLegend } from "./zoned-text";
 
 /** A text source opened at a cited chunk: the chunks around it, the cited one highlighted and in view. */
 export function SourcePassage({ documentId, chunk }: { documentId: string; chunk: number }) {
@@ -40,8 +41,10 @@ export function SourcePassage({ documentId, chunk }: { documentId: string; chunk
       </div>
       <p className="text-xs text-muted-foreground">
         The source's text as it was split for search; the cited passage (chunk {chunk}) is highlighted.
-        Neighbouring chunks may repeat a sentence where they overlap.
+        Neighbouring chunks may repeat a sentence where they overlap. Tints mark what is not the lesson's
+        prose.
       </p>
+      <ZoneLegend zones={[...new Set(items.flatMap((c) => c.zoneSpans.map((s) => s[2])))]} />
       <div className="flex flex-col gap-2 text-sm leading-relaxed">
         {items.map((c) => {
           const isCited = c.chunkIndex === chunk;
@@ -58,7 +61,7 @@ export function SourcePassage({ documentId, chunk }: { documentId: string; chunk
               }
             >
               {c.sectionPath && <p className="mb-1 text-xs font-medium">{c.sectionPath}</p>}
-              {c.content}
+              <ZonedText content={c.content} spans={c.zoneSpans} />
             </section>
           );
         })}

@@ -50,6 +50,8 @@ export interface IDocumentChunksTable {
   embedding: string;
   embedding_model: string;
   fts: string | null;
+  zone: string | null;
+  zone_spans: unknown | null;
 }
 
 export interface IDocumentVersionsTable {

@@ -3,6 +3,7 @@ import type { ISqlExecutor } from "@/lib/db";
 import type { TNarrowRow } from "@/lib/db/rows.generated";
 import { AppError } from "@/lib/errors";
 import type { TGenerationRequest } from "@/schema/generation.schema";
+import type { EZone, TZoneSpan } from "@/types/chunk.types";
 import type { IContextChunk, IQuestionSummary, TQuestion } from "@/types/generation.types";
 
 /**
@@ -22,8 +23,11 @@ export async function loadContext(
     page_start: number | null;
     page_end: number | null;
     section_path: string;
+    zone: EZone | null;
+    zone_spans: TZoneSpan[] | null;
   }>(
-    `select c.document_id, c.chunk_index, c.content, d.title, c.page_start, c.page_end, c.section_path
+    `select c.document_id, c.chunk_index, c.content, d.title, c.page_start, c.page_end, c.section_path,
+       c.zone, c.zone_spans
      from unnest($1::uuid[], $2::int[]) with ordinality as r(d, i, ord)
      join document_chunks c on c.document_id = r.d and c.chunk_index = r.i
      join documents d on d.id = c.document_id and (d.visibility = 'shared' or d.owner_id = $3)
@@ -59,6 +63,9 @@ export async function loadContext(
       ...(r.page_start !== null ? { pageStart: r.page_start } : {}),
       ...(r.page_end !== null ? { pageEnd: r.page_end } : {}),
       sectionPath: r.section_path,
+      // Zones stored at ingestion; without them the sentence source reads them from the text.
+      ...(r.zone ? { zone: r.zone } : {}),
+      ...(Array.isArray(r.zone_spans) ? { zoneSpans: r.zone_spans } : {}),
     }));
 }
 
@@ -82,8 +89,11 @@ export async function loadScope(
     bucket: string;
     path: string;
     section_path: string;
+    zone: EZone | null;
+    zone_spans: TZoneSpan[] | null;
   }>(
-    `select c.document_id, c.chunk_index, c.content, d.title, d.bucket, d.path, c.section_path
+    `select c.document_id, c.chunk_index, c.content, d.title, d.bucket, d.path, c.section_path, c.zone,
+       c.zone_spans
      from document_chunks c
      join documents d on d.id = c.document_id and (d.visibility = 'shared' or d.owner_id = $2)
      where c.document_id = any($1::uuid[])
@@ -99,6 +109,8 @@ export async function loadScope(
     bucket: r.bucket,
     path: r.path,
     sectionPath: r.section_path,
+    ...(r.zone ? { zone: r.zone } : {}),
+    ...(Array.isArray(r.zone_spans) ? { zoneSpans: r.zone_spans } : {}),
   }));
 }
 

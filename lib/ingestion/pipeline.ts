@@ -247,6 +247,7 @@ async function processClaimed(
     const extracted = await runInPool("extract", { bytes, mime: row.mime_type });
     lap("extract");
     await report("chunking", 0, 1);
+    // Chunks with their zones (exposition, activity, caption…: zones.ts), in the worker pool.
     const chunks = await runInPool("chunk", extracted);
     lap("chunk");
     if (chunks.length === 0) throw new AppError("unprocessable", "The document has no text to index");

@@ -75,6 +75,8 @@ const CHUNK_COLUMNS = [
   { name: "char_end", type: "int4" },
   { name: "embedding", type: "vector" },
   { name: "embedding_model", type: "text" },
+  { name: "zone", type: "text" },
+  { name: "zone_spans", type: "jsonb" },
 ] as const;
 
 export interface IStager {
@@ -109,6 +111,8 @@ export function createStager(db: IDatabase, versionId: string, modelId: string, 
           c.charEnd,
           vectors[i + j]!,
           modelId,
+          c.zone ?? null,
+          c.zoneSpans ?? null,
         ]);
         const first = slice[0]!.chunkIndex;
         const last = slice[slice.length - 1]!.chunkIndex;

@@ -3,7 +3,9 @@ import type { ISqlExecutor } from "@/lib/db";
 import type { TNarrowRow } from "@/lib/db/rows.generated";
 import type { IInstructionFlag } from "@/lib/text/injection";
 import type { TIngestion } from "@/schema/resources.schema";
+import type { EZone, TZoneSpan } from "@/types/chunk.types";
 import type { EIngestionStatus, EResourceType, EVisibility } from "@/types/curriculum.types";
+import { zonePassage } from "./zones";
 
 /**
  * Columns of an ingestion joined with its document, shaped for the API. Shared resources are seen
@@ -234,21 +236,36 @@ export async function recoverInterruptedIngestions(
   };
 }
 
-/** A page of a document's chunks for the library's preview, in order. */
+/** A page of a document's chunks for the library's preview, in order, each with its zones. */
 export async function listChunkPreviews(db: ISqlExecutor, documentId: string, offset: number, limit: number) {
-  return db.query<{
+  const rows = await db.query<{
     chunkIndex: number;
     content: string;
     tokens: number;
     pageStart: number | null;
     pageEnd: number | null;
     sectionPath: string | null;
+    zone: EZone | null;
+    zoneSpans: TZoneSpan[] | null;
   }>(
     `select chunk_index as "chunkIndex", content, tokens, page_start as "pageStart", page_end as "pageEnd",
-       section_path as "sectionPath"
+       section_path as "sectionPath", zone, zone_spans as "zoneSpans"
      from document_chunks where document_id = $1 and chunk_index >= $2 order by chunk_index limit $3`,
     [documentId, offset, limit],
   );
+  return rows.map((r) => ({ ...r, ...storedOrComputedZones(r) }));
+}
+
+/** A chunk's stored zones, or (stored before zones) the same classifier's reading of its text. */
+export function storedOrComputedZones(r: {
+  content: string;
+  sectionPath: string | null;
+  zone: EZone | null;
+  zoneSpans: TZoneSpan[] | null;
+}): { zone: EZone; zoneSpans: TZoneSpan[] } {
+  if (r.zone && Array.isArray(r.zoneSpans)) return { zone: r.zone, zoneSpans: r.zoneSpans };
+  const computed = zonePassage(r.content, r.sectionPath);
+  return { zone: r.zone ?? computed.zone, zoneSpans: computed.spans };
 }
 
 /** Where a document's original is stored, if the caller may see it (shared, or their own). */

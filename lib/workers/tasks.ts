@@ -67,7 +67,8 @@ async function extract(args: { bytes: Uint8Array; mime: string }): Promise<IExtr
 
 export const TASKS = {
   extract,
-  chunk: async (doc: IExtractedDocument) => (await import("@/lib/ingestion/chunk")).chunkDocument(doc),
+  chunk: async (doc: IExtractedDocument) =>
+    (await import("@/lib/ingestion/zones")).chunkDocumentWithZones(doc),
   generate,
   export: async (args: { paper: IPaper; format: EExportFormat; part: EExportPart }) =>
     (await import("@/lib/papers/export")).exportPaper(args.paper, args.format, args.part),

@@ -1,6 +1,8 @@
 import { sentenceSpans } from "@/lib/ingestion/chunk";
+import { zonePassage } from "@/lib/ingestion/zones";
 import { looksLikeInstruction } from "@/lib/text/injection";
 import { contentWords, stem } from "@/lib/text/tokenize";
+import type { EZone } from "@/types/chunk.types";
 import type { IContextChunk, IContextRef } from "@/types/generation.types";
 
 /**
@@ -149,7 +151,46 @@ const sectionOf = (c: IContextChunk) =>
     .replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, "")
     .trim();
 
-/** Every sentence of the passages with its place and standalone verdict, deduplicated. */
+/**
+ * Zones a question may be written from: the lesson's prose, its definitions, summaries and
+ * glossaries. Lab steps, media instructions, captions and credits, feature boxes, the book's own
+ * questions and worked-example set-ups are not (teachers rejected the questions made of them).
+ */
+export const QUESTION_WORTHY_ZONES: ReadonlySet<EZone> = new Set([
+  "exposition",
+  "definition",
+  "summary",
+  "glossary",
+]);
+
+/**
+ * The passage with the text of every other zone cut out (each cut leaves a paragraph break, so
+ * no sentence runs across it; headings stay). Zones come with the passage, or are read from its
+ * text by the ingestion's classifier.
+ */
+export function questionWorthyText(chunk: IContextChunk): string {
+  const spans =
+    chunk.zoneSpans && chunk.zoneSpans.length > 0
+      ? chunk.zoneSpans
+      : zonePassage(chunk.content, chunk.sectionPath).spans;
+  let out = "";
+  let at = 0;
+  for (const [start, end, zone] of spans) {
+    if (start < at || end > chunk.content.length) continue;
+    out += chunk.content.slice(at, start);
+    const text = chunk.content.slice(start, end);
+    // Headings stay (they name the block a sentence sits in); the zone's text goes.
+    const headings = text.split("\n").filter((l) => /^\s*#/.test(l));
+    out += QUESTION_WORTHY_ZONES.has(zone) ? text : `\n\n${headings.map((h) => `${h}\n\n`).join("")}`;
+    at = end;
+  }
+  return out + chunk.content.slice(at);
+}
+
+/**
+ * Every question-worthy sentence of the passages (see `questionWorthyText`) with its place and
+ * standalone verdict, deduplicated.
+ */
 export function collectSentences(chunks: readonly IContextChunk[]): ISentence[] {
   const out: ISentence[] = [];
   const seen = new Set<string>();
@@ -158,7 +199,7 @@ export function collectSentences(chunks: readonly IContextChunk[]): ISentence[] 
     const section = sectionOf(chunk);
     // A passage that starts inside a feature box inherits it from its section path.
     const pathBox = (chunk.sectionPath ?? "").split(" > ").some((p) => FEATURE_BOX.test(p.trim()));
-    for (const block of passageBlocks(chunk.content)) {
+    for (const block of passageBlocks(questionWorthyText(chunk))) {
       const sideBox = block.heading ? FEATURE_BOX.test(block.heading) : pathBox;
       block.sentences.forEach((text, position) => {
         if (seen.has(text)) return;

@@ -4,6 +4,7 @@ import { searchProbe } from "./gather";
 import { smoothByChapter, spreadOverSections } from "./order";
 import { rerankCandidates } from "./rerank";
 import type { ICandidate, IPassResult, IProbe, IRetrievalRun } from "./types";
+import { attachZones, favourZones } from "./zones";
 
 /** What one or more probes found, before ranking. */
 export interface IGathered {
@@ -30,13 +31,13 @@ export async function gatherProbe(run: IRetrievalRun, probe: IProbe): Promise<IG
   };
 }
 
-/** Adjacent expansion → rerank → chapter smoothing → section spread, over gathered candidates. */
+/** Adjacent expansion → zones → rerank → zone preference → chapter smoothing → section spread. */
 export async function rankGathered(run: IRetrievalRun, gathered: IGathered): Promise<IPassResult> {
-  const expanded = await expandAdjacent(run, gathered.candidates);
+  const expanded = await attachZones(run, await expandAdjacent(run, gathered.candidates));
   const t0 = performance.now();
   const reranked = await rerankCandidates(run, expanded);
   const rerankMs = performance.now() - t0;
-  const candidates = spreadOverSections(run, smoothByChapter(run, reranked.candidates));
+  const candidates = spreadOverSections(run, smoothByChapter(run, favourZones(run, reranked.candidates)));
   return {
     candidates,
     vectorMs: gathered.vectorMs,

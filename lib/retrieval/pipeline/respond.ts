@@ -42,6 +42,8 @@ function toItem(c: ICandidate, relevance: number, weak: boolean): TRetrievalItem
     ...(c.row.page_start !== null ? { pageStart: c.row.page_start } : {}),
     ...(c.row.page_end !== null ? { pageEnd: c.row.page_end } : {}),
     ...(c.row.section_path ? { sectionPath: c.row.section_path } : {}),
+    ...(c.zone ? { zone: c.zone } : {}),
+    ...(c.zoneSpans ? { zoneSpans: c.zoneSpans } : {}),
     ...(c.expandedFrom !== undefined ? { expandedFrom: c.expandedFrom } : {}),
     ...(c.explanation ? { explanation: c.explanation } : {}),
     relevance,

@@ -1,7 +1,7 @@
 import type { LanguageModel } from "ai";
 import type { ISqlExecutor } from "@/lib/db";
 import type { TRetrievalQueryRequest, TRetrievalQueryResponse } from "@/schema/retrieval.schema";
-import type { IEmbedder } from "@/types/chunk.types";
+import type { EZone, IEmbedder, TZoneSpan } from "@/types/chunk.types";
 import type { IQueryClassification } from "@/types/retrieval.types";
 import type { IRelevanceFeatures } from "../calibrate";
 import type { IHybridRow, IScopeChapter } from "../search";
@@ -55,6 +55,8 @@ export interface IRetrieveAblation {
   fusion?: "score" | "rrf";
   /** Offline variants to add (measured; none by default). */
   offlineVariants?: readonly ("synonyms" | "feedback" | "headings")[];
+  /** Zone preferences (pipeline/zones.ts): false ranks every zone alike and keeps duplicates. */
+  zones?: boolean;
   /** Planner weights and limits (tuning; defaults in PLAN_DEFAULTS). */
   planTuning?: Partial<TPlanTuning>;
 }
@@ -66,6 +68,9 @@ export interface ICandidate {
   rerank?: number;
   expandedFrom?: number;
   explanation?: string;
+  /** What the passage is (stored at ingestion, or read from its text): see pipeline/zones.ts. */
+  zone?: EZone;
+  zoneSpans?: TZoneSpan[];
 }
 
 export type TReranker = TRetrievalQueryResponse["debug"]["reranker"];
