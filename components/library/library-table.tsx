@@ -94,7 +94,7 @@ function LibraryRow({ ingestion: i, lib, role }: { ingestion: TIngestion; lib: T
               {i.status}
               {i.status === "embedding" ? ` ${i.progressDone}/${i.progressTotal}` : ""}
             </span>
-            {i.status !== "ready" && <Progress value={pct} />}
+            {i.status !== "ready" && <Progress value={pct} label={`Processing ${i.title}`} />}
           </div>
         )}
       </td>

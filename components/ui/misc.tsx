@@ -65,15 +65,18 @@ export function Slider({ className, ...props }: React.ComponentProps<typeof Slid
   );
 }
 
+/** A progress bar; `label` is its accessible name (axe: a progressbar must have one). */
 export function Progress({
   className,
   value,
+  label,
   ...props
-}: React.ComponentProps<typeof ProgressPrimitive.Root>) {
+}: React.ComponentProps<typeof ProgressPrimitive.Root> & { label: string }) {
   return (
     <ProgressPrimitive.Root
       className={cn("relative h-2 w-full overflow-hidden rounded-full bg-muted", className)}
       value={value}
+      aria-label={label}
       {...props}
     >
       <ProgressPrimitive.Indicator
