@@ -8,6 +8,7 @@ import type { TEnhanceQueryResponse, TRetrievalItem, TRetrievalQueryInput } from
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { EResourceType } from "@/types/curriculum.types";
 import { parseTopK } from "./blueprint";
+import { orderByRelevance } from "./result-order";
 
 /** The key a passage is selected by. */
 export const passageKey = (i: Pick<TRetrievalItem, "documentId" | "chunkIndex">) =>
@@ -239,7 +240,8 @@ export function useQuestionsBuilder() {
     );
   }
 
-  const items = results.data?.items ?? [];
+  // The list the teacher sees: by the relevance shown on each card.
+  const items = useMemo(() => orderByRelevance(results.data?.items ?? []), [results.data]);
   const selected = items.filter((i) => !excluded.has(passageKey(i)));
   const setPassageSelected = (key: string, on: boolean) =>
     setExcluded((cur) => {

@@ -111,6 +111,19 @@ describe("POST /api/retrieval/query", () => {
     expect(body.items[0].weak).toBe(false);
   });
 
+  it("flags every passage under 0.5 relevance as weak (not preselected), and only those", async () => {
+    for (const query of [
+      "light reactions of photosynthesis",
+      "how do enzymes work",
+      "cell membrane transport",
+    ]) {
+      const { body } = await ask({ filters: FILTERS, query, topK: 12 });
+      expect(body.items.length, query).toBeGreaterThan(0);
+      for (const it of body.items as { relevance: number; weak: boolean }[])
+        expect(it.weak, `${query}: ${it.relevance}`).toBe(it.relevance < 0.5);
+    }
+  });
+
   it("applies chapter and resource-type filters to both legs", async () => {
     const { body } = await ask({
       filters: { ...FILTERS, chapterNumber: 8 },
