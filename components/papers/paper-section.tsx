@@ -14,6 +14,7 @@ import { Button } from "@/components/ui/button";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { sectionMarks } from "@/lib/papers/check";
+import { plural } from "@/lib/text/plural";
 import { QUESTION_TYPES } from "@/types/generation.types";
 import type { IPaperSection } from "@/types/paper.types";
 import { PaperItemRow } from "./paper-item";
@@ -173,7 +174,7 @@ function SectionSettings({
         />
       </div>
       <span className="ml-auto text-sm text-muted-foreground" data-testid="section-marks">
-        {section.items.length} questions · {sectionMarks(section)} marks
+        {plural(section.items.length, "question")} · {plural(sectionMarks(section), "mark")}
       </span>
       <Button size="sm" variant="ghost" aria-label={`Remove ${section.name}`} onClick={onRemove}>
         Remove section

@@ -11,6 +11,7 @@ import { Label } from "@/components/ui/label";
 import { Alert, Skeleton } from "@/components/ui/misc";
 import { useCreatePaper, useDeletePaper, usePapers } from "@/hooks/use-papers";
 import { useFacets } from "@/hooks/use-retrieval";
+import { plural } from "@/lib/text/plural";
 import { PaperCreateSchema } from "@/schema/paper.schema";
 import type { EPaperTemplate } from "@/types/paper.types";
 
@@ -85,9 +86,9 @@ export function PapersList() {
                       {p.title}
                     </Link>
                     <p className="text-xs text-muted-foreground">
-                      {p.board} · Class {p.grade} · {p.subject} · {p.itemCount} questions ·{" "}
+                      {p.board} · Class {p.grade} · {p.subject} · {plural(p.itemCount, "question")} ·{" "}
                       <span className={p.countedMarks === p.totalMarks ? "text-success" : ""}>
-                        {p.countedMarks}/{p.totalMarks} marks
+                        {p.countedMarks}/{plural(p.totalMarks, "mark")}
                       </span>{" "}
                       · edited {new Date(p.updatedAt).toLocaleString()}
                     </p>

@@ -39,8 +39,8 @@ export function SourcePassage({ documentId, chunk }: { documentId: string; chunk
         </a>
       </div>
       <p className="text-xs text-muted-foreground">
-        The source's text as it was split for search; the cited passage (chunk {chunk}) is highlighted.
-        Neighbouring chunks may repeat a sentence where they overlap.
+        The source's text as it was split for search; the cited passage is highlighted. Neighbouring chunks
+        may repeat a sentence where they overlap.
       </p>
       <div className="flex flex-col gap-2 text-sm leading-relaxed">
         {items.map((c) => {
@@ -58,11 +58,42 @@ export function SourcePassage({ documentId, chunk }: { documentId: string; chunk
               }
             >
               {c.sectionPath && <p className="mb-1 text-xs font-medium">{c.sectionPath}</p>}
-              {c.content}
+              <ChunkText text={c.content} />
             </section>
           );
         })}
       </div>
     </div>
+  );
+}
+
+/**
+ * A chunk's Markdown as a teacher reads it: "## 5.1 Components" lines as bold headings (without
+ * the "#"s), the rest as written. Not real <h2>s: a chunk's headings sit under the page's title
+ * in no reliable order, and each chunk is its own section already.
+ */
+function ChunkText({ text }: { text: string }) {
+  const blocks: { heading: boolean; text: string }[] = [];
+  for (const line of text.split("\n")) {
+    const h = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    const last = blocks[blocks.length - 1];
+    if (h) blocks.push({ heading: true, text: h[1] ?? "" });
+    else if (last && !last.heading) last.text += `\n${line}`;
+    else blocks.push({ heading: false, text: line });
+  }
+  return (
+    <>
+      {blocks.map((b, i) =>
+        b.heading ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the blocks of one chunk, in order
+          <p key={i} className="mt-1 font-semibold text-foreground" data-testid="source-heading">
+            {b.text}
+          </p>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: as above
+          <span key={i}>{b.text.replace(/^\n+|\n+$/g, "")}</span>
+        ),
+      )}
+    </>
   );
 }

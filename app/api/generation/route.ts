@@ -11,6 +11,7 @@ import { runGeneration } from "@/lib/generation/run";
 import { loadContext, loadExemplars, loadScope, saveQuestionSet } from "@/lib/generation/store";
 import { handle } from "@/lib/http/route";
 import { describeError, log } from "@/lib/log";
+import { plural } from "@/lib/text/plural";
 import type { TGenerationDataParts } from "@/types/generation.types";
 
 export type TGenerationMessage = UIMessage<never, TGenerationDataParts>;
@@ -124,7 +125,7 @@ export const POST = handle(generationContract, async ({ request, principal, body
         questions: result.questions,
         generator: result.generator,
         warnings,
-        title: `${body.filters.subject}: ${result.questions.length} questions`,
+        title: `${body.filters.subject}: ${plural(result.questions.length, "question")}`,
       });
       writer.write({
         type: "data-progress",
