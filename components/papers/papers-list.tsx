@@ -6,6 +6,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { useConfirm } from "@/components/ui/confirm";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Alert, Skeleton } from "@/components/ui/misc";
@@ -23,6 +24,7 @@ export const TEMPLATE_LABEL: Record<EPaperTemplate, string> = {
 
 /** The teacher's papers and the "new paper from a template" form. */
 export function PapersList() {
+  const confirm = useConfirm();
   const papers = usePapers();
   const facets = useFacets();
   const create = useCreatePaper();
@@ -97,8 +99,8 @@ export function PapersList() {
                     size="sm"
                     variant="outline"
                     aria-label={`Delete ${p.title}`}
-                    onClick={() => {
-                      if (window.confirm(`Delete "${p.title}"? This cannot be undone.`)) {
+                    onClick={async () => {
+                      if (await confirm({ title: `Delete “${p.title}”?`, confirmLabel: "Delete paper" })) {
                         remove.mutate(p.id, { onError: (err) => toast.error(err.message) });
                       }
                     }}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { orderByRelevance } from "@/components/builder/result-order";
+import { orderByRelevance } from "@/lib/retrieval/result-order";
 
 describe("orderByRelevance", () => {
   it("lists the issue's out-of-order answer by the shown relevance, highest first", () => {
