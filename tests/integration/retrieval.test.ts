@@ -269,6 +269,29 @@ describe("POST /api/retrieval/enhance-query", () => {
       expect(body.enhancedQuery.slice(h.start, h.end).toLowerCase()).toBe(h.term.toLowerCase());
   });
 
+  it("suggests the topic's key terms from the curriculum, not generic words (issue 29)", async () => {
+    const suggest = async (rawQuery: string) => {
+      const res = await enhance(
+        makeRequest("POST", "/api/retrieval/enhance-query", {
+          token: env.teacher.token,
+          json: { rawQuery, filters: FILTERS },
+        }),
+        {},
+      );
+      return (await res.json()) as { addedTerms: { term: string }[]; explanations: string[] };
+    };
+    const light = await suggest("photosynthesis light reactions");
+    const added = light.addedTerms.map((a) => a.term.toLowerCase());
+    expect(added.join(" ")).toMatch(/photosystem|nadph|atp|thylakoid|chlorophyll/);
+    expect(added).not.toContain("visible light");
+    expect(added).not.toContain("chemical reaction");
+    expect(light.explanations[0]).not.toMatch(/as written/);
+    const lyso = await suggest("how do lysosomes work");
+    expect(lyso.addedTerms.length).toBeGreaterThan(0);
+    for (const a of lyso.addedTerms)
+      expect(["cell", "cells", "function", "work"]).not.toContain(a.term.toLowerCase());
+  });
+
   it("falls back to the offline enhancer when the LLM fails, and says so", async () => {
     setLanguageModelForProcess(failingModel(), 500);
     const res = await enhance(
