@@ -16,13 +16,15 @@ const SENTENCE_END = /(?<=[.!?]["”’)\]]?)\s+(?=["“‘(]?[A-Z0-9])/;
 const MAX_CHARS = 480;
 
 export function passageSnippet(text: string, maxWords: number): string {
-  const body = text
-    .split("\n")
-    .filter((l) => l.trim() && !SKIP_LINE.test(l))
-    .join("\n")
-    .replace(CREDIT, "")
-    .replace(/\s+/g, " ")
-    .trim();
+  const lines = text.split("\n").filter((l) => l.trim());
+  const clean = (ls: string[]) => ls.join("\n").replace(CREDIT, "").replace(/\s+/g, " ").trim();
+  // A chunk of nothing but captions reads as its captions; of a table, as its rows ("Plasma
+  // membrane: Separates cell from …"); of nothing but headings, as those.
+  const body =
+    clean(lines.filter((l) => !SKIP_LINE.test(l))) ||
+    clean(lines.filter((l) => /^\s*Figure:/i.test(l)).map((l) => l.replace(/^\s*Figure:\s*/i, ""))) ||
+    clean(lines.filter((l) => /^\s*\|/.test(l)).map(tableRow)) ||
+    clean(lines.filter((l) => /^\s*#/.test(l)).map((l) => l.replace(/^\s*#+\s*/, "").replace(/\s*$/, ".")));
   if (!body) return "";
   let sentences = body.split(SENTENCE_END).filter((s) => s.trim());
   // A chunk cut mid-sentence opens with a lower-case or punctuation fragment: start after it.
@@ -39,6 +41,17 @@ export function passageSnippet(text: string, maxWords: number): string {
   const out = picked.join(" ");
   if (count <= maxWords && out.length <= MAX_CHARS) return out;
   return cutAtWord(out, maxWords);
+}
+
+/** A Markdown table row as a sentence: "| Plasma membrane | Separates … | Yes |" → "Plasma membrane: Separates …." */
+function tableRow(line: string): string {
+  const cells = line
+    .split("|")
+    .map((c) => c.trim())
+    .filter((c) => c && !/^:?-{2,}:?$/.test(c));
+  if (cells.length === 0) return "";
+  const text = cells.length > 1 ? `${cells[0]}: ${cells[1]}` : (cells[0] as string);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 /** The first `maxWords` words within MAX_CHARS, ended at a whole word with "…". */

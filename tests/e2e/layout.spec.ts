@@ -100,10 +100,10 @@ for (const size of SIZES) {
         await shoot(page, `${size.name}-${p.name}`, testInfo);
       }
       // View source: a ready Markdown chapter opened at its third chunk.
-      const list = (await (await page.request.get("/api/resources?limit=100")).json()) as {
-        items: { documentId: string | null; status: string; mimeType?: string; fileName?: string }[];
+      const list = (await (await page.request.get("/api/resources?status=ready&limit=100")).json()) as {
+        items: { documentId: string | null; chunkCount: number | null }[];
       };
-      const doc = list.items.find((i) => i.status === "ready" && i.documentId);
+      const doc = list.items.find((i) => i.documentId && (i.chunkCount ?? 0) >= 3);
       expect(doc, "a ready resource to view").toBeDefined();
       await page.goto(`/sources/${doc?.documentId}?chunk=2`);
       await expect(page.getByTestId("source-cited")).toBeVisible();

@@ -42,7 +42,14 @@ describe("passageSnippet", () => {
     expect(chars).toMatch(/chloroplast…$/);
   });
 
-  it("is empty for a chunk with nothing but a heading", () => {
-    expect(passageSnippet("# Chapter 4", 50)).toBe("");
+  it("falls back to the captions, then the headings, of a chunk with no body text", () => {
+    expect(
+      passageSnippet("## 4.6 Cilia\nFigure: Cilia beat in waves. (credit: modification of work by NIH)", 50),
+    ).toBe("Cilia beat in waves.");
+    expect(passageSnippet("# Chapter 4\n## 4.1 Studying Cells", 50)).toBe("Chapter 4. 4.1 Studying Cells.");
+    expect(
+      passageSnippet("| Cell Component | Function |\n|---|---|\n| Ribosomes | Protein synthesis |", 50),
+    ).toBe("Cell Component: Function. Ribosomes: Protein synthesis.");
+    expect(passageSnippet("(credit: someone)", 50)).toBe("");
   });
 });
