@@ -14,10 +14,10 @@ const SIZES = [
   { name: "desktop", width: 1366, height: 900 },
 ] as const;
 
-async function shoot(page: Page, name: string, testInfo: TestInfo) {
+async function shoot(page: Page, name: string, testInfo: TestInfo, fullPage = true) {
   const dir = process.env.PAPERWISE_SCREENSHOTS;
   const file = dir ? path.resolve(dir, `${name}.png`) : testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
 }
 
 /** The words a teacher sees (closed "Details" hold the rest; innerText skips what is not shown). */
@@ -147,7 +147,8 @@ for (const size of SIZES) {
       await expect(page.getByTestId("source-heading").first()).toBeVisible();
       expect(await page.locator("main").textContent()).not.toMatch(/(^|\n)\s*#{1,6} /);
       expect(await seriousViolations(page), "source view").toEqual([]);
-      await shoot(page, `${size.name}-source-headings`, testInfo);
+      // The screen around the cited passage (the whole chapter is too long to look at).
+      await shoot(page, `${size.name}-source-headings`, testInfo, false);
 
       await page.goto("/settings/api");
       await expect(page.getByTestId("api-reference-link")).toHaveAttribute("href", "/api-reference");
