@@ -9,7 +9,10 @@ export const dynamic = "force-dynamic";
 export default async function LoginPage() {
   // Only the demo accounts that exist with their published passwords (a school's own install,
   // or one whose demo passwords were changed, shows none).
-  const demo = await demoAccountsInUse(await getDb()).catch(() => []);
+  // A database that cannot be reached shows no hint; the form still renders and says why on sign-in.
+  const demo = await getDb()
+    .then(demoAccountsInUse)
+    .catch(() => []);
   return (
     <main className="flex min-h-screen items-center justify-center p-4">
       <Card className="w-full max-w-sm">
