@@ -20,6 +20,14 @@ export function AppShell({ user, children }: { user: ISessionUser; children: Rea
   ];
   return (
     <div className="min-h-screen">
+      {/* The first stop for Tab: past the header and navigation straight to the page. */}
+      <a
+        href="#main"
+        data-testid="skip-link"
+        className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-card focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-primary focus:shadow focus:ring-2 focus:ring-ring"
+      >
+        Skip to main content
+      </a>
       <header className="sticky top-0 z-20 border-b border-border bg-card/95 backdrop-blur print:hidden">
         {/* On a phone the navigation takes its own row below the name and Sign out. */}
         <div className="mx-auto flex min-h-14 max-w-7xl flex-wrap items-center gap-x-6 gap-y-1 px-4 py-2">
@@ -64,7 +72,9 @@ export function AppShell({ user, children }: { user: ISessionUser; children: Rea
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-7xl px-4 py-6">{children}</main>
+      <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none">
+        {children}
+      </main>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import { Toaster } from "sonner";
 import { z } from "zod";
+import { ConfirmProvider } from "@/components/ui/confirm";
 
 // The pages' CSP has no 'unsafe-eval': zod's compiled fast path would probe `new Function` (and the
 // browser would report each probe as a violation). Only in the browser; the server keeps it.
@@ -18,7 +19,7 @@ export function Providers({ children }: { children: React.ReactNode }) {
   );
   return (
     <QueryClientProvider client={client}>
-      {children}
+      <ConfirmProvider>{children}</ConfirmProvider>
       <Toaster richColors position="top-right" />
     </QueryClientProvider>
   );

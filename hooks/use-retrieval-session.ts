@@ -16,7 +16,11 @@ export function useRetrievalSession() {
   const record = useCallback((request: unknown, turn: TSessionTurn) => {
     if (recordedFor.current === request) return;
     recordedFor.current = request;
-    setTurns((current) => [...current, turn].slice(-MAX_TURNS));
+    // Only the latest turn's result list is ever referred to ("the second one"): older turns drop
+    // theirs, so the request stays small.
+    setTurns((current) =>
+      [...current.map(({ results: _results, ...older }) => older), turn].slice(-MAX_TURNS),
+    );
   }, []);
   const clear = useCallback(() => {
     recordedFor.current = null;

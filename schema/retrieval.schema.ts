@@ -53,6 +53,18 @@ export const SessionTurnSchema = z.strictObject({
     })
     .optional(),
   excluded: z.array(z.string().trim().min(1).max(200)).max(5).optional(),
+  /** The turn's results in the order shown (by relevance), for "the second one", "not the first". */
+  results: z
+    .array(
+      z.strictObject({
+        documentId: z.uuid(),
+        chunkIndex: z.number().int().min(0),
+        chapterNumber: z.number().int().nullable(),
+        sectionPath: z.string().max(300),
+      }),
+    )
+    .max(50)
+    .optional(),
 });
 export type TSessionTurn = z.infer<typeof SessionTurnSchema>;
 

@@ -1,12 +1,18 @@
 import { Suspense } from "react";
 import { LoginForm } from "@/components/auth/login-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { getConfig } from "@/lib/config/env";
+import { demoAccountsInUse } from "@/lib/auth/demo-hint";
+import { getDb } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
 
-export default function LoginPage() {
-  const embedded = getConfig().database.kind === "pglite";
+export default async function LoginPage() {
+  // Only the demo accounts that exist with their published passwords (a school's own install,
+  // or one whose demo passwords were changed, shows none).
+  // A database that cannot be reached shows no hint; the form still renders and says why on sign-in.
+  const demo = await getDb()
+    .then(demoAccountsInUse)
+    .catch(() => []);
   return (
     <main className="flex min-h-screen items-center justify-center p-4">
       <Card className="w-full max-w-sm">
@@ -20,10 +26,16 @@ export default function LoginPage() {
           <Suspense>
             <LoginForm />
           </Suspense>
-          {embedded && (
+          {demo.length > 0 && (
             <CardDescription data-testid="demo-hint">
-              Demo accounts: <code>teacher@paperwise.local</code> / <code>paperwise-teacher</code>, or{" "}
-              <code>admin@paperwise.local</code> / <code>paperwise-admin</code>.
+              Demo accounts:{" "}
+              {demo.map((a, i) => (
+                <span key={a.email}>
+                  {i > 0 ? ", or " : ""}
+                  <code>{a.email}</code> / <code>{a.password}</code>
+                </span>
+              ))}
+              .
             </CardDescription>
           )}
         </CardContent>

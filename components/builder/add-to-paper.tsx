@@ -1,12 +1,13 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { useAddToPaper, useCreatePaper, usePapers } from "@/hooks/use-papers";
+import { plural } from "@/lib/text/plural";
 import type { EPaperTemplate } from "@/types/paper.types";
 
 /**
@@ -50,8 +51,13 @@ export function AddToPaper({
   // An open paper of this subject with room for these marks, else a new one made for them.
   const choice = target || (matching.find((p) => p.countedMarks + marks <= p.totalMarks)?.id ?? FIT);
   const busy = create.isPending || add.isPending;
+  // A double click lands both clicks before React re-renders the button disabled: the second one
+  // must not add (and toast) again, so a ref, set synchronously, guards the run.
+  const running = useRef(false);
 
   async function run() {
+    if (running.current) return;
+    running.current = true;
     try {
       let paperId = choice;
       if (choice === FIT) {
@@ -71,10 +77,12 @@ export function AddToPaper({
       setOpened({ id: res.paper.id, title: res.paper.title });
       setTarget(res.paper.id);
       toast.success(
-        `${res.added} question(s) added to “${res.paper.title}”${res.skipped ? `, ${res.skipped} already there` : ""}`,
+        `${plural(res.added, "question")} added to “${res.paper.title}”${res.skipped ? `, ${res.skipped} already there` : ""}`,
       );
     } catch (err) {
       toast.error(err instanceof Error ? err.message : "Could not add to the paper");
+    } finally {
+      running.current = false;
     }
   }
 
@@ -88,10 +96,10 @@ export function AddToPaper({
         <NativeSelect id="paper-target" value={choice} onChange={(e) => setTarget(e.target.value)}>
           {matching.map((p) => (
             <option key={p.id} value={p.id}>
-              {p.title} ({p.countedMarks}/{p.totalMarks} marks)
+              {p.title} ({p.countedMarks}/{plural(p.totalMarks, "mark")})
             </option>
           ))}
-          <option value={FIT}>New paper for these questions ({marks} marks)</option>
+          <option value={FIT}>New paper for these questions ({plural(marks, "mark")})</option>
           {NEW.map((n) => (
             <option key={n.value} value={n.value}>
               {n.label}

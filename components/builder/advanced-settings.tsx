@@ -6,7 +6,10 @@ import { Checkbox, Slider } from "@/components/ui/misc";
 import { BLOOM_DESCRIPTIONS, BLOOM_LEVELS } from "@/types/bloom.types";
 import type { TBuilderSettings } from "./use-questions-builder";
 
-/** Top K, the hybrid weight α, preview length and Bloom targets, folded away by default. */
+/**
+ * How many passages, the balance between exact words and meaning (the hybrid weight α), reranking,
+ * preview length and Bloom targets, folded away by default and labelled in a teacher's words.
+ */
 export function AdvancedSettings({
   settings,
   autoAlpha,
@@ -21,7 +24,7 @@ export function AdvancedSettings({
       <summary className="cursor-pointer font-medium">Advanced settings</summary>
       <div className="mt-3 grid gap-4 md:grid-cols-3">
         <div className="flex flex-col gap-1.5">
-          <Label htmlFor="topk">Top K</Label>
+          <Label htmlFor="topk">Passages to find</Label>
           <Input
             id="topk"
             type="number"
@@ -40,11 +43,11 @@ export function AdvancedSettings({
         </div>
         <div className="flex flex-col gap-1.5">
           <span className="text-sm font-medium">
-            Hybrid weight α:{" "}
-            {alpha === null ? `auto (${autoAlpha?.toFixed(2) ?? "from query type"})` : alpha.toFixed(2)}
+            Exact words ↔ meaning:{" "}
+            {alpha === null ? `auto (${autoAlpha?.toFixed(2) ?? "from the query"})` : alpha.toFixed(2)}
           </span>
           <Slider
-            aria-label="Hybrid weight alpha"
+            aria-label="Balance between exact words and meaning"
             min={0}
             max={1}
             step={0.05}
@@ -63,7 +66,7 @@ export function AdvancedSettings({
               className="self-start text-xs text-primary underline"
               onClick={() => settings.setAlpha(null)}
             >
-              Use the classifier&apos;s α
+              Back to automatic
             </button>
           )}
         </div>
@@ -83,7 +86,7 @@ export function AdvancedSettings({
           </Label>
         </div>
         <div className="flex flex-col gap-1.5">
-          <Label htmlFor="maxtok">Max tokens per chunk (display)</Label>
+          <Label htmlFor="maxtok">Preview length (words)</Label>
           <Input
             id="maxtok"
             type="number"

@@ -4,6 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { plural } from "@/lib/text/plural";
 import { BLOOM_LEVELS } from "@/types/bloom.types";
 import { type EQuestionType, type EStrategy, QUESTION_TYPES, STRATEGIES } from "@/types/generation.types";
 import type { TBlueprintForm } from "./use-generation-panel";
@@ -120,7 +121,7 @@ export function BlueprintForm({
             </NativeSelect>
           </div>
           <Button data-testid="generate" disabled={!!form.invalid || running} onClick={onGenerate}>
-            {running ? "Generating…" : `Generate ${form.total} questions`}
+            {running ? "Generating…" : `Generate ${plural(form.total, "question")}`}
           </Button>
           {running && (
             <Button variant="outline" onClick={onStop}>

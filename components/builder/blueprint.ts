@@ -70,8 +70,8 @@ export function countsFromQuery(query: string): Record<EQuestionType, number> | 
 export function parseTopK(raw: string): { value: number } | { error: string } {
   const n = Number(raw);
   if (raw.trim() === "" || !Number.isInteger(n))
-    return { error: "Top K must be a whole number from 1 to 50." };
-  if (n < 1) return { error: "Top K must be at least 1 (0 would return no passages)." };
-  if (n > 50) return { error: "Top K is at most 50." };
+    return { error: "The number of passages must be a whole number from 1 to 50." };
+  if (n < 1) return { error: "The number of passages must be at least 1 (0 would return none)." };
+  if (n > 50) return { error: "The number of passages is at most 50." };
   return { value: n };
 }

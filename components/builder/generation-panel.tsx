@@ -1,6 +1,8 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
+import { plural } from "@/lib/text/plural";
 import { AddToPaper } from "./add-to-paper";
 import { BlueprintForm } from "./blueprint-form";
 import { GenerationStatus } from "./generation-status";
@@ -17,17 +19,33 @@ export function GenerationPanel({ onBack, ...props }: IGenerationPanelProps & { 
   const p = useGenerationPanel(props);
   const { filters, context } = props;
   const { running } = p;
+  // Focus follows the teacher: to the chosen context when the panel opens ("Use selected"), to
+  // the generated set when Generate is pressed.
+  const contextRef = useRef<HTMLElement>(null);
+  const questionsRef = useRef<HTMLElement>(null);
+  useEffect(() => contextRef.current?.focus(), []);
+  const generate = () => {
+    p.generate();
+    questionsRef.current?.focus();
+  };
   return (
     <div className="flex flex-col gap-4">
-      <div className="flex items-center gap-3">
+      <section
+        ref={contextRef}
+        tabIndex={-1}
+        aria-label="Context for the questions"
+        className="flex items-center gap-3 focus:outline-none"
+        data-testid="context-bar"
+      >
         <Button variant="outline" size="sm" onClick={onBack}>
           ← Back to results
         </Button>
         <span className="text-sm text-muted-foreground">
-          {context.length} passages as context · {filters.board} / {filters.grade} / {filters.subject}
+          {plural(context.length, "passage")} as context · {filters.board} / {filters.grade} /{" "}
+          {filters.subject}
         </span>
-      </div>
-      <BlueprintForm form={p.blueprint} running={running} onGenerate={p.generate} onStop={p.gen.stop} />
+      </section>
+      <BlueprintForm form={p.blueprint} running={running} onGenerate={generate} onStop={p.gen.stop} />
       <GenerationStatus panel={p} />
       {p.finals.length > 0 && !running && (
         <MixChart byLevel={p.byLevel} targets={p.blueprint.targets()} byType={p.byType} />
@@ -40,7 +58,13 @@ export function GenerationPanel({ onBack, ...props }: IGenerationPanelProps & { 
           marks={p.approvedMarks}
         />
       )}
-      <div className="grid gap-3 lg:grid-cols-2" data-testid="questions">
+      <section
+        ref={questionsRef}
+        tabIndex={-1}
+        aria-label="Generated questions"
+        className="grid gap-3 focus:outline-none lg:grid-cols-2"
+        data-testid="questions"
+      >
         {p.parts.map((q, i) => (
           <QuestionCard
             key={q.slot.id}
@@ -56,7 +80,7 @@ export function GenerationPanel({ onBack, ...props }: IGenerationPanelProps & { 
             onApprove={() => p.toggleApprove(q.slot.id)}
           />
         ))}
-      </div>
+      </section>
     </div>
   );
 }

@@ -21,7 +21,11 @@ export function GenerationStatus({ panel: p }: { panel: TGenerationPanel }) {
       ))}
       {(p.running || gen.questions.length > 0) && (
         <div className="flex items-center gap-3 text-sm" data-testid="generation-progress">
-          <Progress value={p.total ? (100 * p.done) / p.total : 5} className="max-w-xs" />
+          <Progress
+            value={p.total ? (100 * p.done) / p.total : 5}
+            label="Questions generated"
+            className="max-w-xs"
+          />
           <span>
             {p.done} of {p.total || p.blueprint.total} ready
           </span>

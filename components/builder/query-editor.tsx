@@ -16,7 +16,7 @@ const TEMPLATES = [
 const TERM_SOURCE_LABEL: Record<string, string> = {
   synonym: "synonym",
   metadata: "from the chapter",
-  feedback: "from similar passages",
+  feedback: "key term in your curriculum",
   bloom: "for the Bloom level",
   llm: "suggested by the model",
 };

@@ -335,7 +335,9 @@ export function QuestionCard({
               size="sm"
               variant={approved ? "secondary" : "default"}
               disabled={!final}
-              onClick={onApprove}
+              // A double click is one approval: its second click (detail 2) would toggle it back.
+              onClick={(e) => e.detail < 2 && onApprove()}
+              aria-pressed={approved}
               data-testid="approve"
             >
               {approved ? "Approved" : "Approve"}

@@ -71,10 +71,16 @@ function RetrieveActions({ builder: b }: { builder: TQuestionsBuilder }) {
         <Button data-testid="retrieve" disabled={!b.canRetrieve} onClick={b.retrieve}>
           Retrieve
         </Button>
-        {!b.scope.ready && (
-          <span className="self-center text-sm text-muted-foreground">
+        {!b.scope.ready ? (
+          <span className="self-center text-sm text-muted-foreground" data-testid="retrieve-hint">
             Pick Board, Class and Subject first.
           </span>
+        ) : (
+          !b.draft.finalQuery.trim() && (
+            <span className="self-center text-sm text-muted-foreground" data-testid="retrieve-hint">
+              Type what to search for, or pick a template.
+            </span>
+          )
         )}
       </div>
       {b.enhance.isError && <Alert variant="destructive">{b.enhance.error.message}</Alert>}

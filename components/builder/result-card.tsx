@@ -3,21 +3,9 @@
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/misc";
+import { passageSnippet } from "@/lib/text/snippet";
 import type { TRetrievalItem } from "@/schema/retrieval.schema";
 import { sourceHref } from "./source-link";
-
-/** First 2–3 sentences of the passage body (headings and captions left out), within `maxWords`. */
-export function passagePreview(text: string, maxWords: number): string {
-  const body = text
-    .split("\n")
-    .filter((l) => l.trim() && !/^\s*(#|Figure:|\|)/.test(l))
-    .join(" ")
-    .split(/\s+/)
-    .slice(0, maxWords)
-    .join(" ");
-  const sentences = body.match(/[^.!?]+[.!?]+/g);
-  return (sentences ? sentences.slice(0, 3).join(" ") : body).slice(0, 480).trim();
-}
 
 /** One retrieved passage: select it as context, see where it comes from and how relevant it is. */
 export function ResultCard({
@@ -32,11 +20,12 @@ export function ResultCard({
   onSelect: (on: boolean) => void;
 }) {
   return (
-    <Card className={selected ? "" : "opacity-60"} data-testid="result-item">
+    // Unselected: a dashed, tinted card. Not faded with opacity: faded text fails contrast (axe).
+    <Card className={selected ? "" : "border-dashed bg-muted/60"} data-testid="result-item">
       <CardContent className="flex gap-3 pt-4">
         <Checkbox
           checked={selected}
-          aria-label={`Use chunk ${it.chunkIndex} of ${it.title}`}
+          aria-label={`Use passage ${it.chunkIndex} of ${it.title}`}
           data-testid="result-select"
           onCheckedChange={(v) => onSelect(!!v)}
         />
@@ -45,9 +34,6 @@ export function ResultCard({
             <span className="font-medium text-foreground" data-testid="result-title">
               {it.title}
             </span>
-            <Badge variant="outline" data-testid="result-chunk">
-              chunk {it.chunkIndex}
-            </Badge>
             {it.pageStart !== undefined && (
               <span className="text-muted-foreground">
                 p. {it.pageStart}
@@ -64,26 +50,29 @@ export function ResultCard({
                 weak match
               </Badge>
             )}
-            <span
-              className="ml-auto tabular-nums text-muted-foreground"
-              data-testid="result-score"
-              title={`Ranking scores within this search: fused ${it.fusedScore.toFixed(2)}${
-                it.rerankScore !== undefined ? `, rerank ${it.rerankScore.toFixed(2)}` : ""
-              }`}
-            >
+            <span className="ml-auto tabular-nums text-muted-foreground" data-testid="result-score">
               relevance {it.relevance.toFixed(2)}
             </span>
           </div>
-          <p className="text-sm leading-relaxed">{passagePreview(it.content, maxWords)}</p>
-          <a
-            className="self-start text-xs text-primary underline"
-            href={sourceHref(it)}
-            target="_blank"
-            rel="noreferrer"
-            data-testid="view-source"
-          >
-            View source
-          </a>
+          <p className="text-sm leading-relaxed">{passageSnippet(it.content, maxWords)}</p>
+          <div className="flex flex-wrap items-start gap-x-4 gap-y-1 text-xs">
+            <a
+              className="text-primary underline"
+              href={sourceHref(it)}
+              target="_blank"
+              rel="noreferrer"
+              data-testid="view-source"
+            >
+              View source
+            </a>
+            {/* The search's own numbers, for whoever tunes it; not what a teacher picks by. */}
+            <details className="text-muted-foreground" data-testid="result-details">
+              <summary className="cursor-pointer">Details</summary>
+              <span data-testid="result-chunk">chunk {it.chunkIndex}</span>
+              {` · fused score ${it.fusedScore.toFixed(2)}`}
+              {it.rerankScore !== undefined ? ` · rerank score ${it.rerankScore.toFixed(2)}` : ""}
+            </details>
+          </div>
         </div>
       </CardContent>
     </Card>

@@ -1,9 +1,12 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Alert, Skeleton } from "@/components/ui/misc";
 import type { TRetrievalAnswer, useRetrievalQuery } from "@/hooks/use-retrieval";
+import { orderByRelevance } from "@/lib/retrieval/result-order";
+import { plural } from "@/lib/text/plural";
 import { ResultCard } from "./result-card";
 import { ResultsEmpty } from "./results-empty";
 import { RetrievalPlan } from "./retrieval-plan";
@@ -61,31 +64,55 @@ function AnswerSection({
   maxWords: number;
   onSelect: (key: string, on: boolean) => void;
 }) {
+  // Each new answer takes the keyboard focus (Retrieve would otherwise leave it on the button, or on
+  // the body once the button re-renders), so a screen reader reads the results next.
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (answer) section.current?.focus();
+  }, [answer]);
   return (
-    <section aria-label="Results" className="flex flex-col gap-3" data-testid="results">
-      <div
-        className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground"
-        data-testid="results-meta"
-      >
-        <Badge variant="outline">type: {answer.classification.type}</Badge>
-        <Badge variant="outline">α {answer.classification.alpha.toFixed(2)}</Badge>
-        <Badge variant={answer.confidence >= 50 ? "success" : "destructive"}>
-          confidence {answer.confidence}
-        </Badge>
-        <span>
-          {answer.debug.totalMs.toFixed(0)} ms · reranker: {answer.debug.reranker}
-        </span>
+    <section
+      ref={section}
+      tabIndex={-1}
+      aria-label="Results"
+      className="flex flex-col gap-3 focus:outline-none"
+      data-testid="results"
+    >
+      <div className="flex flex-col gap-1 text-sm" data-testid="results-meta">
+        {answer.items.length > 0 && (
+          <p data-testid="results-summary">
+            <span className="font-medium">{plural(answer.items.length, "passage")} found</span>
+            {" · "}
+            {answer.confidence >= 50 ? (
+              <span className="text-success">good matches for your query</span>
+            ) : (
+              <span className="text-destructive">few close matches: check them, or reword the query</span>
+            )}
+          </p>
+        )}
         {answer.warnings.map((w) => (
-          <span key={w} className="text-destructive">
+          <p key={w} className="text-destructive">
             {w}
-          </span>
+          </p>
         ))}
+        {/* What an engineer needs to judge the search, folded away from the teacher's view. */}
+        <details className="text-xs text-muted-foreground" data-testid="results-details">
+          <summary className="cursor-pointer">Details</summary>
+          <div className="mt-1 flex flex-wrap items-center gap-2">
+            <Badge variant="outline">type: {answer.classification.type}</Badge>
+            <Badge variant="outline">α {answer.classification.alpha.toFixed(2)}</Badge>
+            <Badge variant="outline">confidence {answer.confidence}</Badge>
+            <span>
+              {answer.debug.totalMs.toFixed(0)} ms · reranker: {answer.debug.reranker}
+            </span>
+          </div>
+        </details>
       </div>
       <RetrievalPlan plan={answer.plan} />
       {answer.items.length === 0 && (
         <ResultsEmpty refusal={answer.refusal} suggestions={answer.suggestions} />
       )}
-      {answer.items.map((it) => {
+      {orderByRelevance(answer.items).map((it) => {
         const key = passageKey(it);
         return (
           <ResultCard
@@ -116,7 +143,7 @@ export function SelectionBar({
     <div className="fixed inset-x-0 bottom-0 z-10 border-t border-border bg-card/95 p-3 backdrop-blur">
       <div className="mx-auto flex max-w-7xl items-center justify-end gap-3">
         <span className="text-sm text-muted-foreground">
-          {selected} of {total} passages selected
+          {selected} of {plural(total, "passage")} selected
         </span>
         <Button data-testid="use-context" disabled={selected === 0} onClick={onUse}>
           Use selected as context ({selected})

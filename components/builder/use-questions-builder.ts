@@ -4,6 +4,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { useFacets, useRetrievalEnhancement, useRetrievalQuery } from "@/hooks/use-retrieval";
 import { useRetrievalSession } from "@/hooks/use-retrieval-session";
+import { orderByRelevance } from "@/lib/retrieval/result-order";
 import type { TEnhanceQueryResponse, TRetrievalItem, TRetrievalQueryInput } from "@/schema/retrieval.schema";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { EResourceType } from "@/types/curriculum.types";
@@ -62,6 +63,19 @@ function useScope(clearSession: () => void) {
     // Another subject may not have the types ticked for this one.
     setTypes([]);
   };
+  // A list with a single choice is chosen for the teacher (one board, one class, one subject).
+  const onlyBoard = boards.length === 1 ? boards[0]?.board : undefined;
+  const onlyGrade = grades.length === 1 ? grades[0]?.grade : undefined;
+  const onlySubject = subjects.length === 1 ? subjects[0]?.subject : undefined;
+  useEffect(() => {
+    if (!board && onlyBoard) setBoardRaw(onlyBoard);
+  }, [board, onlyBoard]);
+  useEffect(() => {
+    if (board && !grade && onlyGrade) setGradeRaw(onlyGrade);
+  }, [board, grade, onlyGrade]);
+  useEffect(() => {
+    if (grade && !subject && onlySubject) setSubjectRaw(onlySubject);
+  }, [grade, subject, onlySubject]);
   const toggleType = (t: EResourceType, on: boolean) =>
     setTypes((cur) => (on ? [...cur, t] : cur.filter((x) => x !== t)));
   return {
@@ -239,7 +253,8 @@ export function useQuestionsBuilder() {
     );
   }
 
-  const items = results.data?.items ?? [];
+  // The list the teacher sees: by the relevance shown on each card.
+  const items = useMemo(() => orderByRelevance(results.data?.items ?? []), [results.data]);
   const selected = items.filter((i) => !excluded.has(passageKey(i)));
   const setPassageSelected = (key: string, on: boolean) =>
     setExcluded((cur) => {

@@ -2,6 +2,7 @@
 
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { useConfirm } from "@/components/ui/confirm";
 import { Progress } from "@/components/ui/misc";
 import type { TIngestion } from "@/schema/resources.schema";
 import type { ERole } from "@/types/curriculum.types";
@@ -55,6 +56,7 @@ export function mayChangeResource(role: ERole, i: Pick<TIngestion, "visibility">
 
 /** One resource: title and file, scope, type, status with progress, Preview / Re-ingest / Retry / Delete. */
 function LibraryRow({ ingestion: i, lib, role }: { ingestion: TIngestion; lib: TLibrary; role: ERole }) {
+  const confirm = useConfirm();
   const pct = ingestionPercent(i);
   const mayChange = mayChangeResource(role, i);
   return (
@@ -94,7 +96,7 @@ function LibraryRow({ ingestion: i, lib, role }: { ingestion: TIngestion; lib: T
               {i.status}
               {i.status === "embedding" ? ` ${i.progressDone}/${i.progressTotal}` : ""}
             </span>
-            {i.status !== "ready" && <Progress value={pct} />}
+            {i.status !== "ready" && <Progress value={pct} label={`Processing ${i.title}`} />}
           </div>
         )}
       </td>
@@ -125,8 +127,14 @@ function LibraryRow({ ingestion: i, lib, role }: { ingestion: TIngestion; lib: T
             size="sm"
             variant="ghost"
             data-testid="row-delete"
-            onClick={() => {
-              if (window.confirm(`Delete “${i.title}” and its chunks?`)) lib.removeResource(i.id);
+            onClick={async () => {
+              const ok = await confirm({
+                title: `Delete “${i.title}”?`,
+                description:
+                  "Its passages leave search at once, and the file is removed. This cannot be undone.",
+                confirmLabel: "Delete",
+              });
+              if (ok) lib.removeResource(i.id);
             }}
           >
             Delete

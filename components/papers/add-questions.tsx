@@ -7,6 +7,7 @@ import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Alert, Skeleton } from "@/components/ui/misc";
 import { useQuestionSearch } from "@/hooks/use-papers";
+import { plural } from "@/lib/text/plural";
 import { BLOOM_LEVELS } from "@/types/bloom.types";
 import { QUESTION_TYPES } from "@/types/generation.types";
 import type { IPaperSection } from "@/types/paper.types";
@@ -126,7 +127,7 @@ export function AddQuestions({
                   <span className="flex flex-wrap gap-1">
                     <Badge variant="outline">{q.type}</Badge>
                     <Badge variant="outline">{q.bloomLevel}</Badge>
-                    <Badge variant="outline">{q.marks} marks</Badge>
+                    <Badge variant="outline">{plural(q.marks, "mark")}</Badge>
                     {q.chapter && <Badge variant="outline">Ch {q.chapter}</Badge>}
                     {q.status === "approved" && <Badge variant="success">approved</Badge>}
                     {inPaper && <Badge>in paper</Badge>}

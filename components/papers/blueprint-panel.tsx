@@ -1,6 +1,7 @@
 "use client";
 
 import { Input } from "@/components/ui/input";
+import { plural } from "@/lib/text/plural";
 import { cn } from "@/lib/utils";
 import type { ICheckRow, IPaperBlueprint, IPaperCheck } from "@/types/paper.types";
 
@@ -51,7 +52,7 @@ export function BlueprintPanel({
         </span>
       </div>
       <p className={cn("text-sm", totalOk ? "text-success" : "text-destructive")} data-testid="marks-total">
-        {check.countedMarks} of {check.totalMarks} marks{" "}
+        {check.countedMarks} of {plural(check.totalMarks, "mark")}{" "}
         {totalOk ? "✓" : check.countedMarks < check.totalMarks ? "(under)" : "(over)"}
       </p>
       {check.problems.length > 0 && (

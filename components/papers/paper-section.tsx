@@ -11,9 +11,11 @@ import {
 } from "@dnd-kit/core";
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { Button } from "@/components/ui/button";
+import { useConfirm } from "@/components/ui/confirm";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { sectionMarks } from "@/lib/papers/check";
+import { plural } from "@/lib/text/plural";
 import { QUESTION_TYPES } from "@/types/generation.types";
 import type { IPaperSection } from "@/types/paper.types";
 import { PaperItemRow } from "./paper-item";
@@ -35,6 +37,7 @@ export function PaperSection({
   section: IPaperSection;
   index: number;
 }) {
+  const confirm = useConfirm();
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
@@ -54,8 +57,15 @@ export function PaperSection({
       <SectionSettings
         section={section}
         onEdit={edit}
-        onRemove={() => {
-          if (section.items.length === 0 || window.confirm(`Remove ${section.name} and its questions?`)) {
+        onRemove={async () => {
+          if (
+            section.items.length === 0 ||
+            (await confirm({
+              title: `Remove ${section.name} and its questions?`,
+              description: "They leave this paper; your saved question sets keep them.",
+              confirmLabel: "Remove section",
+            }))
+          ) {
             b.removeSection(index);
           }
         }}
@@ -173,7 +183,7 @@ function SectionSettings({
         />
       </div>
       <span className="ml-auto text-sm text-muted-foreground" data-testid="section-marks">
-        {section.items.length} questions · {sectionMarks(section)} marks
+        {plural(section.items.length, "question")} · {plural(sectionMarks(section), "mark")}
       </span>
       <Button size="sm" variant="ghost" aria-label={`Remove ${section.name}`} onClick={onRemove}>
         Remove section

@@ -6,11 +6,13 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { useConfirm } from "@/components/ui/confirm";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Alert, Skeleton } from "@/components/ui/misc";
 import { useCreatePaper, useDeletePaper, usePapers } from "@/hooks/use-papers";
 import { useFacets } from "@/hooks/use-retrieval";
+import { plural } from "@/lib/text/plural";
 import { PaperCreateSchema } from "@/schema/paper.schema";
 import type { EPaperTemplate } from "@/types/paper.types";
 
@@ -22,6 +24,7 @@ export const TEMPLATE_LABEL: Record<EPaperTemplate, string> = {
 
 /** The teacher's papers and the "new paper from a template" form. */
 export function PapersList() {
+  const confirm = useConfirm();
   const papers = usePapers();
   const facets = useFacets();
   const create = useCreatePaper();
@@ -85,9 +88,9 @@ export function PapersList() {
                       {p.title}
                     </Link>
                     <p className="text-xs text-muted-foreground">
-                      {p.board} · Class {p.grade} · {p.subject} · {p.itemCount} questions ·{" "}
+                      {p.board} · Class {p.grade} · {p.subject} · {plural(p.itemCount, "question")} ·{" "}
                       <span className={p.countedMarks === p.totalMarks ? "text-success" : ""}>
-                        {p.countedMarks}/{p.totalMarks} marks
+                        {p.countedMarks}/{plural(p.totalMarks, "mark")}
                       </span>{" "}
                       · edited {new Date(p.updatedAt).toLocaleString()}
                     </p>
@@ -96,8 +99,8 @@ export function PapersList() {
                     size="sm"
                     variant="outline"
                     aria-label={`Delete ${p.title}`}
-                    onClick={() => {
-                      if (window.confirm(`Delete "${p.title}"? This cannot be undone.`)) {
+                    onClick={async () => {
+                      if (await confirm({ title: `Delete “${p.title}”?`, confirmLabel: "Delete paper" })) {
                         remove.mutate(p.id, { onError: (err) => toast.error(err.message) });
                       }
                     }}

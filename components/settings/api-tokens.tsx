@@ -34,11 +34,11 @@ export function ApiTokens() {
         <CardHeader>
           <CardTitle>Create a token</CardTitle>
           <CardDescription>
-            Send it as <code>Authorization: Bearer …</code>. See the{" "}
-            <a className="text-primary underline" href="/api-reference">
+            Send it as <code>Authorization: Bearer …</code>. See the in-app{" "}
+            <a className="text-primary underline" href="/api-reference" data-testid="api-reference-link">
               API reference
             </a>{" "}
-            and the README&apos;s &quot;Use the API&quot;.
+            for every endpoint, its scopes and examples.
           </CardDescription>
         </CardHeader>
         <CardContent>

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { getSourcePassage } from "@/services/resources.services";
+import type { TZoneSpan } from "@/types/chunk.types";
 import { ZonedText, ZoneLegend } from "./zoned-text";
 
 /** A text source opened at a cited chunk: the chunks around it, the cited one highlighted and in view. */
@@ -61,11 +62,61 @@ export function SourcePassage({ documentId, chunk }: { documentId: string; chunk
               }
             >
               {c.sectionPath && <p className="mb-1 text-xs font-medium">{c.sectionPath}</p>}
-              <ZonedText content={c.content} spans={c.zoneSpans} />
+              <ChunkText text={c.content} spans={c.zoneSpans} />
             </section>
           );
         })}
       </div>
     </div>
   );
+}
+
+/**
+ * A chunk's Markdown as a teacher reads it: "## 5.1 Components" lines as bold headings (without
+ * the "#"s), the rest as written. Not real <h2>s: a chunk's headings sit under the page's title
+ * in no reliable order, and each chunk is its own section already.
+ */
+function ChunkText({ text, spans }: { text: string; spans: readonly TZoneSpan[] }) {
+  const blocks: { heading: boolean; text: string; start: number }[] = [];
+  let at = 0;
+  for (const line of text.split("\n")) {
+    const h = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    const last = blocks[blocks.length - 1];
+    if (h) blocks.push({ heading: true, text: h[1] ?? "", start: at });
+    else if (last && !last.heading) last.text += `\n${line}`;
+    else blocks.push({ heading: false, text: line, start: at });
+    at += line.length + 1;
+  }
+  return (
+    <>
+      {blocks.map((b, i) =>
+        b.heading ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the blocks of one chunk, in order
+          <p key={i} className="mt-1 font-semibold text-foreground" data-testid="source-heading">
+            {b.text}
+          </p>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: as above
+          <span key={i}>
+            <BlockText text={b.text} start={b.start} spans={spans} />
+          </span>
+        ),
+      )}
+    </>
+  );
+}
+
+/** A block without its blank first and last lines, tinted by the chunk's zone runs. */
+function BlockText({ text, start, spans }: { text: string; start: number; spans: readonly TZoneSpan[] }) {
+  const lead = /^\n*/.exec(text)?.[0].length ?? 0;
+  const trimmed = text.slice(lead).replace(/\n+$/, "");
+  const from = start + lead;
+  return <ZonedText content={trimmed} spans={spansWithin(spans, from, from + trimmed.length)} />;
+}
+
+/** The zone runs of one block of a chunk, as offsets into that block. */
+function spansWithin(spans: readonly TZoneSpan[], start: number, end: number): TZoneSpan[] {
+  return spans
+    .filter(([s, e]) => e > start && s < end)
+    .map(([s, e, z]): TZoneSpan => [Math.max(s, start) - start, Math.min(e, end) - start, z]);
 }

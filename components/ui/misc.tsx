@@ -46,7 +46,14 @@ export function Checkbox({ className, ...props }: React.ComponentProps<typeof Ch
   );
 }
 
-export function Slider({ className, ...props }: React.ComponentProps<typeof SliderPrimitive.Root>) {
+export function Slider({
+  className,
+  "aria-label": ariaLabel,
+  "aria-valuetext": ariaValueText,
+  ...props
+}: React.ComponentProps<typeof SliderPrimitive.Root>) {
+  // The ARIA name and value belong on the thumb (role slider), not on the root (no role): axe's
+  // aria-allowed-attr flagged aria-valuetext there.
   return (
     <SliderPrimitive.Root
       className={cn("relative flex w-full touch-none select-none items-center", className)}
@@ -56,24 +63,27 @@ export function Slider({ className, ...props }: React.ComponentProps<typeof Slid
         <SliderPrimitive.Range className="absolute h-full bg-primary" />
       </SliderPrimitive.Track>
       <SliderPrimitive.Thumb
-        aria-label={props["aria-label"]}
+        aria-label={ariaLabel}
         // Radix puts the ARIA value on the thumb: pass a spoken value (e.g. "auto") through.
-        aria-valuetext={props["aria-valuetext"]}
+        aria-valuetext={ariaValueText}
         className="block h-4 w-4 rounded-full border-2 border-primary bg-card focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
       />
     </SliderPrimitive.Root>
   );
 }
 
+/** A progress bar; `label` is its accessible name (axe: a progressbar must have one). */
 export function Progress({
   className,
   value,
+  label,
   ...props
-}: React.ComponentProps<typeof ProgressPrimitive.Root>) {
+}: React.ComponentProps<typeof ProgressPrimitive.Root> & { label: string }) {
   return (
     <ProgressPrimitive.Root
       className={cn("relative h-2 w-full overflow-hidden rounded-full bg-muted", className)}
       value={value}
+      aria-label={label}
       {...props}
     >
       <ProgressPrimitive.Indicator

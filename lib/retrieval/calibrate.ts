@@ -73,8 +73,12 @@ const CALIBRATIONS: Record<string, ICalibration> = {
  * costs a teacher more than weak, unselected passages for an off-topic query (README, "Refusal").
  */
 export const REFUSE_BELOW = 0.2;
-/** Passages below this are shown but not preselected as context. */
-export const PRESELECT_FROM = 0.4;
+/**
+ * Passages below this are shown as "weak match" and not preselected as context. 0.5: a passage the
+ * calibration thinks is as likely off-topic as on it is the teacher's call, not a default (issue 29
+ * found 0.46 and 0.48 ticked under 0.89 and 0.84).
+ */
+export const PRESELECT_FROM = 0.5;
 
 /** How much a word says about a topic, in (0, 1]: words common in general English weigh less. */
 export function specificity(word: string): number {

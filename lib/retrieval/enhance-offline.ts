@@ -1,3 +1,4 @@
+import { nounPhrases } from "@/lib/text/phrases";
 import { contentWords, isStopword, stem, terms, words } from "@/lib/text/tokenize";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type {
@@ -7,14 +8,17 @@ import type {
   IEnhanceOfflineResult,
   ITermHighlight,
 } from "@/types/retrieval.types";
+import { specificity } from "./calibrate";
 
 /**
  * Extractive query enhancement (the offline counterpart of an LLM rewrite). It only ever appends:
  * the user's words stay first and unchanged, and every added term carries its source and reason.
  *
- * Sources, in order: WordNet synonyms of the key content words (through an injected lookup),
- * the chapter / subject name, pseudo-relevance feedback (terms that recur in the top passages,
- * Rocchio/RM3-style), and cue words for higher Bloom levels.
+ * Sources, in order: WordNet synonyms of the key content words (through an injected lookup;
+ * with passages, only those the passages use and no more general than the teacher's words), the
+ * chapter / subject name, the topic's key terms in the curriculum itself (the sharpest noun
+ * phrases and symbols the top passages share: "photosystem II", "ATP synthase", "NADPH", not
+ * "cells" or "function"), and cue words for higher Bloom levels.
  */
 
 export const ENHANCE_LIMITS = {
@@ -27,6 +31,8 @@ export const ENHANCE_LIMITS = {
    * already precise (README, "Retrieval tuning notes").
    */
   feedbackTerms: 2,
+  /** The curriculum's key terms offered per query (the enhancer's feedback source). */
+  keyTerms: 3,
   bloomTerms: 3,
   /** Added terms never exceed rawTerms + this (so the query stays ≤ 2× + 12 terms). */
   extraTerms: 12,
@@ -155,6 +161,75 @@ export function feedbackTerms(
   return out.sort((a, b) => b.score - a.score || a.term.localeCompare(b.term));
 }
 
+/** Mean specificity of a term's words (1 = a word general English hardly uses: "thylakoid"). */
+function termSpecificity(term: string): number {
+  const ws = contentWords(term).filter((w) => !/^\d+$/.test(w));
+  if (ws.length === 0) return 0;
+  return ws.reduce((sum, w) => sum + specificity(w), 0) / ws.length;
+}
+
+/** A synonym's new words must be at least this specific (drops "visible light" for "light"). */
+const SYNONYM_MIN_SPECIFICITY = 0.7;
+/** A key term's words must be at least this specific on average ("cells", "function" are not). */
+const KEY_TERM_MIN_SPECIFICITY = 0.6;
+
+export interface IKeyTerm {
+  term: string;
+  score: number;
+  /** Passages (of the feedback set) that use it. */
+  docs: number;
+}
+
+/**
+ * The topic's key terms as the curriculum writes them: noun phrases (compromise's tagger) and
+ * symbols ("ATP", "NADPH", "photosystem II") that recur across the top passages, ranked by how
+ * many passages share them × how specific their words are (squared, so "ATP synthase" beats
+ * "energy") × a little for a second word. Terms whose every stem is in `known` are skipped.
+ */
+export function keyTerms(feedbackDocs: readonly string[], known: ReadonlySet<string>): IKeyTerm[] {
+  const n = feedbackDocs.length;
+  if (n === 0) return [];
+  const byKey = new Map<string, { forms: Map<string, number>; docs: Set<number>; count: number }>();
+  feedbackDocs.forEach((doc, d) => {
+    const candidates = [
+      ...nounPhrases(doc),
+      // Symbols and numbered names the tagger splits: "ATP", "NADPH", "photosystem II".
+      ...[...doc.matchAll(/\b(?:[a-z]+ (?:I{1,3}|IV|V)\b|[A-Z][A-Z0-9+]{1,7}\b(?: [a-z]{4,})?)/g)].map(
+        (m) => m[0],
+      ),
+    ];
+    for (const raw of candidates) {
+      const term = raw.replace(/\s+/g, " ").trim();
+      const key = terms(term).join(" ");
+      if (!key || term.length > 40 || term.split(" ").length > 3) continue;
+      const entry = byKey.get(key) ?? { forms: new Map<string, number>(), docs: new Set<number>(), count: 0 };
+      entry.forms.set(term, (entry.forms.get(term) ?? 0) + 1);
+      entry.docs.add(d);
+      entry.count++;
+      byKey.set(key, entry);
+    }
+  });
+  const minDocs = n >= 3 ? 2 : 1;
+  const out: IKeyTerm[] = [];
+  for (const [key, e] of byKey) {
+    if (e.docs.size < minDocs) continue;
+    const stems = key.split(" ");
+    if (stems.every((s) => known.has(s))) continue;
+    const term = [...e.forms.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
+    if (!term || contentWords(term).some((w) => GENERIC_WORDS.has(w))) continue;
+    const spec = termSpecificity(term);
+    if (spec < KEY_TERM_MIN_SPECIFICITY) continue;
+    const score =
+      (e.docs.size / n) *
+      spec *
+      spec *
+      (1 + 0.15 * Math.min(2, stems.length - 1)) *
+      (1 + Math.log(e.count) / 10);
+    out.push({ term, score, docs: e.docs.size });
+  }
+  return out.sort((a, b) => b.score - a.score || a.term.localeCompare(b.term));
+}
+
 /** Enhance a query without a language model. Pure and deterministic for a given synonym source. */
 export function enhanceQueryOffline(input: IEnhanceOfflineInput): IEnhanceOfflineResult {
   const raw = input.rawQuery.replace(/\s+/g, " ").trim();
@@ -198,6 +273,10 @@ export function enhanceQueryOffline(input: IEnhanceOfflineInput): IEnhanceOfflin
         if (!syn) continue;
         const seen = feedback.length === 0 || terms(syn).every((s) => (attested.get(s) ?? 0) > 0);
         if (!seen) continue;
+        // No broader than the teacher's words: the new words must be specific ("visible light"
+        // for "light" adds only "visible", a word of general English).
+        const newWords = contentWords(syn).filter((w) => !builder.stems.has(stem(w)));
+        if (newWords.length && termSpecificity(newWords.join(" ")) < SYNONYM_MIN_SPECIFICITY) continue;
         const why =
           feedback.length > 0
             ? `synonym of "${word}" (WordNet), also used in the top passages`
@@ -219,15 +298,13 @@ export function enhanceQueryOffline(input: IEnhanceOfflineInput): IEnhanceOfflin
     add(builder, subject, "metadata", `subject "${subject}" added to disambiguate a short query`, budget);
   }
 
-  // 3. Pseudo-relevance feedback.
-  if (feedback.length > 0 && input.classification.type === "lookup") {
-    explanations.push("No feedback terms for a term lookup: the term itself is the most precise query.");
-  } else if (feedback.length > 0) {
+  // 3. The topic's key terms in the curriculum: what the best passages call its parts.
+  if (feedback.length > 0) {
     let taken = 0;
-    for (const f of feedbackTerms(feedback, input.backgroundDocs)) {
-      if (taken >= ENHANCE_LIMITS.feedbackTerms) break;
-      const reason = `recurs in ${f.docs} of the top ${feedback.length} passages`;
-      if (add(builder, f.term, "feedback", reason, budget)) taken++;
+    for (const k of keyTerms(feedback, builder.stems)) {
+      if (taken >= ENHANCE_LIMITS.keyTerms) break;
+      const reason = `a key term of this topic in your curriculum (in ${k.docs} of the top ${feedback.length} passages)`;
+      if (add(builder, k.term, "feedback", reason, budget)) taken++;
     }
   }
 
@@ -241,19 +318,24 @@ export function enhanceQueryOffline(input: IEnhanceOfflineInput): IEnhanceOfflin
     }
   }
 
-  explanations.unshift(`Kept your query as written: "${raw}".`);
+  // One note that says what happened: the teacher's words first and unchanged, then what follows.
+  explanations.unshift(
+    builder.added.length
+      ? `Your words come first, unchanged; the terms below are added after them (switch any off).`
+      : `Your query is used as written: "${raw}".`,
+  );
   const bySource = (source: EAddedTermSource) => builder.added.filter((a) => a.source === source);
   const list = (items: IAddedTerm[]) => items.map((a) => `"${a.term}"`).join(", ");
-  if (bySource("synonym").length) explanations.push(`Added WordNet synonyms: ${list(bySource("synonym"))}.`);
-  if (bySource("metadata").length)
-    explanations.push(`Added names from your filters: ${list(bySource("metadata"))}.`);
   if (bySource("feedback").length) {
-    explanations.push(`Added terms that recur in the best-matching passages: ${list(bySource("feedback"))}.`);
+    explanations.push(`Key terms of this topic in your curriculum: ${list(bySource("feedback"))}.`);
   }
+  if (bySource("synonym").length) explanations.push(`Other words for yours: ${list(bySource("synonym"))}.`);
+  if (bySource("metadata").length)
+    explanations.push(`Names from your filters: ${list(bySource("metadata"))}.`);
   if (bySource("bloom").length)
     explanations.push(`Added cue words for the targeted Bloom levels: ${list(bySource("bloom"))}.`);
   if (builder.added.length === 0)
-    explanations.push("Nothing was added: no synonym, filter name or feedback term was new.");
+    explanations.push("Nothing was added: the top passages use no sharper term than yours.");
 
   const addedText = builder.added.map((a) => a.term).join(" ");
   const base = input.classification.searchText.trim() || raw;

@@ -1,5 +1,6 @@
 import { contentWords } from "@/lib/text/tokenize";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
+import { positionalReference } from "./follow-up-position";
 
 /**
  * Conversation context for the builder session: a teacher refines a search in short follow-ups
@@ -23,6 +24,11 @@ export interface ISessionTurn {
   anchor?: { documentId: string; chapterNumber: number | null; sectionPath: string };
   /** Topics the teacher excluded, still in force. */
   excluded?: string[];
+  /**
+   * The turn's results in the order the teacher saw them (by relevance), for "the second one",
+   * "the last two", "not the first".
+   */
+  results?: { documentId: string; chunkIndex: number; chapterNumber: number | null; sectionPath: string }[];
 }
 
 export type ENavigation = "next-section" | "previous-section" | "next-chapter" | "previous-chapter";
@@ -77,6 +83,18 @@ function topicOf(turn: ISessionTurn): string {
   return turn.topic.trim() || turn.resolvedQuery.trim() || turn.query.trim();
 }
 
+/** A result's own heading, without its number: "4.3 Eukaryotic Cells" → "Eukaryotic Cells". */
+function headingOf(sectionPath: string): string {
+  const last = sectionPath.split(" > ").at(-1) ?? "";
+  return last.replace(/^\s*(?:chapter\s+)?[\d.]+\s*[:.)-]?\s*/i, "").trim();
+}
+
+const ordinal = (n: number) => {
+  const s = ["th", "st", "nd", "rd"];
+  const v = n % 100;
+  return `${n}${s[(v - 20) % 10] ?? s[v] ?? s[0]}`;
+};
+
 /**
  * Resolve `query` against the session's earlier turns (oldest first). With no turns, or a query
  * that stands on its own, it comes back unchanged with `isFollowUp: false` (exclusions still in
@@ -119,6 +137,38 @@ export function resolveFollowUp(
       reasons: [
         `"${q}": ${navigation.replace("-", " ")} after "${prev.anchor.sectionPath.split(" > ").at(-1)}"`,
       ],
+    };
+  }
+
+  // "more on the second one", "the last two", "not the first": places in the previous list.
+  const positional = prev.results?.length ? positionalReference(q, prev.results.length) : null;
+  if (positional && prev.results) {
+    const picked = positional.positions.map((i) => ({ at: i + 1, r: prev.results![i]! }));
+    const headings = [...new Set(picked.map((p) => headingOf(p.r.sectionPath)).filter(Boolean))];
+    const which = picked.map((p) => ordinal(p.at)).join(", ");
+    const named = headings.map((h) => `"${h}"`).join(", ") || "their sections";
+    if (positional.negated) {
+      const excluded = [...new Set([...carried, ...headings])];
+      return {
+        ...base,
+        query: prevTopic,
+        excluded,
+        reasons: [
+          `"${q}": the ${which} result${picked.length > 1 ? "s" : ""} (${named}) left out of "${prevTopic}"`,
+        ],
+      };
+    }
+    const first = picked[0]!.r;
+    return {
+      ...base,
+      query: headings.length ? `${headings.join(" ")} ${prevTopic}` : prevTopic,
+      context: prev.resolvedQuery,
+      anchor: {
+        documentId: first.documentId,
+        chapterNumber: first.chapterNumber,
+        sectionPath: first.sectionPath,
+      },
+      reasons: [`"${q}": more on the ${which} result${picked.length > 1 ? "s" : ""} (${named})`],
     };
   }
 

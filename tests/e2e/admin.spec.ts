@@ -51,9 +51,15 @@ test("an admin uploads a PDF, a DOCX and a Markdown chapter, watches them reach 
   await pdfRow.getByTestId("row-preview").click();
   await expect(page.getByTestId("chunk-preview").first()).toContainText("p. 1");
   await page.screenshot({ path: testInfo.outputPath("library.png"), fullPage: true });
-  page.once("dialog", (d) => d.accept());
   const mdRow = page.getByTestId("library-row").filter({ hasText: "energy.md" });
   await mdRow.getByTestId("row-delete").click();
+  // The in-app dialog (not the browser's confirm()): Cancel keeps the row, Delete removes it.
+  await page.getByTestId("confirm-cancel").click();
+  await expect(page.getByTestId("confirm-dialog")).toHaveCount(0);
+  await expect(mdRow).toHaveCount(1);
+  await mdRow.getByTestId("row-delete").click();
+  await expect(page.getByTestId("confirm-dialog")).toContainText("energy");
+  await page.getByTestId("confirm-ok").click();
   await expect(mdRow).toHaveCount(0);
 });
 
@@ -123,8 +129,8 @@ test("a teacher is offered only the actions the server allows: none on shared bo
         })
       : route.continue(),
   );
-  page.once("dialog", (d) => d.accept());
   await mine.getByTestId("row-delete").click();
+  await page.getByTestId("confirm-ok").click();
   await expect(page.getByText("Only an admin or the uploader can change this resource")).toBeVisible();
   await expect(mine).toHaveCount(1);
 });

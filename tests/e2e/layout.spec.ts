@@ -60,6 +60,19 @@ for (const size of SIZES) {
   test.describe(`at ${size.width}×${size.height}`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
 
+    test("the skip link is the first Tab stop and moves the focus to the page", async ({ page }) => {
+      const login = new LoginPage(page);
+      await login.goto();
+      await login.signIn(TEACHER.email, TEACHER.password);
+      await expect(page.getByTestId("user-role")).toBeVisible();
+      await page.keyboard.press("Tab");
+      const skip = page.getByTestId("skip-link");
+      await expect(skip).toBeFocused();
+      await expect(skip).toBeInViewport();
+      await page.keyboard.press("Enter");
+      await expect(page.locator("main#main")).toBeFocused();
+    });
+
     test("the sign-in page fits and has no serious accessibility violation", async ({ page }, testInfo) => {
       await new LoginPage(page).goto();
       await expect(page.getByTestId("login-submit")).toBeVisible();
@@ -86,6 +99,19 @@ for (const size of SIZES) {
         expect(await seriousViolations(page), p.path).toEqual([]);
         await shoot(page, `${size.name}-${p.name}`, testInfo);
       }
+      // View source: a ready Markdown chapter opened at its third chunk.
+      const list = (await (await page.request.get("/api/resources?status=ready&limit=100")).json()) as {
+        items: { documentId: string | null; chunkCount: number | null }[];
+      };
+      const doc = list.items.find((i) => i.documentId && (i.chunkCount ?? 0) >= 3);
+      expect(doc, "a ready resource to view").toBeDefined();
+      await page.goto(`/sources/${doc?.documentId}?chunk=2`);
+      await expect(page.getByTestId("source-cited")).toBeVisible();
+      await page.waitForLoadState("networkidle");
+      const so = await overflow(page);
+      expect(so.wide, `source view at ${size.name}`).toEqual([]);
+      expect(await seriousViolations(page), "source view").toEqual([]);
+      await shoot(page, `${size.name}-source`, testInfo);
       // The paper builder, on a new paper made from the 80-mark template with the form's defaults.
       await page.goto("/papers");
       await page.locator("#paper-title").fill(`Layout check ${size.name}`);

@@ -21,7 +21,7 @@ test("rerank off is sent, α reads auto, a Top K of 0 is explained, the MCQ temp
   await expect(page.getByTestId("query-input")).toHaveValue("Generate 10 MCQs for Chapter 4");
 
   await page.getByTestId("advanced").locator("summary").click();
-  const alpha = page.getByRole("slider", { name: "Hybrid weight alpha" });
+  const alpha = page.getByRole("slider", { name: "Balance between exact words and meaning" });
   await expect(alpha).toHaveAttribute("aria-valuetext", /^auto/);
 
   // Top K 0 is refused next to the field, and the last valid value is what is searched with.

@@ -255,6 +255,31 @@ describe("follow-ups across a builder session", () => {
     expect(next.body.items[0]!.sectionPath).toMatch(/8\.3/);
   });
 
+  it("'the second one', 'the last two' and 'not the first' refer to the previous list as shown", async () => {
+    const first = await ask({ filters: BIOLOGY, query: "photosynthesis" });
+    const t1 = first.body.session.turn;
+    // The turn keeps the list in the order shown: by relevance.
+    const shown = [...first.body.items].sort((a, b) => b.relevance - a.relevance);
+    expect(t1.results?.map((r: { chunkIndex: number }) => r.chunkIndex)).toEqual(
+      shown.map((i) => i.chunkIndex),
+    );
+    const heading = (p: string) => (p.split(" > ").at(-1) ?? "").replace(/^[\d.]+\s*/, "");
+
+    const second = await ask({ filters: BIOLOGY, query: "more on the second one", session: { turns: [t1] } });
+    expect(second.body.session.followUp).toBe(true);
+    expect(second.body.session.resolvedQuery).toContain(heading(shown[1]!.sectionPath ?? ""));
+    expect(second.body.session.resolvedQuery).not.toMatch(/second one/);
+    expect(second.body.items[0]!.sectionPath).toBe(shown[1]!.sectionPath);
+
+    const lastTwo = await ask({ filters: BIOLOGY, query: "the last two", session: { turns: [t1] } });
+    for (const i of shown.slice(-2))
+      expect(lastTwo.body.session.resolvedQuery).toContain(heading(i.sectionPath ?? ""));
+
+    const notFirst = await ask({ filters: BIOLOGY, query: "not the first", session: { turns: [t1] } });
+    expect(notFirst.body.session.excluded).toEqual([heading(shown[0]!.sectionPath ?? "")]);
+    expect(notFirst.body.items.some((i) => i.sectionPath === shown[0]!.sectionPath)).toBe(false);
+  });
+
   it("rejects a malformed session with field paths", async () => {
     const { status, body } = await ask({
       filters: BIOLOGY,

@@ -111,6 +111,19 @@ describe("POST /api/retrieval/query", () => {
     expect(body.items[0].weak).toBe(false);
   });
 
+  it("flags every passage under 0.5 relevance as weak (not preselected), and only those", async () => {
+    for (const query of [
+      "light reactions of photosynthesis",
+      "how do enzymes work",
+      "cell membrane transport",
+    ]) {
+      const { body } = await ask({ filters: FILTERS, query, topK: 12 });
+      expect(body.items.length, query).toBeGreaterThan(0);
+      for (const it of body.items as { relevance: number; weak: boolean }[])
+        expect(it.weak, `${query}: ${it.relevance}`).toBe(it.relevance < 0.5);
+    }
+  });
+
   it("applies chapter and resource-type filters to both legs", async () => {
     const { body } = await ask({
       filters: { ...FILTERS, chapterNumber: 8 },
@@ -254,6 +267,29 @@ describe("POST /api/retrieval/enhance-query", () => {
     expect(body.explanations.length).toBeGreaterThan(0);
     for (const h of body.termHighlights)
       expect(body.enhancedQuery.slice(h.start, h.end).toLowerCase()).toBe(h.term.toLowerCase());
+  });
+
+  it("suggests the topic's key terms from the curriculum, not generic words (issue 29)", async () => {
+    const suggest = async (rawQuery: string) => {
+      const res = await enhance(
+        makeRequest("POST", "/api/retrieval/enhance-query", {
+          token: env.teacher.token,
+          json: { rawQuery, filters: FILTERS },
+        }),
+        {},
+      );
+      return (await res.json()) as { addedTerms: { term: string }[]; explanations: string[] };
+    };
+    const light = await suggest("photosynthesis light reactions");
+    const added = light.addedTerms.map((a) => a.term.toLowerCase());
+    expect(added.join(" ")).toMatch(/photosystem|nadph|atp|thylakoid|chlorophyll/);
+    expect(added).not.toContain("visible light");
+    expect(added).not.toContain("chemical reaction");
+    expect(light.explanations[0]).not.toMatch(/as written/);
+    const lyso = await suggest("how do lysosomes work");
+    expect(lyso.addedTerms.length).toBeGreaterThan(0);
+    for (const a of lyso.addedTerms)
+      expect(["cell", "cells", "function", "work"]).not.toContain(a.term.toLowerCase());
   });
 
   it("falls back to the offline enhancer when the LLM fails, and says so", async () => {

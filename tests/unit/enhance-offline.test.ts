@@ -17,6 +17,12 @@ const FEEDBACK = [
   "Facilitated diffusion uses channel proteins in the plasma membrane; the concentration gradient sets the direction.",
 ];
 
+const LIGHT_REACTIONS = [
+  "The light-dependent reactions take place in the thylakoid membrane. Photosystem II absorbs light energy and splits water; the chemical reaction releases oxygen. Cells use this energy.",
+  "Electrons from photosystem II pass along the electron transport chain to photosystem I, which reduces NADP+ to NADPH. ATP synthase makes ATP as hydrogen ions flow back.",
+  "The energy of visible light excites chlorophyll in photosystem II. The products ATP and NADPH carry energy to the Calvin cycle; the function of each cell depends on them.",
+];
+
 function enhance(rawQuery: string, extra: Partial<Parameters<typeof enhanceQueryOffline>[0]> = {}) {
   return enhanceQueryOffline({
     rawQuery,
@@ -68,15 +74,28 @@ describe("enhanceQueryOffline", () => {
     );
   });
 
-  it("adds recurring feedback terms for explanations but not for term lookups", () => {
+  it("adds the topic's key terms from the passages, the sharpest first, never generic words", () => {
     const concept = enhance("Explain how substances cross the membrane", { feedbackDocs: FEEDBACK });
     const fb = concept.addedTerms.filter((a) => a.source === "feedback").map((a) => a.term);
     expect(fb.length).toBeGreaterThan(0);
-    expect(fb.length).toBeLessThanOrEqual(ENHANCE_LIMITS.feedbackTerms);
+    expect(fb.length).toBeLessThanOrEqual(ENHANCE_LIMITS.keyTerms);
     expect(fb).toContain("diffusion");
-    const lookup = enhance("What is osmosis?", { feedbackDocs: FEEDBACK });
-    expect(lookup.addedTerms.some((a) => a.source === "feedback")).toBe(false);
-    expect(lookup.explanations.join(" ")).toContain("lookup");
+    expect(fb).not.toContain("cell");
+    expect(fb).not.toContain("direction");
+    // The issue's example: the light reactions' own terms, not "visible light" or "chemical reaction".
+    const light = enhance("photosynthesis light reactions", {
+      feedbackDocs: LIGHT_REACTIONS,
+      synonyms: (w) => (w === "light" ? ["visible light", "visible radiation"] : []),
+    });
+    const added = light.addedTerms.map((a) => a.term);
+    expect(added).toEqual(expect.arrayContaining(["photosystem II", "NADPH"]));
+    expect(added).not.toContain("visible light");
+    expect(added.join(" ")).not.toMatch(/\b(?:cells?|function|chemical reaction|energy)\b/);
+    // The note does not contradict itself: terms were added, and it says so.
+    expect(light.explanations[0]).not.toMatch(/as written/);
+    expect(light.explanations.join(" ")).toMatch(
+      /Key terms of this topic in your curriculum: .*photosystem II/,
+    );
   });
 
   it("adds Bloom cue words only for levels above Understand", () => {
@@ -138,9 +157,10 @@ describe("enhanceQueryOffline", () => {
   });
 
   it("says so when nothing was added", () => {
-    const r = enhance("What is osmosis?", { feedbackDocs: FEEDBACK });
+    const r = enhance("What is osmosis?", { feedbackDocs: ["The cell is one part of the body."] });
     expect(r.addedTerms).toEqual([]);
     expect(r.enhancedQuery).toBe("What is osmosis?");
+    expect(r.explanations[0]).toContain("as written");
     expect(r.explanations.at(-1)).toContain("Nothing was added");
   });
 });

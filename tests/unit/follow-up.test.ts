@@ -66,6 +66,63 @@ describe("resolveFollowUp", () => {
     ).toBeUndefined();
   });
 
+  it("'the second one', 'the last two', 'not the first' refer to the previous turn's results", () => {
+    const doc = "00000000-0000-4000-8000-000000000008";
+    const section = (s: string) => `Chapter 8: Photosynthesis > ${s}`;
+    const withResults: ISessionTurn = {
+      ...PHOTOSYNTHESIS,
+      results: [
+        {
+          documentId: doc,
+          chunkIndex: 4,
+          chapterNumber: 8,
+          sectionPath: section("8.2 The Light-Dependent Reactions of Photosynthesis"),
+        },
+        {
+          documentId: doc,
+          chunkIndex: 9,
+          chapterNumber: 8,
+          sectionPath: section("8.3 Using Light Energy to Make Organic Molecules"),
+        },
+        {
+          documentId: doc,
+          chunkIndex: 1,
+          chapterNumber: 8,
+          sectionPath: section("8.1 Overview of Photosynthesis"),
+        },
+        {
+          documentId: doc,
+          chunkIndex: 2,
+          chapterNumber: 8,
+          sectionPath: section("8.1 Overview of Photosynthesis"),
+        },
+      ],
+    };
+    const second = resolveFollowUp("more on the second one", [withResults]);
+    expect(second).toMatchObject({
+      isFollowUp: true,
+      query: "Using Light Energy to Make Organic Molecules photosynthesis",
+      context: "photosynthesis",
+      anchor: { chapterNumber: 8, sectionPath: section("8.3 Using Light Energy to Make Organic Molecules") },
+    });
+    expect(second.reasons[0]).toMatch(/2nd result/);
+    // The last two share a section: it is named once.
+    expect(resolveFollowUp("the last two", [withResults]).query).toBe(
+      "Overview of Photosynthesis photosynthesis",
+    );
+    const not = resolveFollowUp("not the first", [withResults]);
+    expect(not).toMatchObject({
+      query: "photosynthesis",
+      excluded: ["The Light-Dependent Reactions of Photosynthesis"],
+    });
+    // Without the previous list (an older client) "the second one" is not a place: read as before.
+    expect(resolveFollowUp("more on the second one", [PHOTOSYNTHESIS]).query).toBe(
+      "second one photosynthesis",
+    );
+    // A topic that starts like an ordinal is still a topic.
+    expect(resolveFollowUp("more on the first law", [withResults]).query).toBe("first law photosynthesis");
+  });
+
   it("a pronoun stands for the previous topic", () => {
     expect(resolveFollowUp("examples of this", [PHOTOSYNTHESIS]).query).toBe("examples of photosynthesis");
   });

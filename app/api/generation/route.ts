@@ -11,6 +11,7 @@ import { loadContext, loadExemplars, loadScope, saveQuestionSet } from "@/lib/ge
 import { withConcurrencySlot } from "@/lib/http/rate-limit";
 import { handle, type IHandlerInput } from "@/lib/http/route";
 import { describeError, log } from "@/lib/log";
+import { plural } from "@/lib/text/plural";
 import { runGenerationIsolated } from "@/lib/workers/generation";
 import type { TGenerationDataParts } from "@/types/generation.types";
 
@@ -136,7 +137,7 @@ async function generate({
         questions: result.questions,
         generator: result.generator,
         warnings,
-        title: `${body.filters.subject}: ${result.questions.length} questions`,
+        title: `${body.filters.subject}: ${plural(result.questions.length, "question")}`,
       });
       writer.write({
         type: "data-progress",

@@ -1,6 +1,7 @@
 import type { TRetrievalItem, TRetrievalQueryResponse, TSessionTurn } from "@/schema/retrieval.schema";
 import type { IFollowUp } from "../follow-up";
 import type { IQueryPlan } from "../plan";
+import { orderByRelevance } from "../result-order";
 import type { IAssessedPass } from "./correct";
 import type { IProbeReport } from "./execute";
 import type { IJudgement } from "./judge";
@@ -113,6 +114,17 @@ export function buildResponse(
         }
       : {}),
     ...(followUp.excluded.length ? { excluded: followUp.excluded.slice(-5) } : {}),
+    // The list as the teacher sees it (by relevance), so "the second one" is the second card.
+    ...(items.length
+      ? {
+          results: orderByRelevance(items).map((i) => ({
+            documentId: i.documentId,
+            chunkIndex: i.chunkIndex,
+            chapterNumber: i.chapterNumber ?? null,
+            sectionPath: (i.sectionPath ?? "").slice(0, 300),
+          })),
+        }
+      : {}),
   };
   return {
     ok: true,
