@@ -84,64 +84,85 @@ function unrelatedTruth(env: IFormEnv, c: ICausal): string | null {
   const candidates = env.kb.terms
     .filter(
       (t) =>
-        t.sentence !== c.sentence && shares(t.sentence, c.effect) >= 1 && shares(t.sentence, c.cause) <= 1,
+        // On A's topic, but sharing nothing with the stated cause: it must not explain A too.
+        t.sentence !== c.sentence && shares(t.sentence, c.effect) >= 1 && shares(t.sentence, c.cause) === 0,
     )
     .map((t) => t.sentence);
   return candidates[0] ?? null;
 }
 
+/** Causes worth asking about: no pronoun leaning on the other half, not about what things are called. */
+export function usableCauses(env: IFormEnv): ICausal[] {
+  return [...env.kb.causal]
+    .filter(
+      (c) =>
+        !env.used.has(c.sentence) &&
+        !PRONOUN.test(c.effect) &&
+        !PRONOUN.test(c.cause) &&
+        !ABOUT_NAMES.test(c.effect),
+    )
+    .sort((a, b) => (env.kb.rank.get(a.chunkKey) ?? 99) - (env.kb.rank.get(b.chunkKey) ?? 99));
+}
+
+function arQuestion(env: IFormEnv, c: ICausal, v: { keyIndex: number; assertion: string; reason: string }) {
+  const why = [
+    `The text gives the reason: “${clip(c.sentence, 220)}” So R explains A.`,
+    `Both are true, but R does not say why ${lower(stripEnd(c.effect))}; the text's reason is that ${lower(stripEnd(c.cause))}.`,
+  ][v.keyIndex]!;
+  const rationales = [0, 1, 2, 3].filter((i) => i !== v.keyIndex).map((i) => arRationale(i, v.keyIndex, c));
+  return mcq(env, {
+    prompt: arPrompt(v.assertion, v.reason),
+    key: { text: AR_OPTIONS[v.keyIndex]! },
+    distractors: [],
+    explanation: why,
+    sources: [{ chunkKey: c.chunkKey, quote: c.sentence }],
+    fixed: { options: AR_OPTIONS, keyIndex: v.keyIndex, rationales },
+  });
+}
+
+/**
+ * Analyze: assertion–reason where A and R are different statements, so the student has to relate
+ * two ideas: a consequence and the separate sentence the text gives as its cause ("S1. Therefore,
+ * S2."), or a true statement on the same topic that does not explain A (key B). Reason and
+ * assertion cut from one "because" sentence read as Understand (readers: 20 of 21), and a reason
+ * made false with "not" as Remember; those variants are not offered at this level.
+ */
 export const assertionReason: IForm = {
   id: "assertion-reason",
   fits: (type, level) => type === "mcq" && level === "Analyze",
-  available: (kb) => kb.causal.length,
+  available: (kb) => kb.causal.filter((c) => c.across).length + (kb.causal.length > 0 ? kb.terms.length : 0),
   *build(env) {
-    const causes = [...env.kb.causal].sort(
-      (a, b) => (env.kb.rank.get(a.chunkKey) ?? 99) - (env.kb.rank.get(b.chunkKey) ?? 99),
-    );
-    for (const c of causes) {
-      // A statement with a pronoun leans on the other half of the sentence ("… dissolve in it").
-      if (
-        env.used.has(c.sentence) ||
-        PRONOUN.test(c.effect) ||
-        PRONOUN.test(c.cause) ||
-        ABOUT_NAMES.test(c.effect)
-      )
-        continue;
+    for (const c of usableCauses(env)) {
       const a = capital(stripEnd(c.effect));
-      const r = capital(stripEnd(c.cause));
-      const falseR = falsify(c.cause);
-      const falseA = falsify(c.effect);
       const other = unrelatedTruth(env, c);
-      const variants: { keyIndex: number; assertion: string; reason: string }[] = [
-        { keyIndex: 0, assertion: a, reason: r },
-        ...(other ? [{ keyIndex: 1, assertion: a, reason: stripEnd(other) }] : []),
-        ...(falseR ? [{ keyIndex: 2, assertion: a, reason: capital(falseR) }] : []),
-        ...(falseA ? [{ keyIndex: 3, assertion: capital(falseA), reason: r }] : []),
+      const variants = [
+        ...(c.across ? [{ keyIndex: 0, assertion: a, reason: capital(stripEnd(c.cause)) }] : []),
+        ...(other ? [{ keyIndex: 1, assertion: a, reason: capital(stripEnd(other)) }] : []),
       ];
-      // The set spreads its keys: take the variant at the wanted position when there is one.
-      const ordered = [...variants].sort(
-        (x, y) => Number(y.keyIndex === env.keyAt % 4) - Number(x.keyIndex === env.keyAt % 4),
-      );
-      for (const v of ordered) {
-        const why = [
-          `The text gives the reason: “${clip(c.sentence, 220)}” So R explains A.`,
-          `Both are true, but R does not say why ${lower(stripEnd(c.effect))}; the text's reason is that ${lower(stripEnd(c.cause))}.`,
-          `A is true, but R contradicts the text, which states that ${lower(stripEnd(c.cause))}.`,
-          `A contradicts the text, which states that ${lower(stripEnd(c.effect))}; R is true.`,
-        ][v.keyIndex]!;
-        const rationales = [0, 1, 2, 3]
-          .filter((i) => i !== v.keyIndex)
-          .map((i) => arRationale(i, v.keyIndex, c));
-        const q = mcq(env, {
-          prompt: arPrompt(v.assertion, v.reason),
-          key: { text: AR_OPTIONS[v.keyIndex]! },
-          distractors: [],
-          explanation: why,
-          sources: [{ chunkKey: c.chunkKey, quote: c.sentence }],
-          fixed: { options: AR_OPTIONS, keyIndex: v.keyIndex, rationales },
-        });
+      for (const v of variants) {
+        const q = arQuestion(env, c, v);
         if (q) yield q;
       }
+    }
+  },
+};
+
+/**
+ * Understand: assertion–reason cut from one "because" sentence (key A): recognising the stated
+ * reason for a fact. Readers put these at Understand, so that is their label.
+ */
+export const statedReason: IForm = {
+  id: "stated-reason",
+  fits: (type, level) => type === "mcq" && level === "Understand",
+  available: (kb) => kb.causal.length,
+  *build(env) {
+    for (const c of usableCauses(env)) {
+      const q = arQuestion(env, c, {
+        keyIndex: 0,
+        assertion: capital(stripEnd(c.effect)),
+        reason: capital(stripEnd(c.cause)),
+      });
+      if (q) yield q;
     }
   },
 };

@@ -23,7 +23,7 @@ import { ABOUT_NAMES } from "./relations";
  * itself states the opposite, so the false version is provably false, and it reads exactly like
  * the true ones (no "not" that gives it away). Two forms use them:
  *  - "Which statement about <topic> is correct?" (Remember: recognise a stated fact among
- *    reversed ones), or "… is NOT correct?" with one reversed statement among three true ones;
+ *    reversed ones);
  *  - a student's notes with reversed statements to find and correct (Remember, written: spotting
  *    a flipped word is recall of the stated fact, whatever the prompt's verb).
  */
@@ -335,29 +335,11 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
   });
 }
 
-function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISentence[]): TQuestion | null {
-  // True statements that cannot be reversed first: the reversible ones are kept for other questions.
-  const near = neighbours(env, wrong.sentence, pool).filter((s) => similarLength(s.text, wrong.text));
-  const truths = [
-    ...near.filter((s) => reverse(s) === null),
-    ...near.filter((s) => reverse(s) !== null),
-  ].slice(0, 3);
-  if (truths.length < 3) return null;
-  const topic = topicOf(env, wrong.sentence);
-  if (!topic) return null;
-  return mcq(env, {
-    prompt: `Which of the following statements about ${topic} is NOT correct?`,
-    key: { text: wrong.text },
-    distractors: truths.map((t) => ({
-      text: sentenceOf(t.text),
-      rationale: `A true statement the text makes (${clip(lowerFirst(stripEnd(t.text)), 120)}); choosing it means doubting a stated fact and missing the reversed one.`,
-    })),
-    explanation: `The text states the opposite: “${clip(stripEnd(wrong.sentence.text), 220)}.” — it is “${wrong.from}”, not “${wrong.to}”. The other three statements are made by the text as given.`,
-    sources: [wrong.sentence, ...truths].map((s) => ({ chunkKey: s.chunkKey, quote: s.text })),
-  });
-}
-
-/** Remember: pick the statement the text makes among reversed ones (or the reversed one among true ones). */
+/**
+ * Remember: pick the statement the text makes among reversed ones. The "… is NOT correct?" variant
+ * (one reversed statement among three true ones) is gone: readers found reversals that stay true
+ * (refraction/reflection, a proton's charge) and rejected them.
+ */
 export const statementMcq: IForm = {
   id: "statement-mcq",
   fits: (type, level) => type === "mcq" && level === "Remember",
@@ -372,15 +354,6 @@ export const statementMcq: IForm = {
       const id = q?.type === "mcq" ? q.options.join("|") : "";
       if (q && !seen.has(id)) {
         seen.add(id);
-        n++;
-        yield q;
-      }
-    }
-    for (const s of byRank(env, pool)) {
-      const r = reverse(s);
-      if (!r) continue;
-      const q = n < MAX_CANDIDATES ? incorrectStatementMcq(env, r, pool) : null;
-      if (q) {
         n++;
         yield q;
       }
