@@ -111,3 +111,23 @@ describe("generator v3 forms", () => {
     for (const s of table) expect(s.count > 0 ? s.reason === "" : s.reason.length > 0).toBe(true);
   });
 });
+
+describe("proportion rule (Apply)", () => {
+  it("doubles a directly proportional quantity, never for a square law", () => {
+    const gen = createOfflineGenerator([PASSAGE], 1);
+    const q = [...gen.candidates(slot("mcq", "Apply"), { used: new Set(), keyAt: 1 })].find(
+      (c) => c.form === "proportion-rule",
+    )?.question;
+    expect(q?.type).toBe("mcq");
+    if (q?.type !== "mcq") return;
+    expect(q.promptText).toMatch(
+      /is doubled while everything else is kept the same\. What happens to the electric power\?$/,
+    );
+    expect(q.options[q.correctIndex]).toBe("It doubles.");
+    expect(q.correctIndex).toBe(1);
+    const [square] = extractMonotonic([
+      sentence("The force is inversely proportional to the square of the distance between the charges."),
+    ]);
+    expect(square?.proportional).toBeUndefined();
+  });
+});

@@ -10,7 +10,7 @@ import {
   nameAndDescribe,
 } from "./reasoning";
 import { definitionMcq } from "./recall";
-import { assertionReason, numericProblem, predictChange, statedReason } from "./relations";
+import { assertionReason, numericProblem, predictChange, proportionRule, statedReason } from "./relations";
 import { spotTheError, statementMcq } from "./statements";
 import { explainWhy, explainWhyMcq } from "./understand";
 
@@ -36,6 +36,7 @@ export const FORMS: readonly IForm[] = [
   compareTerms,
   // Apply
   numericProblem,
+  proportionRule,
   predictChange,
   // Analyze
   assertionReason,

@@ -277,3 +277,67 @@ export const numericProblem: IForm = {
     }
   },
 };
+
+const FACTOR_WORD: Record<number, string> = { 2: "doubled", 3: "tripled" };
+
+/**
+ * Apply: a stated proportion used on a new change ("power is proportional to the current": the
+ * current is doubled, so the power doubles). Only plain proportions ("directly / inversely
+ * proportional to"), never a square or a product, so the factor is certain.
+ */
+export const proportionRule: IForm = {
+  id: "proportion-rule",
+  fits: (type, level) => level === "Apply" && type !== "long",
+  available: (kb) => kb.monotonic.filter((r) => r.proportional).length,
+  *build(env) {
+    for (const r of env.kb.monotonic) {
+      if (!r.proportional || env.used.has(r.sentence)) continue;
+      const how = r.sign > 0 ? "directly" : "inversely";
+      const rule = `${capital(r.y)} is ${how} proportional to ${r.x}`;
+      if (env.slot.type === "mcq") {
+        const key = r.sign > 0 ? "It doubles." : "It halves.";
+        const options = [
+          {
+            text: "It doubles.",
+            rationale: "Treats the proportion as direct: doubling one doubles the other.",
+          },
+          {
+            text: "It halves.",
+            rationale: "Treats the proportion as inverse: doubling one halves the other.",
+          },
+          {
+            text: "It stays the same.",
+            rationale: `Assumes ${bare(r.y)} does not depend on ${bare(r.x)}, but the text relates them.`,
+          },
+          {
+            text: "It becomes four times as large.",
+            rationale: "Squares the factor, as for a square law; this proportion is plain, not squared.",
+          },
+        ];
+        const q = mcq(env, {
+          prompt: `${capital(r.x)} is doubled while everything else is kept the same. What happens to ${r.y}?`,
+          key: { text: key },
+          distractors: options.filter((o) => o.text !== key),
+          explanation: `${rule}, so doubling ${bare(r.x)} ${r.sign > 0 ? "doubles" : "halves"} ${bare(r.y)}.`,
+          sources: [{ chunkKey: r.chunkKey, quote: r.sentence }],
+        });
+        if (q) yield q;
+        continue;
+      }
+      const factor = 2 + Math.floor(env.random() * 2);
+      const result = r.sign > 0 ? `${factor} times as large` : `1/${factor} of its value`;
+      const q = written(env, {
+        prompt: `${capital(r.x)} is ${FACTOR_WORD[factor]} while everything else is kept the same. How does ${r.y} change? Explain your answer.`,
+        answer: `${rule}, so when ${bare(r.x)} is ${FACTOR_WORD[factor]}, ${bare(r.y)} becomes ${result}.`,
+        points: [
+          { point: `States that ${lower(rule)}` },
+          { point: `Applies the factor ${factor} to ${bare(r.y)} in the same (${how}) proportion` },
+          { point: `Concludes that ${bare(r.y)} becomes ${result}` },
+        ],
+        keywords: keywords([r.x, r.y, "proportional"]),
+        sources: [{ chunkKey: r.chunkKey, quote: r.sentence }],
+      });
+      if (q) yield q;
+    }
+  },
+};

@@ -343,7 +343,14 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
 export const statementMcq: IForm = {
   id: "statement-mcq",
   fits: (type, level) => type === "mcq" && level === "Remember",
-  available: (kb) => kb.sentences.filter((s) => s.standalone).length,
+  // Each question needs a true statement and three reversible ones from the same section.
+  available: (kb) => {
+    const bySection = new Map<string, number>();
+    for (const s of kb.sentences)
+      if (s.standalone && !s.sideBox && reverse(s))
+        bySection.set(s.section, (bySection.get(s.section) ?? 0) + 1);
+    return [...bySection.values()].filter((n) => n >= 3).reduce((a, n) => a + n - 2, 0);
+  },
   *build(env) {
     const pool = statements(env);
     const seen = new Set<string>();
@@ -434,7 +441,7 @@ function notesQuestion(
 export const spotTheError: IForm = {
   id: "spot-the-error",
   fits: (type, level) => type !== "mcq" && level === "Remember",
-  available: (kb) => kb.sentences.filter((s) => s.standalone).length,
+  available: (kb) => kb.sentences.filter((s) => s.standalone && !s.sideBox && reverse(s)).length,
   *build(env) {
     const pool = statements(env);
     let made = 0;

@@ -19,6 +19,8 @@ export interface IMonotonic {
   y: string;
   /** +1: y rises with x; −1: y falls as x rises. */
   sign: 1 | -1;
+  /** Stated as "(directly / inversely) proportional to": doubling x doubles (or halves) y. */
+  proportional?: boolean;
   sentence: string;
   chunkKey: string;
 }
@@ -148,8 +150,12 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
     m = PROPORTIONAL.exec(text);
     if (m) {
       const y = quantity(m[1]!);
+      const from = out.length;
       push(quantity(m[3]!), y, m[2]?.trim() === "inversely" ? -1 : 1);
       if (m[5]) push(quantity(m[5]), y, m[4]?.trim() === "inversely" ? -1 : 1);
+      // "proportional to the square of …" is not a doubling rule: only plain proportion counts.
+      for (const r of out.slice(from))
+        if (!/\b(?:square|cube|root|product)\b/i.test(r.x)) r.proportional = true;
       continue;
     }
     m = X_CHANGES_Y.exec(text);
