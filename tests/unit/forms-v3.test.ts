@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { supportTable } from "@/lib/generation/forms";
 import { overGeneral } from "@/lib/generation/forms/reasoning";
+import { reverse } from "@/lib/generation/forms/statements";
 import type { ISentence } from "@/lib/generation/knowledge";
 import { buildKnowledge } from "@/lib/generation/knowledge";
 import { extractDependences, extractMonotonic } from "@/lib/generation/knowledge/relations";
@@ -129,5 +130,24 @@ describe("proportion rule (Apply)", () => {
       sentence("The force is inversely proportional to the square of the distance between the charges."),
     ]);
     expect(square?.proportional).toBeUndefined();
+  });
+});
+
+describe("reversals a reader found still true or garbled", () => {
+  it("reverses 'most intense' to 'least intense' and leaves reflection/refraction alone", () => {
+    expect(
+      reverse(
+        sentence("At 4,000 K, the radiation is most intense in the yellow-green portion of the spectrum."),
+      )?.text,
+    ).toBe("At 4,000 K, the radiation is least intense in the yellow-green portion of the spectrum.");
+    expect(
+      reverse(sentence("Reflection causes a wave to change direction at a fixed end of a string.")),
+    ).toBeNull();
+  });
+
+  it("takes no clause for a quantity ('the more the path of light bends')", () => {
+    expect(
+      extractMonotonic([sentence("The greater the difference in speeds, the more the path of light bends.")]),
+    ).toEqual([]);
   });
 });

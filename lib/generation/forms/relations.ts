@@ -99,7 +99,9 @@ export function usableCauses(env: IFormEnv): ICausal[] {
         !env.used.has(c.sentence) &&
         !PRONOUN.test(c.effect) &&
         !PRONOUN.test(c.cause) &&
-        !ABOUT_NAMES.test(c.effect),
+        !ABOUT_NAMES.test(c.effect) &&
+        // Numbers belong to a worked example's set-up ("100 excess protons"), not to a principle.
+        !/\d/.test(c.sentence),
     )
     .sort((a, b) => (env.kb.rank.get(a.chunkKey) ?? 99) - (env.kb.rank.get(b.chunkKey) ?? 99));
 }
@@ -195,7 +197,9 @@ export const predictChange: IForm = {
       const relation = r.sign > 0 ? "rises and falls with" : "changes in the opposite direction to";
       const reason = `The text states that ${lower(stripEnd(r.sentence))}: ${r.y} ${relation} ${r.x}.`;
       if (env.slot.type === "mcq") {
-        const other = env.kb.monotonic.find((o) => o !== r && bare(o.y) !== bare(r.y));
+        const other = env.kb.monotonic.find(
+          (o) => o !== r && bare(o.y) !== bare(r.y) && bare(o.x) !== bare(r.x),
+        );
         const fourth = other
           ? {
               text: `${capital(bare(r.y))} ${change(p.answer.endsWith("increases") ? 1 : -1)} only if ${bare(other.x)} also changes`,

@@ -108,7 +108,7 @@ for (const [a, b] of [
   ["convex", "concave"],
   ["converging", "diverging"],
   ["transverse", "longitudinal"],
-  ["reflection", "refraction"],
+  // Not ["reflection", "refraction"]: "refraction causes a wave to change direction" stays true.
   ["vector", "scalar"],
   ["clockwise", "counterclockwise"],
   ["electrons", "protons"],
@@ -153,7 +153,7 @@ const VERB_ONLY =
 
 /** Names of things (not qualities), reversed only where they are the thing itself. */
 const NAME_WORD =
-  /^(?:electrons?|protons?|arter(?:y|ies)|veins?|prokaryotes?|eukaryotes?|conductors?|insulators?|vector|scalar|genotype|phenotype|vertebrates|invertebrates|xylem|phloem|sporophyte|gametophyte|reflection|refraction|inspiration|expiration)$/i;
+  /^(?:electrons?|protons?|arter(?:y|ies)|veins?|prokaryotes?|eukaryotes?|conductors?|insulators?|vector|scalar|genotype|phenotype|vertebrates|invertebrates|xylem|phloem|sporophyte|gametophyte|inspiration|expiration)$/i;
 
 /** Openings that lean on what came before or speak to the reader: not a statement to offer alone. */
 const OPENER =
@@ -245,7 +245,8 @@ function reverseText(s: ISentence): ISwap | null {
     if (/^most$/i.test(from) && !superlative) {
       // "few" counts: "most activation" (a mass noun) has no countable reversal.
       if (next === "of" || !(adjective || nlp(next).has("#Plural"))) return null;
-      to = keepCase("few", from);
+      // "is most intense" (a quality) → "least intense"; "most mammals" (a count) → "few mammals".
+      to = keepCase(nlp(next).has("#Plural") ? "few" : "least", from);
     } else if (!adjective) return null;
   }
   const swapped = `${text.slice(0, at)}${to}${text.slice(at + from.length)}`;

@@ -105,6 +105,8 @@ function quantity(raw: string): string | null {
     return null;
   if (contentWords(t).length === 0 || !isNounPhrase(t) || /^(?:to|of|in|for|by)\b/i.test(t)) return null;
   if (!nlp(t).has("#Noun")) return null;
+  // "the path of light bends" is a clause, not a quantity: it ends in a verb.
+
   const clean = t.replace(/\s+(?:typically|usually|often|also|generally)$/i, "");
   return `the ${/^\p{Lu}\p{Ll}/u.test(clean) ? clean.charAt(0).toLowerCase() + clean.slice(1) : clean}`;
 }
@@ -138,6 +140,8 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
       continue;
     }
     m = THE_MORE.exec(text);
+    // "the more the path of light bends": "more" qualifies a verb, and what follows is a clause.
+    if (m && /^(?:more|less)$/i.test(m[3]!) && new RegExp(`\\bthe ${m[3]} the `, "i").test(text)) continue;
     if (m) {
       push(quantity(m[2]!), quantity(m[4]!), (direction(m[1]!) * direction(m[3]!)) as 1 | -1);
       continue;
