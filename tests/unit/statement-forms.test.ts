@@ -118,11 +118,14 @@ describe("statement forms", () => {
     expect(new Set(q.distractorRationales).size).toBe(3);
   });
 
-  it("never offers a 'NOT correct' statement MCQ", () => {
+  // "NOT correct" stays only for reversals of a quality or direction: a swap of two names
+  // (reflection/refraction, artery/vein, electron/proton) can leave the statement true.
+  it("offers 'NOT correct' items only for reversals that are not swaps of two names", () => {
     const gen = createOfflineGenerator(PASSAGES, 1);
     const all = [...gen.candidates(slot("mcq", "Remember", 1), { used: new Set(), keyAt: 0 })];
     expect(all.length).toBeGreaterThan(0);
-    expect(all.every(({ question }) => !/\bNOT\b/.test(question.promptText))).toBe(true);
+    for (const { question } of all.filter((c) => /NOT correct/.test(c.question.promptText)))
+      expect(question.type === "mcq" && question.explanation).not.toMatch(/“(?:arter(?:y|ies)|veins?)”/);
   });
 
   it("a short written Remember item: notes with one reversed statement to find and correct, the rest confirmed for one mark", () => {

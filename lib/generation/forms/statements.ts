@@ -1,4 +1,5 @@
 import nlp from "compromise";
+import { coverage, stemSet } from "@/lib/generation/gate/text";
 import type { ISentence } from "@/lib/generation/knowledge";
 import { FEATURE_BOX } from "@/lib/generation/knowledge/sentences";
 import { contentWords } from "@/lib/text/tokenize";
@@ -316,10 +317,22 @@ const similarLength = (a: string, b: string) => {
 const lowerFirst = (t: string) => (/^\p{Lu}\p{Ll}/u.test(t) ? t.charAt(0).toLowerCase() + t.slice(1) : t);
 const sentenceOf = (t: string) => `${capital(stripEnd(t))}.`;
 
+/**
+ * A reversed statement a reader can tell from the original by its words: the new word is a
+ * content word the original lacks, and it changes at least a tenth of the statement's content
+ * (a one-word flip in a long sentence, or a flip of "more"/"less", reads as the text itself).
+ */
+function tellsApart(r: ISwap): boolean {
+  const flipped = stemSet(r.text);
+  const original = stemSet(r.sentence.text);
+  const added = [...flipped].filter((s) => !original.has(s));
+  return added.length > 0 && coverage(flipped, original) < 0.9;
+}
+
 function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISentence[]): TQuestion | null {
   const reversed = neighbours(env, key, pool)
     .map(reverse)
-    .filter((r): r is ISwap => r !== null && similarLength(r.text, key.text))
+    .filter((r): r is ISwap => r !== null && similarLength(r.text, key.text) && tellsApart(r))
     .slice(0, 3);
   if (reversed.length < 3) return null;
   const topic = topicOf(env, key);
@@ -337,21 +350,45 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
 }
 
 /**
- * Remember: pick the statement the text makes among reversed ones. The "… is NOT correct?" variant
- * (one reversed statement among three true ones) is gone: readers found reversals that stay true
- * (refraction/reflection, a proton's charge) and rejected them.
+ * One reversed statement among three true ones ("… is NOT correct?"). Only for reversals of a
+ * quality or a direction: a swap of two names (reflection/refraction, electron/proton) can leave
+ * the statement true, which readers rejected.
+ */
+function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISentence[]): TQuestion | null {
+  // True statements that cannot be reversed first: the reversible ones are kept for other questions.
+  const near = neighbours(env, wrong.sentence, pool).filter((s) => similarLength(s.text, wrong.text));
+  const truths = [
+    ...near.filter((s) => reverse(s) === null),
+    ...near.filter((s) => reverse(s) !== null),
+  ].slice(0, 3);
+  if (truths.length < 3) return null;
+  const topic = topicOf(env, wrong.sentence);
+  if (!topic) return null;
+  return mcq(env, {
+    prompt: `Which of the following statements about ${topic} is NOT correct?`,
+    key: { text: wrong.text },
+    distractors: truths.map((t) => ({
+      text: sentenceOf(t.text),
+      rationale: `A true statement the text makes (${clip(lowerFirst(stripEnd(t.text)), 120)}); choosing it means doubting a stated fact and missing the reversed one.`,
+    })),
+    explanation: `The text states the opposite: “${clip(stripEnd(wrong.sentence.text), 220)}.” — it is “${wrong.from}”, not “${wrong.to}”. The other three statements are made by the text as given.`,
+    sources: [wrong.sentence, ...truths].map((s) => ({ chunkKey: s.chunkKey, quote: s.text })),
+  });
+}
+
+/**
+ * Remember: pick the statement the text makes among reversed ones, else the one reversed statement
+ * among three true ones. Reversals that stay true (refraction/reflection, a proton's charge) are
+ * no longer made.
  */
 export const statementMcq: IForm = {
   id: "statement-mcq",
   fits: (type, level) => type === "mcq" && level === "Remember",
   // Each question needs a true statement and three reversible ones from the same section.
-  available: (kb) => {
-    const bySection = new Map<string, number>();
-    for (const s of kb.sentences)
-      if (s.standalone && !s.sideBox && reverse(s))
-        bySection.set(s.section, (bySection.get(s.section) ?? 0) + 1);
-    return [...bySection.values()].filter((n) => n >= 3).reduce((a, n) => a + n - 2, 0);
-  },
+  // Each question needs one reversible statement (not a swap of two names) and true ones beside it.
+  available: (kb) =>
+    kb.sentences.filter((s) => s.standalone && !s.sideBox && reverse(s) && !NAME_WORD.test(reverse(s)!.from))
+      .length,
   *build(env) {
     const pool = statements(env);
     const seen = new Set<string>();
@@ -362,6 +399,15 @@ export const statementMcq: IForm = {
       const id = q?.type === "mcq" ? q.options.join("|") : "";
       if (q && !seen.has(id)) {
         seen.add(id);
+        n++;
+        yield q;
+      }
+    }
+    for (const s of byRank(env, pool)) {
+      const r = reverse(s);
+      if (!r || NAME_WORD.test(r.from)) continue;
+      const q = n < MAX_CANDIDATES ? incorrectStatementMcq(env, r, pool) : null;
+      if (q) {
         n++;
         yield q;
       }
