@@ -48,7 +48,11 @@ describe("OpenAPI document", () => {
 
   it("uses the same request schema the handler parses with", async () => {
     const doc = await (await openapi(makeRequest("GET", "/api/openapi.json"), {})).json();
-    const body = doc.paths["/api/retrieval/query"].post.requestBody.content["application/json"].schema;
+    const declared = doc.paths["/api/retrieval/query"].post.requestBody.content["application/json"].schema;
+    // A named component schema is referenced: follow the $ref to the component.
+    const body = declared.$ref
+      ? doc.components.schemas[String(declared.$ref).replace("#/components/schemas/", "")]
+      : declared;
     expect(body.required).toEqual(expect.arrayContaining(["filters", "query"]));
     expect(body.properties.topK).toMatchObject({ minimum: 1, maximum: 50 });
     expect(body.additionalProperties).toBe(false);

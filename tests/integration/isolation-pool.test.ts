@@ -121,6 +121,8 @@ describe("the worker pool", () => {
           json: {
             filters: FILTERS,
             context: refs,
+            // A flood of offline work is under test, not grounding: let slots draw on the section.
+            useSection: true,
             blueprint: {
               items: [
                 { type: "mcq", count: 20 },
@@ -151,7 +153,7 @@ describe("the worker pool", () => {
       expect(parts.some((p) => p.type === "data-set")).toBe(true);
       expect(
         parts.filter((p) => p.type === "data-question" && p.data?.status === "final").length,
-      ).toBeGreaterThan(10);
+      ).toBeGreaterThan(5);
     }
     expect(during.length).toBeGreaterThan(0);
     expect(Math.max(...during)).toBeLessThan(Math.max(1500, 10 * Math.max(...idle)));
