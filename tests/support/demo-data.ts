@@ -43,7 +43,13 @@ export async function ingestOne(
 /** Runs the real generation route (offline generator) and returns the saved set id. */
 export async function generateSet(
   token: string,
-  body: { filters: Record<string, unknown>; context: unknown[]; blueprint: unknown; seed?: number },
+  body: {
+    filters: Record<string, unknown>;
+    context: unknown[];
+    blueprint: unknown;
+    seed?: number;
+    useSection?: boolean;
+  },
 ): Promise<string> {
   const res = await generate(makeRequest("POST", "/api/generation", { token, json: body }), {});
   if (res.status !== 200) throw new Error(`generation failed: ${res.status} ${await res.text()}`);
