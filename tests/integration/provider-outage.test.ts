@@ -118,9 +118,10 @@ async function generateSet(count: number) {
   const set = parts.find((p) => p.type === "data-set")?.data as { warnings: string[] } | undefined;
   // Every slot ends final or failed (left empty with the reason: the selection could not carry it).
   const last = new Map<string, string>();
-  for (const p of parts)
-    if (p.type === "data-question")
-      last.set(String((p.data?.slot as { id: string }).id), String(p.data?.status));
+  for (const p of parts) {
+    const slot = p.data?.slot as { id: string } | undefined;
+    if (p.type === "data-question" && slot) last.set(slot.id, String(p.data?.status));
+  }
   const settled = [...last.values()].filter((s) => s === "final" || s === "failed").length;
   return { errors, finals, set, settled };
 }
