@@ -37,8 +37,12 @@ function successContent(contract: IContract): ResponseConfig["content"] {
   if (contract.response === "binary") {
     // The real type of each file, so a validating client or proxy accepts what is sent.
     const file = { schema: z.string().meta({ format: "binary" }) };
+    // A JSON file (a split chapter's extracted pages) is parsed as JSON by clients: an object.
+    const json = {
+      schema: z.looseObject({}).meta({ description: "The file's JSON content, sent as stored" }),
+    };
     const types = contract.fileTypes ?? ["application/octet-stream"];
-    return Object.fromEntries(types.map((t) => [t, file]));
+    return Object.fromEntries(types.map((t) => [t, /[+/]json$/.test(t) ? json : file]));
   }
   return { "application/json": { schema: contract.response } };
 }
