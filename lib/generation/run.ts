@@ -465,7 +465,9 @@ function leaveEmpty(run: IRun, slot: ISlot, refused: TCounts): void {
   const reason = `No acceptable ${slot.type === "mcq" ? "MCQ" : `${slot.type}-answer question`} at ${slot.bloomLevel} from these passages: ${why}.${
     offers.length
       ? ` From your past papers at this level: ${offers.map((o) => `“${o}”`).join(" ")}`
-      : " Add passages that carry it, or change this slot's level."
+      : run.request.useSection
+        ? " Add passages that carry it, or change this slot's level."
+        : " Add passages that carry it, tick “Also use the rest of the section”, or change this slot's level."
   }`;
   run.events.question(slot, { status: "failed", reason });
   run.events.error("slot_empty", reason, slot.id);

@@ -242,5 +242,9 @@ describe("grounded in the selection", () => {
       (i) => `s${i}`,
     );
     expect(wide.passages.map((c) => c.chunkIndex)).toEqual([0, 2]);
+    // One passage cannot carry eight questions: each empty slot names the option that would help.
+    expect(plain.gaps.length).toBeGreaterThan(0);
+    for (const gap of plain.gaps) expect(gap.reason).toContain("Also use the rest of the section");
+    for (const gap of wide.gaps) expect(gap.reason).not.toContain("Also use the rest of the section");
   });
 });
