@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 
 /**
- * The contract fuzz through a validating proxy (scripts/fuzz-contract.ts): Stoplight Prism sits
+ * The contract fuzz through a validating proxy (eval/scripts/fuzz-contract.ts): Stoplight Prism sits
  * between the fuzzer and this e2e server and checks every request and answer against the server's
  * own OpenAPI document. It must find no 5xx, no response that breaks the document and no
  * well-formed request the document refuses. Named to run last: it creates papers and tokens for
@@ -16,7 +16,7 @@ test("the served OpenAPI document holds for every answer of a contract fuzz thro
   const port = Number(process.env.E2E_PORT ?? 3100) + 1000;
   const child = spawn(
     path.join(process.cwd(), "node_modules/.bin/tsx"),
-    ["scripts/fuzz-contract.ts", "--target", baseURL ?? "", "--port", String(port), "--rounds", "1"],
+    ["eval/scripts/fuzz-contract.ts", "--target", baseURL ?? "", "--port", String(port), "--rounds", "1"],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";

@@ -15,7 +15,7 @@ import {
   readPreparedDrafts,
   resolveCitations,
   startPreparedStandIn,
-} from "../../scripts/support/standin-model";
+} from "../../eval/scripts/support/standin-model";
 import { createTestEnv, type ITestEnv, makeRequest } from "../support/test-env";
 import { readGenerationStream } from "../support/ui-stream";
 

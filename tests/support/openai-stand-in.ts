@@ -17,7 +17,7 @@ export interface IStandIn {
   slowMs: number;
   calls: Record<TStandInStep, number>;
   /**
-   * Prepared answers (scripts/support/standin-model.ts): called with each request's step and user
+   * Prepared answers (eval/scripts/support/standin-model.ts): called with each request's step and user
    * prompt; `undefined` falls back to the canned answer of the step.
    */
   answer?: (step: TStandInStep, prompt: string) => unknown;

@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Command } from "commander";
-import { startOpenAIStandIn } from "../tests/support/openai-stand-in";
+import { startOpenAIStandIn } from "../../tests/support/openai-stand-in";
 
 const opts = new Command()
   .option("--queries <n>", "retrieval requests per measured phase", "200")

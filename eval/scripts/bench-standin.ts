@@ -5,7 +5,7 @@
  * The language-model path measured through the real API with a capable stand-in model: an embedded
  * Paperwise (own data dir, the Physics corpus ingested once) whose provider is the OpenAI client
  * (`PAPERWISE_LLM=openai`, `OPENAI_API_KEY=test`, `OPENAI_BASE_URL` → a stand-in on 127.0.0.1,
- * scripts/support/standin-model.ts). For each section (default: 6 Physics sections outside the 8
+ * eval/scripts/support/standin-model.ts). For each section (default: 6 Physics sections outside the 8
  * of ../shared/eval/llm-drafts), the route handlers are called as a teacher's browser would:
  * POST /api/retrieval/query (the section title inside its chapter, top 8, no rerank: the stand-in
  * answers only question prompts), then POST /api/generation with those passages and a set of

@@ -1,5 +1,5 @@
 /**
- * npx tsx --conditions=react-server scripts/eval-numeric.ts -- [--corpus <dir>] [--chapters 9-23]
+ * npx tsx --conditions=react-server eval/scripts/eval-numeric.ts -- [--corpus <dir>] [--chapters 9-23]
  *   [--samples N] [--seed S] [--reasons] [--verbose]
  *
  * Coverage of the numeric Apply generator (lib/generation/knowledge/numeric.ts) on a textbook

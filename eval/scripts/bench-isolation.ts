@@ -22,8 +22,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
 import os from "node:os";
 import path from "node:path";
 import { Command } from "commander";
-import { startOpenAIStandIn } from "../tests/support/openai-stand-in";
-import { makePdfBomb } from "../tests/support/pdf-bomb";
+import { startOpenAIStandIn } from "../../tests/support/openai-stand-in";
+import { makePdfBomb } from "../../tests/support/pdf-bomb";
 
 const opts = new Command()
   .option("--port <n>", "port for next start", "3231")

@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
-import { type IStandIn, startOpenAIStandIn } from "../../tests/support/openai-stand-in";
+import { type IStandIn, startOpenAIStandIn } from "../../../tests/support/openai-stand-in";
 
 /**
  * A capable stand-in model for the language-model path: the OpenAI-compatible server of
