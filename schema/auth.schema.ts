@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { API_SCOPES } from "@/types/auth.types";
+import { API_SCOPES } from "@/schema/enums.schema";
 import { ROLES } from "@/types/curriculum.types";
 
 export const LoginRequestSchema = z.strictObject({

@@ -1,12 +1,11 @@
 import { z } from "zod";
+import { DIFFICULTIES, QUESTION_TYPES } from "@/schema/enums.schema";
 import { BLOOM_LEVELS } from "@/types/bloom.types";
 import {
-  DIFFICULTIES,
   DRAFT_FIELDS,
   type IGenerationErrorData,
   type IGenerationSetData,
   type IProgressPartData,
-  QUESTION_TYPES,
   type TQuestionPartData,
 } from "@/types/generation.types";
 import { MarkingPointSchema, QuestionSchema } from "./generation.schema";

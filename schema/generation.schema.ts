@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { DIFFICULTIES, QUESTION_TYPES, STRATEGIES } from "@/schema/enums.schema";
 import { BLOOM_LEVELS } from "@/types/bloom.types";
-import { DIFFICULTIES, QUESTION_TYPES, STRATEGIES } from "@/types/generation.types";
 import { queryIntOr } from "./query.schema";
 import { BloomTargetsSchema, RetrievalFiltersSchema } from "./retrieval.schema";
 

@@ -1,7 +1,13 @@
 import { z } from "zod";
+import {
+  BLOOM_BANDS,
+  DIFFICULTIES,
+  EXPORT_FORMATS,
+  EXPORT_PARTS,
+  PAPER_TEMPLATES,
+  QUESTION_TYPES,
+} from "@/schema/enums.schema";
 import { BLOOM_LEVELS } from "@/types/bloom.types";
-import { DIFFICULTIES, QUESTION_TYPES } from "@/types/generation.types";
-import { BLOOM_BANDS, EXPORT_FORMATS, EXPORT_PARTS, PAPER_TEMPLATES } from "@/types/paper.types";
 
 /** Control characters (except tab and newline) cannot be stored in Postgres text/jsonb (NUL) or printed. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point

@@ -3,12 +3,14 @@
  * Prints a bearer token: a session JWT (default, 12 h; POST /api/auth/logout with it ends it) or a
  * personal API token (--api).
  */
+
 import { Command } from "commander";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import { issueSession } from "@/lib/auth/sessions";
 import { getDb } from "@/lib/db";
 import { registerStartTasks } from "@/lib/start";
-import { API_SCOPES, type TApiScope } from "@/types/auth.types";
+import { API_SCOPES } from "@/schema/enums.schema";
+import type { TApiScope } from "@/types/auth.types";
 import type { ERole } from "@/types/curriculum.types";
 import { runCli } from "./support/cli";
 

@@ -1,17 +1,9 @@
 import type { z } from "zod";
 import type { ApiTokenInfoSchema, SessionUserSchema } from "@/schema/auth.schema";
+import type { API_SCOPES } from "@/schema/enums.schema";
 import type { AccountSummarySchema } from "@/schema/users.schema";
 import type { ERole } from "./curriculum.types";
 
-export const API_SCOPES = [
-  "retrieval:read",
-  "resources:read",
-  "resources:write",
-  "questions:read",
-  "generation:write",
-  "papers:read",
-  "papers:write",
-] as const;
 export type TApiScope = (typeof API_SCOPES)[number];
 
 /** A write scope includes reading what it writes (a generated set is read back by its id). */

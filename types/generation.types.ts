@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { DIFFICULTIES, QUESTION_TYPES, STRATEGIES } from "@/schema/enums.schema";
 import type {
   ContextRefSchema,
   LongQuestionSchema,
@@ -10,13 +11,10 @@ import type {
 import type { EBloomLevel } from "./bloom.types";
 import type { EZone, TZoneSpan } from "./chunk.types";
 
-export const QUESTION_TYPES = ["mcq", "short", "long"] as const;
 export type EQuestionType = (typeof QUESTION_TYPES)[number];
 
-export const DIFFICULTIES = ["easy", "medium", "hard"] as const;
 export type EDifficulty = (typeof DIFFICULTIES)[number];
 
-export const STRATEGIES = ["grounded", "few-shot", "cot", "self-consistency"] as const;
 export type EStrategy = (typeof STRATEGIES)[number];
 
 /** A passage the teacher selected, loaded by the server (never trusted from the client). */

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { BLOOM_BANDS, EXPORT_FORMATS, EXPORT_PARTS, PAPER_TEMPLATES } from "@/schema/enums.schema";
 import type {
   CheckRowSchema,
   PaperBlueprintOutSchema,
@@ -13,10 +14,8 @@ import type {
 } from "@/schema/paper.schema";
 import type { EBloomLevel } from "./bloom.types";
 
-export const PAPER_TEMPLATES = ["board-80", "unit-test-20", "blank"] as const;
 export type EPaperTemplate = (typeof PAPER_TEMPLATES)[number];
 
-export const EXPORT_FORMATS = ["pdf", "docx", "md", "gift", "qti", "moodle"] as const;
 export type EExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** What each export is sent as (the OpenAPI document lists these for the export endpoint). */
@@ -29,11 +28,9 @@ export const EXPORT_CONTENT_TYPES: Record<EExportFormat, string> = {
   moodle: "application/xml; charset=utf-8",
 };
 
-export const EXPORT_PARTS = ["paper", "answer-key"] as const;
 export type EExportPart = (typeof EXPORT_PARTS)[number];
 
 /** The three-band cognitive mix used by board blueprints (e.g. CBSE 2024+ papers). */
-export const BLOOM_BANDS = ["Remember+Understand", "Apply", "Analyze+Evaluate+Create"] as const;
 export type EBloomBand = (typeof BLOOM_BANDS)[number];
 
 export const BLOOM_BAND_OF: Record<EBloomLevel, EBloomBand> = {

@@ -5,8 +5,9 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { plural } from "@/lib/text/plural";
+import { QUESTION_TYPES, STRATEGIES } from "@/schema/enums.schema";
 import { BLOOM_LEVELS } from "@/types/bloom.types";
-import { type EQuestionType, type EStrategy, QUESTION_TYPES, STRATEGIES } from "@/types/generation.types";
+import type { EQuestionType, EStrategy } from "@/types/generation.types";
 import type { TBlueprintForm } from "./use-generation-panel";
 
 const LABEL: Record<EQuestionType, string> = { mcq: "MCQ", short: "Short answer", long: "Long answer" };

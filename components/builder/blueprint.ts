@@ -1,5 +1,6 @@
+import { QUESTION_TYPES } from "@/schema/enums.schema";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
-import { type EQuestionType, QUESTION_TYPES } from "@/types/generation.types";
+import type { EQuestionType } from "@/types/generation.types";
 
 export interface IBlueprintForm {
   counts: Record<EQuestionType, number>;

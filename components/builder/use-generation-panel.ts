@@ -3,17 +3,11 @@
 import { useState } from "react";
 import { toast } from "sonner";
 import { regenerateOne, useGeneration } from "@/hooks/use-generation";
+import { QUESTION_TYPES } from "@/schema/enums.schema";
 import type { TRetrievalItem } from "@/schema/retrieval.schema";
 import { patchQuestion } from "@/services/generation.services";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
-import {
-  type EQuestionType,
-  type EStrategy,
-  type ISlot,
-  QUESTION_TYPES,
-  type TQuestion,
-  type TQuestionPartData,
-} from "@/types/generation.types";
+import type { EQuestionType, EStrategy, ISlot, TQuestion, TQuestionPartData } from "@/types/generation.types";
 import { blueprintError, countsFromQuery, levelTargets } from "./blueprint";
 
 const DEFAULT_MARKS: Record<EQuestionType, number> = { mcq: 1, short: 3, long: 5 };

@@ -8,8 +8,8 @@ import { Label } from "@/components/ui/label";
 import { Alert, Skeleton } from "@/components/ui/misc";
 import { useQuestionSearch } from "@/hooks/use-papers";
 import { plural } from "@/lib/text/plural";
+import { QUESTION_TYPES } from "@/schema/enums.schema";
 import { BLOOM_LEVELS } from "@/types/bloom.types";
-import { QUESTION_TYPES } from "@/types/generation.types";
 import type { IPaperSection } from "@/types/paper.types";
 
 /** "Add from previous sets": search the teacher's generated questions and copy picked ones in. */

@@ -16,7 +16,7 @@ import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { sectionMarks } from "@/lib/papers/check";
 import { plural } from "@/lib/text/plural";
-import { QUESTION_TYPES } from "@/types/generation.types";
+import { QUESTION_TYPES } from "@/schema/enums.schema";
 import type { IPaperSection } from "@/types/paper.types";
 import { PaperItemRow } from "./paper-item";
 import { reorderItems, type TPaperBuilder } from "./use-paper-builder";

@@ -9,7 +9,8 @@ import { Label } from "@/components/ui/label";
 import { Alert, Checkbox } from "@/components/ui/misc";
 import { useCreateToken, useRevokeToken, useTokens } from "@/hooks/use-tokens";
 import { CreateApiTokenRequestSchema } from "@/schema/auth.schema";
-import { API_SCOPES, SCOPE_DESCRIPTIONS, type TApiScope } from "@/types/auth.types";
+import { API_SCOPES } from "@/schema/enums.schema";
+import { SCOPE_DESCRIPTIONS, type TApiScope } from "@/types/auth.types";
 
 /** Personal API tokens: create (secret shown once), list, revoke. */
 export function ApiTokens() {

@@ -1,8 +1,7 @@
+import { BLOOM_BANDS, DIFFICULTIES, QUESTION_TYPES } from "@/schema/enums.schema";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
-import { DIFFICULTIES, QUESTION_TYPES } from "@/types/generation.types";
 import {
   BLOOM_BAND_OF,
-  BLOOM_BANDS,
   type ICheckRow,
   type IPaper,
   type IPaperCheck,

@@ -38,7 +38,8 @@ import { POST as createUser, GET as listUsers } from "@/app/api/users/route";
 import { CONTRACTS } from "@/contracts";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import { paperToUpdate } from "@/lib/papers/store";
-import { EXPORT_FORMATS, type IPaper } from "@/types/paper.types";
+import { EXPORT_FORMATS } from "@/schema/enums.schema";
+import type { IPaper } from "@/types/paper.types";
 import { BIOLOGY, DEMO_DIR, generateSet, ingestOne } from "../support/demo-data";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
 

@@ -29,7 +29,8 @@ import { createLimiter, enforceRateLimit, setRateLimitForProcess } from "@/lib/h
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
 import { drainIngestionQueue } from "@/lib/ingestion/queue";
 import { getStorage } from "@/lib/storage";
-import { API_SCOPES, type IPrincipal, SCOPE_IMPLIES, type TApiScope } from "@/types/auth.types";
+import { API_SCOPES } from "@/schema/enums.schema";
+import { type IPrincipal, SCOPE_IMPLIES, type TApiScope } from "@/types/auth.types";
 import { makeLyingDocx } from "../support/make-fixtures";
 import { createTestEnv, dbSnapshot, type ITestEnv, makeRequest, params } from "../support/test-env";
 import { readGenerationStream } from "../support/ui-stream";
