@@ -32,6 +32,13 @@ export interface IContextChunk {
   zoneSpans?: TZoneSpan[];
 }
 
+/**
+ * The one spelling of a passage's key, `documentId:chunkIndex`: selection sets, lookups by
+ * citation, the prompt's passage ids and the offline generator's sentence keys all use it.
+ */
+export const passageKey = (p: Pick<IContextChunk, "documentId" | "chunkIndex">): string =>
+  `${p.documentId}:${p.chunkIndex}`;
+
 export type IContextRef = z.infer<typeof ContextRefSchema>;
 
 export type IValidation = z.infer<typeof ValidationSchema>;

@@ -5,7 +5,12 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/misc";
-import type { IQuestionDraft, ISlot, TQuestionPartData } from "@/types/generation.types";
+import {
+  type IQuestionDraft,
+  type ISlot,
+  passageKey,
+  type TQuestionPartData,
+} from "@/types/generation.types";
 import { sourceHref } from "./source-link";
 
 const WRITING: Record<IQuestionDraft["writing"], string> = {
@@ -285,7 +290,7 @@ export function QuestionCard({
                   </>
                 )}
                 {q.contextRefs.map((r) => (
-                  <p key={`${r.documentId}:${r.chunkIndex}`}>
+                  <p key={passageKey(r)}>
                     <span className="font-medium">
                       {r.title}, chunk {r.chunkIndex}
                       {r.pageStart !== undefined ? `, p. ${r.pageStart}` : ""}

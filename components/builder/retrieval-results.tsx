@@ -7,10 +7,10 @@ import { Alert, Skeleton } from "@/components/ui/misc";
 import type { TRetrievalAnswer, useRetrievalQuery } from "@/hooks/use-retrieval";
 import { orderByRelevance } from "@/lib/retrieval/result-order";
 import { plural } from "@/lib/text/plural";
+import { passageKey } from "@/types/generation.types";
 import { ResultCard } from "./result-card";
 import { ResultsEmpty } from "./results-empty";
 import { RetrievalPlan } from "./retrieval-plan";
-import { passageKey } from "./use-questions-builder";
 
 /** Loading, error, or the answer: how the query was read, the plan, and the passages to pick from. */
 export function RetrievalResults({

@@ -8,11 +8,8 @@ import { orderByRelevance } from "@/lib/retrieval/result-order";
 import type { TEnhanceQueryResponse, TRetrievalItem, TRetrievalQueryInput } from "@/schema/retrieval.schema";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { EResourceType } from "@/types/curriculum.types";
+import { passageKey } from "@/types/generation.types";
 import { parseTopK } from "./blueprint";
-
-/** The key a passage is selected by. */
-export const passageKey = (i: Pick<TRetrievalItem, "documentId" | "chunkIndex">) =>
-  `${i.documentId}:${i.chunkIndex}`;
 
 /** The enhanced query with the teacher's switched-off terms removed (or their own edit). */
 function composeFinalQuery(

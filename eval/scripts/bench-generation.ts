@@ -23,7 +23,7 @@ import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
-import type { TQuestion } from "@/types/generation.types";
+import { passageKey, type TQuestion } from "@/types/generation.types";
 import { openOfflineWorkspace } from "./support/workspace";
 
 const args = process.argv.slice(2);
@@ -162,7 +162,7 @@ function asModelOutput(q: TQuestion): string {
     suggestedAnswer: q.type === "mcq" ? null : q.suggestedAnswer,
     evaluatorKeywords: q.type === "mcq" ? null : q.evaluatorKeywords.map((k) => k.slice(0, 60)),
     markingScheme: q.type === "mcq" ? null : (q.markingScheme ?? null),
-    citations: q.contextRefs.map((r) => `${r.documentId}:${r.chunkIndex}`),
+    citations: q.contextRefs.map((r) => passageKey(r)),
   });
 }
 

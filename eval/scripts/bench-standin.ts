@@ -18,10 +18,12 @@
  * --first-drafts-only measures the first drafts alone (no prepared rewrite is used).
  * --capture appends every question prompt the app sent (to write the prepared answers from).
  */
+
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Command } from "commander";
+import { passageKey } from "@/types/generation.types";
 import { readManifest } from "./support/eval-corpus";
 import { readPreparedDrafts, startPreparedStandIn } from "./support/standin-model";
 import { openOfflineWorkspace } from "./support/workspace";
@@ -177,9 +179,7 @@ for (const section of sections) {
   const set = parts.find((p) => p.type === "data-set")?.data as { warnings?: string[] } | undefined;
   for (const w of set?.warnings ?? []) setWarnings.push(`${section.id}: ${w}`);
   const passages = new Map<string, { section: string; text: string }>();
-  const keys = [...finals.values()].flatMap((f) =>
-    f.question.contextRefs.map((r) => `${r.documentId}:${r.chunkIndex}`),
-  );
+  const keys = [...finals.values()].flatMap((f) => f.question.contextRefs.map((r) => passageKey(r)));
   for (const key of new Set(keys)) {
     const [documentId, chunkIndex] = [
       key.slice(0, key.lastIndexOf(":")),
@@ -216,7 +216,7 @@ for (const section of sections) {
         filledBy: q.source === "llm" ? "model" : "offline",
         requested: { type: slot.type, level: slot.bloomLevel },
         question: q,
-        passages: [...new Set(q.contextRefs.map((r) => `${r.documentId}:${r.chunkIndex}`))].map((key) => ({
+        passages: [...new Set(q.contextRefs.map((r) => passageKey(r)))].map((key) => ({
           key,
           ...(passages.get(key) ?? { section: "", text: "" }),
         })),
@@ -228,7 +228,7 @@ for (const section of sections) {
       q.type === "mcq"
         ? `${q.options.map((o, i) => `- ${"ABCD"[i]}. ${o}${i === q.correctIndex ? " ✔" : ""}`).join("\n")}\n\nExplanation: ${q.explanation}\n\nDistractor rationales:\n\n${q.distractorRationales.map((r) => `- ${r}`).join("\n")}`
         : `Model answer: ${q.suggestedAnswer}\n\nMarking scheme:\n\n${(q.markingScheme ?? []).map((p) => `- [${p.marks}] ${p.point}`).join("\n")}`;
-    const cited = [...new Set(q.contextRefs.map((r) => `${r.documentId}:${r.chunkIndex}`))].map(
+    const cited = [...new Set(q.contextRefs.map((r) => passageKey(r)))].map(
       (key) =>
         `> ${passages.get(key)?.section ?? key}\n> ${(passages.get(key)?.text ?? "").replace(/\n+/g, "\n> ")}`,
     );

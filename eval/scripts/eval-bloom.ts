@@ -37,7 +37,7 @@ import { estimateDemandOfText, textRuleLevel } from "@/lib/generation/gate/deman
 import { DEMAND_FEATURES, demandFeatures } from "@/lib/generation/gate/demand-features";
 import type { TLlmQuestion } from "@/schema/generation.schema";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
-import type { IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
+import { type IContextChunk, type ISlot, passageKey, type TQuestion } from "@/types/generation.types";
 
 const opts = new Command()
   .requiredOption("--outside <csv>", "outside Bloom-labelled question set (Questions,Category)")
@@ -370,7 +370,7 @@ const chunkOf = (id: string, text: string, i: number): IContextChunk => {
       difficulty: "medium",
       sourceKeys: [],
     };
-    const q = fromLlm(slot, r.draft, new Map(chunks.map((c) => [`${c.documentId}:${c.chunkIndex}`, c])));
+    const q = fromLlm(slot, r.draft, new Map(chunks.map((c) => [passageKey(c), c])));
     const ctx = createGateContext(chunks);
     const t0 = performance.now();
     const estimate = estimateDemand(q, ctx);

@@ -18,9 +18,11 @@
  *     recall beside the majority-class baseline, for the wording classifier and the gate's demand
  *     reading.
  */
+
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Command } from "commander";
+import { passageKey } from "@/types/generation.types";
 import { openOfflineWorkspace } from "./support/workspace";
 
 const opts = new Command()
@@ -189,17 +191,16 @@ for (const topic of topics) {
     );
   }
   // Independent structural checks (not the gate's code).
-  const selected = new Set(chunks.map((c) => `${c.documentId}:${c.chunkIndex}`));
-  const text = new Map(result.passages.map((c) => [`${c.documentId}:${c.chunkIndex}`, c.content]));
+  const selected = new Set(chunks.map((c) => passageKey(c)));
+  const text = new Map(result.passages.map((c) => [passageKey(c), c.content]));
   const sentences = result.passages.flatMap((c) => passageSentences(c.content).map((s) => stemSet(s)));
   const gateCtx = createGateContext(result.passages);
   const seen = new Set<string>();
   for (const q of result.questions) {
     inc(byTypeLevel, `${q.type}/${q.bloomLevel}`);
     if (q.validation.substitutedFor) totals.substituted++;
-    if (q.contextRefs.some((r) => !selected.has(`${r.documentId}:${r.chunkIndex}`))) totals.fromSection++;
-    if (q.contextRefs.length > 0 && q.contextRefs.every((r) => text.has(`${r.documentId}:${r.chunkIndex}`)))
-      totals.citationsOk++;
+    if (q.contextRefs.some((r) => !selected.has(passageKey(r)))) totals.fromSection++;
+    if (q.contextRefs.length > 0 && q.contextRefs.every((r) => text.has(passageKey(r)))) totals.citationsOk++;
     // The same MCQ key, or every cited sentence already the basis of an earlier question.
     const k = normKey(q);
     const quotes = q.contextRefs.map((r) => r.quote);
@@ -232,9 +233,9 @@ for (const topic of topics) {
     if (demand === q.bloomLevel) totals.demandAgrees++;
     if (Math.abs(BLOOM_LEVELS.indexOf(demand) - BLOOM_LEVELS.indexOf(q.bloomLevel)) <= 1)
       totals.demandWithinOne++;
-    const cited = [...new Set(q.contextRefs.map((r) => `${r.documentId}:${r.chunkIndex}`))].map((key) => ({
+    const cited = [...new Set(q.contextRefs.map((r) => passageKey(r)))].map((key) => ({
       key,
-      section: result.passages.find((c) => `${c.documentId}:${c.chunkIndex}` === key)?.sectionPath ?? "",
+      section: result.passages.find((c) => passageKey(c) === key)?.sectionPath ?? "",
       text: text.get(key) ?? "",
     }));
     if (opts.samples)

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import type { IRetrieveDeps } from "@/lib/retrieval/retrieve";
 import { retrieve } from "@/lib/retrieval/retrieve";
 import type { TGenerationRequest } from "@/schema/generation.schema";
-import type { IContextChunk } from "@/types/generation.types";
+import { type IContextChunk, passageKey } from "@/types/generation.types";
 import { assessAnswerability } from "./answerability";
 import { extractConcepts, extractTerms } from "./knowledge/lexicon";
 import { chunkKey, collectSentences } from "./knowledge/sentences";
@@ -83,7 +83,7 @@ export async function ensureEvidence(
   const add = (items: Awaited<ReturnType<typeof retrieve>>["items"]) => {
     let added = 0;
     for (const it of items) {
-      const k = `${it.documentId}:${it.chunkIndex}`;
+      const k = passageKey(it);
       if (have.has(k)) continue;
       have.add(k);
       added++;

@@ -3,12 +3,13 @@ import { guardModel, isProviderOutage, isRequestOffline, markRequestOffline } fr
 import { describeError } from "@/lib/log";
 import type { TGenerationRequest } from "@/schema/generation.schema";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
-import type {
-  IContextChunk,
-  IQuestionDraft,
-  ISlot,
-  TQuestion,
-  TQuestionUpdate,
+import {
+  type IContextChunk,
+  type IQuestionDraft,
+  type ISlot,
+  passageKey,
+  type TQuestion,
+  type TQuestionUpdate,
 } from "@/types/generation.types";
 import { classifyBloom } from "./bloom-classifier";
 import { isModelTimeout, streamLlmQuestion, throttleDrafts } from "./draft";
@@ -410,11 +411,7 @@ function searchOffline(
     let read = 0;
     for (const { question } of generator.candidates(slot, { used: run.used, keyAt })) {
       // The widened pool re-proposes the selection's own candidates: skip those.
-      if (
-        onlyReserve &&
-        !question.contextRefs.some((r) => run.reserveKeys.has(`${r.documentId}:${r.chunkIndex}`))
-      )
-        continue;
+      if (onlyReserve && !question.contextRefs.some((r) => run.reserveKeys.has(passageKey(r)))) continue;
       if (read++ >= (run.deps.maxCandidates ?? 40)) break;
       const verdict = gate(run, question, slot.bloomLevel);
       if (verdict.passed) {

@@ -4,7 +4,12 @@ import type { TNarrowRow } from "@/lib/db/rows.generated";
 import { AppError } from "@/lib/errors";
 import type { TGenerationRequest } from "@/schema/generation.schema";
 import type { EZone, TZoneSpan } from "@/types/chunk.types";
-import type { IContextChunk, IQuestionSummary, TQuestion } from "@/types/generation.types";
+import {
+  type IContextChunk,
+  type IQuestionSummary,
+  passageKey,
+  type TQuestion,
+} from "@/types/generation.types";
 
 /**
  * Loads the selected chunks with the caller's visibility applied in SQL. Any chunk that does not
@@ -35,15 +40,13 @@ export async function loadContext(
     [refs.map((r) => r.documentId), refs.map((r) => r.chunkIndex), userId],
   );
   const found = new Set(rows.map((r) => `${r.document_id}:${r.chunk_index}`));
-  const missing = refs.filter((r) => !found.has(`${r.documentId}:${r.chunkIndex}`));
+  const missing = refs.filter((r) => !found.has(passageKey(r)));
   if (missing.length > 0) {
     throw new AppError(
       "forbidden",
       `You cannot use ${missing.length} of the selected passages (missing or not visible to you)`,
       {
-        details: missing
-          .slice(0, 10)
-          .map((m) => ({ path: "context", message: `${m.documentId}:${m.chunkIndex}` })),
+        details: missing.slice(0, 10).map((m) => ({ path: "context", message: passageKey(m) })),
       },
     );
   }

@@ -8,7 +8,7 @@ import { resetBreakersForProcess } from "@/lib/ai/provider-guard";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
 import { getStorage } from "@/lib/storage";
-import type { TQuestion } from "@/types/generation.types";
+import { passageKey, type TQuestion } from "@/types/generation.types";
 import {
   type IPreparedStandIn,
   parseSlot,
@@ -126,9 +126,8 @@ describe("the language-model path with a capable stand-in model", () => {
     const long = questions.find((q) => q.type === "long");
     expect(long).toMatchObject({ bloomLevel: "Create", marks: 5 });
     expect(questions.find((q) => q.type === "mcq")?.bloomLevel).toBe("Apply");
-    const given = new Set(context.map((c) => `${c.documentId}:${c.chunkIndex}`));
-    for (const q of questions)
-      for (const r of q.contextRefs) expect(given.has(`${r.documentId}:${r.chunkIndex}`)).toBe(true);
+    const given = new Set(context.map((c) => passageKey(c)));
+    for (const q of questions) for (const r of q.contextRefs) expect(given.has(passageKey(r))).toBe(true);
   });
 
   it("reads the slot from the prompt and maps chunk citations onto the prompt's passage ids", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { questionPrompt, questionSystemPrompt } from "@/lib/ai/prompts/generation";
 import { distinctPassages } from "@/lib/generation/draft";
-import type { IContextChunk, ISlot } from "@/types/generation.types";
+import { type IContextChunk, type ISlot, passageKey } from "@/types/generation.types";
 
 const slot = (over: Partial<ISlot>): ISlot => ({
   id: "s",
@@ -61,6 +61,6 @@ describe("the same text reaches the prompt once", () => {
       passage(4, `${text} `, "b"),
       passage(1, "A wave is a disturbance that moves energy from one place to another.", "a"),
     ]);
-    expect(out.map((c) => `${c.documentId}:${c.chunkIndex}`)).toEqual(["a:0", "a:1"]);
+    expect(out.map((c) => passageKey(c))).toEqual(["a:0", "a:1"]);
   });
 });

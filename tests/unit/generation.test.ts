@@ -6,7 +6,7 @@ import { createOfflineGenerator } from "@/lib/generation/offline-generator";
 import { arrangeLevels, largestRemainder, planSlots } from "@/lib/generation/plan";
 import { BlueprintSchema } from "@/schema/generation.schema";
 import { BLOOM_LEVELS } from "@/types/bloom.types";
-import type { IContextChunk, TQuestion } from "@/types/generation.types";
+import { type IContextChunk, passageKey, type TQuestion } from "@/types/generation.types";
 
 const DOC = "6f1c2e4a-1b2c-4d3e-8f40-123456789abc";
 const chunk = (
@@ -180,7 +180,7 @@ describe("offline generator", () => {
     bloomLevel,
     marks: type === "mcq" ? 1 : type === "short" ? 3 : 5,
     difficulty: "medium" as const,
-    sourceKeys: PASSAGES.map((c) => `${c.documentId}:${c.chunkIndex}`),
+    sourceKeys: PASSAGES.map((c) => passageKey(c)),
   });
   const first = (gen: ReturnType<typeof createOfflineGenerator>, s: ReturnType<typeof slot>, keyAt = 0) => {
     const ctx = createGateContext(PASSAGES);

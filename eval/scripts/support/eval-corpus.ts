@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ISqlExecutor } from "@/lib/db";
+import { passageKey } from "@/types/generation.types";
 
 export interface IManifest {
   book: string;
@@ -51,7 +52,7 @@ export async function sectionMapper(db: ISqlExecutor, manifests: readonly IManif
     const m = sectionPath ? /(?:^|> )(\d+)\.(\d+)\b/.exec(sectionPath) : null;
     if (m && Number(m[1]) === doc.chapter_number) return `${manifest.book}:${m[1]}.${m[2]}`;
     const ch = manifest.chapters.find((c) => c.chapterNumber === doc.chapter_number);
-    const mid = mids.get(`${documentId}:${chunkIndex}`);
+    const mid = mids.get(passageKey({ documentId, chunkIndex }));
     if (!ch || mid === undefined) return null;
     return ch.sections.find((s) => mid >= s.charStart && mid < s.charEnd)?.id ?? null;
   };

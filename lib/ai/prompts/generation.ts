@@ -1,5 +1,5 @@
 import { BLOOM_DESCRIPTIONS } from "@/types/bloom.types";
-import type { EStrategy, IContextChunk, ISlot } from "@/types/generation.types";
+import { type EStrategy, type IContextChunk, type ISlot, passageKey } from "@/types/generation.types";
 
 /**
  * Prompt for one question slot. Passages are wrapped in <passage id="documentId:chunkIndex">
@@ -74,7 +74,7 @@ export function questionPrompt(
   const passages = chunks
     .map(
       (c) =>
-        `<passage id="${c.documentId}:${c.chunkIndex}" title="${c.title.replace(/"/g, "'")}">\n${c.content}\n</passage>`,
+        `<passage id="${passageKey(c)}" title="${c.title.replace(/"/g, "'")}">\n${c.content}\n</passage>`,
     )
     .join("\n");
   return [

@@ -7,7 +7,7 @@ import {
 } from "@/lib/generation/knowledge/sentences";
 import { looksLikeInstruction } from "@/lib/text/injection";
 import { contentWords, stem } from "@/lib/text/tokenize";
-import type { TQuestion } from "@/types/generation.types";
+import { passageKey, type TQuestion } from "@/types/generation.types";
 import {
   BLANK,
   blankNeighbours,
@@ -102,7 +102,7 @@ export function checkSchema(q: TQuestion): IGateFinding[] {
 export function checkCitations(q: TQuestion, ctx: IGateContext): IGateFinding[] {
   if (q.contextRefs.length === 0) return [reject("citation", "The question cites no passage.")];
   for (const r of q.contextRefs) {
-    const p = ctx.passages.get(`${r.documentId}:${r.chunkIndex}`);
+    const p = ctx.passages.get(passageKey(r));
     if (!p) return [reject("citation", "The question cites a passage that was not given.")];
     if (!r.quote.trim() || coverage(r.quote, p.content) < 0.9)
       return [reject("citation", "The quoted evidence is not in the cited passage.")];
@@ -114,7 +114,7 @@ export function checkInjection(q: TQuestion, ctx: IGateContext): IGateFinding[] 
   const planted =
     textsOf(q).some(looksLikeInstruction) || q.contextRefs.some((r) => looksLikeInstruction(r.quote));
   const cited = q.contextRefs.some((r) => {
-    const p = ctx.passages.get(`${r.documentId}:${r.chunkIndex}`);
+    const p = ctx.passages.get(passageKey(r));
     // The sentences the question draws on must not be instructions planted in the document.
     return p
       ? ctx.sentences.some(
@@ -329,7 +329,7 @@ function softCoverage(text: string, support: ReadonlySet<string>): number {
 
 /** Sentences of the cited passages. */
 function citedSentences(q: TQuestion, ctx: IGateContext): IGateSentence[] {
-  const keys = new Set(q.contextRefs.map((r) => `${r.documentId}:${r.chunkIndex}`));
+  const keys = new Set(q.contextRefs.map((r) => passageKey(r)));
   return ctx.sentences.filter((s) => keys.has(s.key));
 }
 
@@ -642,7 +642,7 @@ export function checkScope(
   profile: EGateProfile = "strict",
 ): IGateFinding[] {
   const given = (r: TQuestion["contextRefs"][number]) =>
-    profile === "model" && ctx.passages.get(`${r.documentId}:${r.chunkIndex}`)?.selected === true;
+    profile === "model" && ctx.passages.get(passageKey(r))?.selected === true;
   if (
     ctx.scopeDocuments.size > 0 &&
     !q.contextRefs.some((r) => ctx.scopeDocuments.has(r.documentId) || given(r))
@@ -650,7 +650,7 @@ export function checkScope(
     return [reject("off_topic", "The question rests on a passage from outside the requested chapter.")];
   if (ctx.scopeSections.size === 0) return [];
   const inSection = q.contextRefs.some((r) => {
-    const p = ctx.passages.get(`${r.documentId}:${r.chunkIndex}`);
+    const p = ctx.passages.get(passageKey(r));
     return p !== undefined && (ctx.scopeSections.has(p.section) || given(r));
   });
   return inSection

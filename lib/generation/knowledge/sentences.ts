@@ -3,7 +3,7 @@ import { zonePassage } from "@/lib/ingestion/zones";
 import { looksLikeInstruction } from "@/lib/text/injection";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import type { EZone } from "@/types/chunk.types";
-import type { IContextChunk, IContextRef } from "@/types/generation.types";
+import { type IContextChunk, type IContextRef, passageKey } from "@/types/generation.types";
 
 /**
  * The sentences of the selected passages, each with where it stands (passage, heading block,
@@ -25,7 +25,7 @@ export interface ISentence {
   standalone: boolean;
 }
 
-export const chunkKey = (c: { documentId: string; chunkIndex: number }) => `${c.documentId}:${c.chunkIndex}`;
+export const chunkKey = passageKey;
 
 /** Textbook feature boxes whose titles are labels, not concepts. */
 export const FEATURE_BOX =

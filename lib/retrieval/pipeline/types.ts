@@ -2,6 +2,7 @@ import type { LanguageModel } from "ai";
 import type { ISqlExecutor } from "@/lib/db";
 import type { TRetrievalQueryRequest, TRetrievalQueryResponse } from "@/schema/retrieval.schema";
 import type { EZone, IEmbedder, TZoneSpan } from "@/types/chunk.types";
+import { passageKey } from "@/types/generation.types";
 import type { IQueryClassification } from "@/types/retrieval.types";
 import type { IRelevanceFeatures } from "../calibrate";
 import type { IHybridRow, IScopeChapter } from "../search";
@@ -128,7 +129,7 @@ export interface IRetrievalRun {
   llmDeadline: number;
 }
 
-export const keyOf = (documentId: string, chunkIndex: number) => `${documentId}:${chunkIndex}`;
+export const keyOf = (documentId: string, chunkIndex: number) => passageKey({ documentId, chunkIndex });
 
 /** A chunk's section, as the section spread groups passages. */
 export const sectionOf = (row: { document_id: string; section_path: string }) =>

@@ -1,4 +1,4 @@
-import type { IContextChunk } from "@/types/generation.types";
+import { type IContextChunk, passageKey } from "@/types/generation.types";
 
 /**
  * Finding worked examples in passages. Chunk text is Markdown as ingestion stores it; a worked
@@ -38,7 +38,7 @@ interface IPassage {
   pieces: IPiece[];
 }
 
-const keyOf = (c: IContextChunk) => `${c.documentId}:${c.chunkIndex}`;
+const keyOf = (c: IContextChunk) => passageKey(c);
 
 /** Joins runs of consecutive chunks of the same document into passages. */
 export function passagesOf(chunks: readonly IContextChunk[]): IPassage[] {
