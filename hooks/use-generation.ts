@@ -3,13 +3,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { DefaultChatTransport, readUIMessageStream, type UIMessageChunk } from "ai";
 import { useCallback, useRef, useState } from "react";
-import type { TGenerationMessage } from "@/app/api/generation/route";
 import { AppError } from "@/lib/errors";
 import type { TGenerationRequestInput } from "@/schema/generation.schema";
 import { apiFetch } from "@/services/http";
 import type {
   IGenerationErrorData,
   IGenerationSetData,
+  TGenerationMessage,
   TQuestion,
   TQuestionPartData,
 } from "@/types/generation.types";

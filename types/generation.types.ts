@@ -1,3 +1,4 @@
+import type { UIMessage } from "ai";
 import type { z } from "zod";
 import type { DIFFICULTIES, QUESTION_TYPES, STRATEGIES } from "@/schema/enums.schema";
 import type {
@@ -146,5 +147,8 @@ export type TGenerationDataParts = {
   set: IGenerationSetData;
   notice: { message: string };
 };
+
+/** The generation stream's message: the route writes it, `hooks/use-generation.ts` reads it. */
+export type TGenerationMessage = UIMessage<never, TGenerationDataParts>;
 
 export type IQuestionSummary = z.infer<typeof QuestionSummarySchema>;

@@ -4,9 +4,8 @@ import { act, renderHook, waitFor } from "@testing-library/react";
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { createElement, type ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { TGenerationMessage } from "@/app/api/generation/route";
 import { readGeneration, regenerateOne, useGeneration } from "@/hooks/use-generation";
-import type { ISlot } from "@/types/generation.types";
+import type { ISlot, TGenerationMessage } from "@/types/generation.types";
 
 const REQUEST = {
   filters: { board: "OpenStax", grade: "11", subject: "Biology" },

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createUIMessageStream, createUIMessageStreamResponse, type UIMessage } from "ai";
+import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { generationContract } from "@/contracts/generation.contract";
 import { e2eQuestionModel } from "@/lib/ai/e2e-slow-model";
 import { getEmbedder } from "@/lib/ai/embedder";
@@ -13,9 +13,7 @@ import { handle, type IHandlerInput } from "@/lib/http/route";
 import { describeError, log } from "@/lib/log";
 import { plural } from "@/lib/text/plural";
 import { runGenerationIsolated } from "@/lib/workers/generation";
-import type { TGenerationDataParts } from "@/types/generation.types";
-
-export type TGenerationMessage = UIMessage<never, TGenerationDataParts>;
+import type { TGenerationMessage } from "@/types/generation.types";
 
 /** The stream, telling `onCancel` when its reader goes away (a runtime without request signals). */
 function cancellable<T>(source: ReadableStream<T>, onCancel: () => void): ReadableStream<T> {
