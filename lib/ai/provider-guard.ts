@@ -232,19 +232,3 @@ export function guardModel(model: LanguageModel, step: TProviderStep): LanguageM
   }
   return wrapped;
 }
-
-/**
- * Generation requests that already saw the provider fail. The generation route hands the same
- * parsed request object to the evidence check and to the generator, so a timeout in the
- * answerability check switches the question slots of that request to the offline generator
- * without another round of waiting (and without threading a flag through the route).
- */
-const requestsOffline = new WeakSet<object>();
-
-export function markRequestOffline(request: object): void {
-  requestsOffline.add(request);
-}
-
-export function isRequestOffline(request: object): boolean {
-  return requestsOffline.has(request);
-}

@@ -1,7 +1,7 @@
 import "server-only";
 import { generateText, type LanguageModel, Output } from "ai";
 import { z } from "zod";
-import { guardModel, isProviderOutage, markRequestOffline } from "@/lib/ai/provider-guard";
+import { guardModel, isProviderOutage } from "@/lib/ai/provider-guard";
 import { AppError } from "@/lib/errors";
 import type { IRetrieveDeps } from "@/lib/retrieval/retrieve";
 import { retrieve } from "@/lib/retrieval/retrieve";
@@ -14,6 +14,8 @@ import { chunkKey, collectSentences } from "./knowledge/sentences";
 export interface IEvidence {
   chunks: IContextChunk[];
   warnings: string[];
+  /** The answerability check met a provider outage: the generator starts offline (IGenerationDeps). */
+  providerDown: boolean;
 }
 
 /**
@@ -27,15 +29,15 @@ const LlmAnswerabilitySchema = z.object({ enough: z.boolean(), rationale: z.stri
 /**
  * With a language model: a small check with rationale of whether the passages can support the
  * blueprint. Any failure (timeout, provider error, malformed output) means "no opinion"; a
- * provider outage also switches the rest of this generation request to the offline generator.
+ * provider outage is said in `providerDown`, which sends the rest of this generation request to
+ * the offline generator.
  */
 async function llmAnswerability(
   model: LanguageModel,
   timeoutMs: number,
   chunks: readonly IContextChunk[],
-  request: TGenerationRequest,
   requested: number,
-): Promise<{ enough: boolean; rationale: string } | null> {
+): Promise<{ verdict: { enough: boolean; rationale: string } | null; providerDown: boolean }> {
   try {
     const { output } = await generateText({
       model: guardModel(model, "answerability"),
@@ -50,10 +52,9 @@ async function llmAnswerability(
         .map((c) => `<passage>${c.content.slice(0, 1200)}</passage>`)
         .join("\n")}`,
     });
-    return output;
+    return { verdict: output, providerDown: false };
   } catch (err) {
-    if (isProviderOutage(err)) markRequestOffline(request);
-    return null;
+    return { verdict: null, providerDown: isProviderOutage(err) };
   }
 }
 
@@ -69,15 +70,18 @@ export async function ensureEvidence(
   const warnings: string[] = [];
   const chunks = [...selected];
   let check = assessAnswerability(chunks, requested, mcqs);
+  let providerDown = false;
   if (check.enough && llm.model) {
     // The offline count says yes; a model may still judge the facts too thin for the blueprint.
-    const verdict = await llmAnswerability(llm.model, llm.timeoutMs, chunks, request, requested);
+    const answer = await llmAnswerability(llm.model, llm.timeoutMs, chunks, requested);
+    providerDown = answer.providerDown;
+    const verdict = answer.verdict;
     if (verdict && !verdict.enough) {
       warnings.push(`Answerability check: ${verdict.rationale}`);
       check = { ...check, enough: false };
     }
   }
-  if (check.enough) return { chunks, warnings };
+  if (check.enough) return { chunks, warnings, providerDown };
 
   const have = new Set(chunks.map(chunkKey));
   const add = (items: Awaited<ReturnType<typeof retrieve>>["items"]) => {
@@ -146,5 +150,5 @@ export async function ensureEvidence(
   }
   if (!check.enough)
     warnings.push(`${check.reasons.join(" ")} Some questions may be skipped rather than invented.`);
-  return { chunks, warnings };
+  return { chunks, warnings, providerDown };
 }

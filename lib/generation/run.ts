@@ -1,5 +1,5 @@
 import type { LanguageModel } from "ai";
-import { guardModel, isProviderOutage, isRequestOffline, markRequestOffline } from "@/lib/ai/provider-guard";
+import { guardModel, isProviderOutage } from "@/lib/ai/provider-guard";
 import { describeError } from "@/lib/log";
 import type { TGenerationRequest } from "@/schema/generation.schema";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
@@ -53,6 +53,8 @@ export interface IGenerationDeps {
   concurrency?: number;
   /** The teacher cancelled: model calls stop, no further slot starts, the result says so. */
   signal?: AbortSignal;
+  /** The provider already failed in this request (the answerability check, `IEvidence`): start offline. */
+  providerDown?: boolean;
 }
 
 /** Why a slot was left empty: counted gate findings, or the material the passages lack. */
@@ -229,7 +231,6 @@ function gate(run: IRun, q: TQuestion, level: EBloomLevel, profile: EGateProfile
 function switchToOffline(run: IRun): void {
   if (run.providerDown) return;
   run.providerDown = true;
-  markRequestOffline(run.request);
   run.modelCalls.abort(new DOMException("the request went offline", "AbortError"));
   run.events.error("llm_unavailable", PROVIDER_DOWN_MESSAGE);
   run.warnings.push(PROVIDER_DOWN_MESSAGE);
@@ -611,7 +612,7 @@ export async function runGeneration(
   const stopCalls = () => run.modelCalls.abort(deps.signal?.reason);
   deps.signal?.addEventListener("abort", stopCalls, { once: true });
   // The answerability check of this same request may already have met the outage.
-  if (model && isRequestOffline(request)) switchToOffline(run);
+  if (model && deps.providerDown) switchToOffline(run);
   // Every card first, in slot order: parallel slots then update their own card in place.
   for (const slot of slots) events.question(slot, { status: "generating" });
   const positions = keyPositions(slots.filter((s) => s.type === "mcq").length, seed);

@@ -95,6 +95,7 @@ async function generate({
           pastQuestions,
           concurrency: getConfig().generationConcurrency,
           signal: cancel.signal,
+          providerDown: evidence.providerDown,
         },
         evidence.chunks,
         body,
