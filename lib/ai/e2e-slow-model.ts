@@ -5,10 +5,10 @@ import { getConfig } from "@/lib/config/env";
 
 /**
  * Test-only: a language model that writes a question slowly, token by token, so the end-to-end
- * tests can watch a card mid-question and press Stop while the model is writing. It is reachable
- * only when the server runs with `PAPERWISE_E2E_SLOW_MODEL=true` (set by scripts/e2e-server.mjs
- * alone) and the request carries `x-paperwise-e2e-model: slow`; every other request uses the
- * configured model. Its draft leans on "the passage" and rests on "moonlight crystals" the passages
+ * tests can watch a card mid-question and press Stop while the model is writing. Only
+ * `getQuestionModel` (lib/ai/providers.ts) loads this module, and only when the server runs with
+ * `PAPERWISE_E2E_SLOW_MODEL=true` (set by scripts/e2e-server.mjs alone); then a request carrying
+ * `x-paperwise-e2e-model: slow` gets it and every other request uses the configured model. Its draft leans on "the passage" and rests on "moonlight crystals" the passages
  * never mention: the quality gate refuses such an answer for a model draft too (unsupported), so
  * the test also sees a streamed draft replaced in place (by the rewrite, then the offline question).
  */

@@ -20,6 +20,21 @@ export function getLanguageModel(): LanguageModel | null {
   return globalForModel.__paperwiseModel;
 }
 
+/**
+ * The model that writes this request's questions: the configured one, except under the e2e server
+ * (`PAPERWISE_E2E_SLOW_MODEL=true`, set by scripts/e2e-server.mjs alone), where a request asking
+ * for it gets the slow test model of `./e2e-slow-model.ts`. That module is loaded only then: this
+ * is the one place a test model can enter the production generation route.
+ */
+export async function getQuestionModel(request: Request): Promise<LanguageModel | null> {
+  if (getConfig().e2eSlowModel) {
+    const { e2eQuestionModel } = await import("./e2e-slow-model");
+    const slow = e2eQuestionModel(request);
+    if (slow) return slow;
+  }
+  return getLanguageModel();
+}
+
 /** Hard timeout for one LLM step; past it the offline algorithm (or fused order) answers. */
 export function getLlmTimeoutMs(): number {
   if (globalForModel.__paperwiseTimeout !== undefined) return globalForModel.__paperwiseTimeout;

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { generationContract } from "@/contracts/generation.contract";
-import { e2eQuestionModel } from "@/lib/ai/e2e-slow-model";
 import { getEmbedder } from "@/lib/ai/embedder";
-import { getLanguageModel, getLlmTimeoutMs } from "@/lib/ai/providers";
+import { getLanguageModel, getLlmTimeoutMs, getQuestionModel } from "@/lib/ai/providers";
 import { getConfig } from "@/lib/config/env";
 import { getDb } from "@/lib/db";
 import { ensureEvidence } from "@/lib/generation/evidence";
@@ -88,7 +87,7 @@ async function generate({
       // Offline runs go to the worker pool (lib/workers/generation.ts).
       const result = await runGenerationIsolated(
         {
-          model: e2eQuestionModel(request) ?? model,
+          model: await getQuestionModel(request),
           timeoutMs,
           exemplars,
           scope,
