@@ -5,7 +5,7 @@ import type { ERole } from "@/types/curriculum.types";
 /**
  * One endpoint, written once: method and path, the schemas of its params, query, body and success
  * response, who may call it and which rate-limit bucket it spends. `handle()` parses and authorises
- * from it (lib/http/contract-handler.ts), the OpenAPI document is generated from the list of them
+ * from it (lib/http/route.ts), the OpenAPI document is generated from the list of them
  * (lib/openapi/document.ts), and the browser calls it through `apiFetch(contract, input)`
  * (services/http.ts). Client-safe: no server imports.
  */

@@ -5,7 +5,7 @@ import { LoginPage, TEACHER } from "./pages/login.page";
 /**
  * The e2e server runs offline, so the provider outage is played into the real generation
  * stream: the server's own frames pass through, plus the one `llm_unavailable` frame the
- * generator sends when the model provider stops responding (tests/integration/provider-outage
+ * generator sends when the model provider stops responding (tests/integration/provider-outage.test.ts
  * checks that the server sends it exactly once per set).
  */
 const NOTICE = "The model provider is not responding, so the offline generator is answering for this set.";
