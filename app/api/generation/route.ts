@@ -60,9 +60,9 @@ async function generate({
     { model, timeoutMs },
   );
 
-  const exemplars =
-    body.strategy === "few-shot" ? await loadExemplars(db, principal.userId, body.filters) : [];
+  // One past-paper read: the few-shot exemplars are its first five (what loadExemplars' default gives).
   const pastQuestions = await loadExemplars(db, principal.userId, body.filters, 40);
+  const exemplars = body.strategy === "few-shot" ? pastQuestions.slice(0, 5) : [];
   const scope = await loadScope(
     db,
     principal.userId,
