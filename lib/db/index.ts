@@ -72,6 +72,13 @@ export function getDb(): Promise<IDatabase> {
   return globalForDb.__paperwiseDb;
 }
 
+/** Readiness for the health route: the process database opens (migrated) and answers a statement. */
+export async function databaseReady(): Promise<IDatabase["kind"]> {
+  const db = await getDb();
+  await db.query("select 1");
+  return db.kind;
+}
+
 /** Replaces the process database (tests, CLIs that open their own). */
 export function setDbForProcess(db: IDatabase | undefined): void {
   globalForDb.__paperwiseDb = db ? Promise.resolve(db) : undefined;

@@ -1,7 +1,7 @@
 import { healthContract } from "@/contracts/system.contract";
 import { providerStatus } from "@/lib/ai/provider-guard";
 import { getConfig } from "@/lib/config/env";
-import { getDb } from "@/lib/db";
+import { databaseReady } from "@/lib/db";
 import { handle } from "@/lib/http/route";
 
 /**
@@ -10,12 +10,11 @@ import { handle } from "@/lib/http/route";
  * States and counts only, never prompts, keys or provider URLs.
  */
 export const GET = handle(healthContract, async () => {
-  const db = await getDb();
-  await db.query("select 1");
+  const database = await databaseReady();
   const { llm, embeddings } = getConfig();
   return {
     ok: true as const,
-    database: db.kind,
+    database,
     llm: llm.kind,
     embeddings: embeddings.kind,
     providers: providerStatus(),
