@@ -7,7 +7,7 @@ import type { EBloomLevel } from "./bloom.types";
 export const QUERY_TYPES = ["lookup", "concept", "procedure", "compare", "generate", "general"] as const;
 export type EQueryType = (typeof QUERY_TYPES)[number];
 
-/** Headline of a query plan (lib/retrieval/plan.ts): the most involved step it takes. */
+/** Headline of a query plan (lib/steps/plan/offline.ts): the most involved step it takes. */
 export const PLAN_STRATEGIES = ["single", "multi-query", "decompose", "hyde"] as const;
 export type EPlanStrategy = (typeof PLAN_STRATEGIES)[number];
 

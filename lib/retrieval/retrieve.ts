@@ -1,4 +1,5 @@
 import "server-only";
+import { planQuery } from "@/lib/steps/plan/offline";
 import type { TRetrievalQueryRequest, TRetrievalQueryResponse } from "@/schema/retrieval.schema";
 import { assessAndCorrect } from "./pipeline/correct";
 import { gatherPlan, tuningOf } from "./pipeline/execute";
@@ -10,7 +11,6 @@ import { buildResponse } from "./pipeline/respond";
 import { applyFollowUp, leaveOutExcluded } from "./pipeline/session";
 import type { IRetrievalRun, IRetrieveAblation, IRetrieveDeps } from "./pipeline/types";
 import { understandQuery } from "./pipeline/understand";
-import { planQuery } from "./plan";
 
 export {
   DEFAULT_COHERENCE,

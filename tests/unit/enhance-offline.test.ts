@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyQuery } from "@/lib/retrieval/classify";
-import { ENHANCE_LIMITS, enhanceQueryOffline, feedbackTerms } from "@/lib/retrieval/enhance-offline";
+import { ENHANCE_LIMITS, enhanceQueryOffline, feedbackTerms } from "@/lib/steps/enhance/offline";
 import { terms } from "@/lib/text/tokenize";
 
 const FILTERS = { board: "CBSE", grade: "10", subject: "Biology" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sanitizeLlmPlan } from "@/lib/ai/query-plan-llm";
+import { sanitizeLlmPlan } from "@/lib/steps/plan/llm";
 
 const PASSAGE =
   "Osmosis is the movement of water across a semipermeable membrane from an area of low solute concentration to an area of high solute concentration. The membrane lets water through but not the solutes, so water moves until the concentrations are balanced or pressure stops it.";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyQuery } from "@/lib/retrieval/classify";
-import { type IPlanSwitches, isExamStyle, planQuery } from "@/lib/retrieval/plan";
+import { type IPlanSwitches, isExamStyle, planQuery } from "@/lib/steps/plan/offline";
 
 const ON: IPlanSwitches = { planner: true, variants: true, hyde: true, focus: true, llm: false };
 const plan = (query: string, switches: Partial<IPlanSwitches> = {}, clientVariants?: string[]) =>

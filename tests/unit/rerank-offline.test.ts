@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { classifyQuery } from "@/lib/retrieval/classify";
-import { DEFAULT_FUSED_WEIGHT, rerankOffline } from "@/lib/retrieval/rerank-offline";
+import { DEFAULT_FUSED_WEIGHT, rerankOffline } from "@/lib/steps/rerank/offline";
 import type { IRerankCandidate } from "@/types/retrieval.types";
 
 const q = (text: string) => ({ ...classifyQuery(text), original: text });

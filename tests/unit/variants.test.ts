@@ -7,7 +7,7 @@ import {
   hypotheticalPassage,
   splitMcqOptions,
   synonymVariant,
-} from "@/lib/retrieval/variants";
+} from "@/lib/steps/plan/variants";
 
 describe("splitMcqOptions", () => {
   it("splits labelled options in order, in several label styles", () => {

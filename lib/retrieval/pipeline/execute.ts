@@ -1,11 +1,16 @@
 import "server-only";
-import { type ILlmQueryPlan, planQueryWithLlm } from "@/lib/ai/query-plan-llm";
 import { describeError, log } from "@/lib/log";
+import { type ILlmQueryPlan, planQueryWithLlm } from "@/lib/steps/plan/llm";
+import type { IQueryPlan } from "@/lib/steps/plan/offline";
+import {
+  feedbackVariant,
+  headingVariant,
+  hypotheticalPassage,
+  synonymVariant,
+} from "@/lib/steps/plan/variants";
 import { contentWords } from "@/lib/text/tokenize";
 import { synonyms } from "@/lib/text/wordnet";
 import type { EProbeSource } from "@/types/retrieval.types";
-import type { IQueryPlan } from "../plan";
-import { feedbackVariant, headingVariant, hypotheticalPassage, synonymVariant } from "../variants";
 import { PLAN_DEFAULTS, type TPlanTuning } from "./defaults";
 import { fuseProbeLists, type IProbeList } from "./fuse-probes";
 import { gatherProbe, type IGathered } from "./pass";

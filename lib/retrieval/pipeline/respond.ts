@@ -1,6 +1,6 @@
+import type { IQueryPlan } from "@/lib/steps/plan/offline";
 import type { TRetrievalItem, TRetrievalQueryResponse, TSessionTurn } from "@/schema/retrieval.schema";
 import type { IFollowUp } from "../follow-up";
-import type { IQueryPlan } from "../plan";
 import { orderByRelevance } from "../result-order";
 import type { IAssessedPass } from "./correct";
 import type { IProbeReport } from "./execute";

@@ -3,7 +3,7 @@ import { getEmbedder } from "@/lib/ai/embedder";
 import { getLanguageModel, getLlmTimeoutMs } from "@/lib/ai/providers";
 import { getDb } from "@/lib/db";
 import { handle } from "@/lib/http/route";
-import { enhanceQuery } from "@/lib/retrieval/enhance";
+import { enhanceQuery } from "@/lib/steps/enhance";
 
 export const POST = handle(enhanceQueryContract, async ({ principal, body, rateHeaders }) => {
   const result = await enhanceQuery(

@@ -1,8 +1,8 @@
 import "server-only";
-import { rerankWithLlm } from "@/lib/ai/rerank-llm";
 import { describeError, log } from "@/lib/log";
-import { rerankOffline } from "../rerank-offline";
-import { type ICandidate, type IRetrievalRun, keyOf, type TReranker } from "./types";
+import { type ICandidate, type IRetrievalRun, keyOf, type TReranker } from "@/lib/retrieval/pipeline/types";
+import { rerankWithLlm } from "./llm";
+import { rerankOffline } from "./offline";
 
 export interface IRerankOutcome {
   candidates: ICandidate[];

@@ -1,8 +1,8 @@
 import "server-only";
 import { generateText, type LanguageModel, Output } from "ai";
 import { z } from "zod";
+import { guardModel } from "@/lib/ai/provider-guard";
 import { contentWords, terms } from "@/lib/text/tokenize";
-import { guardModel } from "./provider-guard";
 
 const LlmQueryPlanSchema = z.object({
   variants: z.array(z.string()).max(6),

@@ -1,9 +1,9 @@
 import "server-only";
 import { generateText, type LanguageModel, Output } from "ai";
 import { z } from "zod";
+import { guardModel } from "@/lib/ai/provider-guard";
 import type { EBloomLevel } from "@/types/bloom.types";
 import { BLOOM_DESCRIPTIONS } from "@/types/bloom.types";
-import { guardModel } from "./provider-guard";
 
 const RerankOutputSchema = z.object({
   scores: z.array(z.object({ id: z.number().int(), score: z.number().min(0).max(10) })),

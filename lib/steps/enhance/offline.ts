@@ -1,3 +1,4 @@
+import { specificity } from "@/lib/retrieval/calibrate";
 import { nounPhrases } from "@/lib/text/phrases";
 import { contentWords, isStopword, stem, terms, words } from "@/lib/text/tokenize";
 import type { EBloomLevel } from "@/types/bloom.types";
@@ -8,7 +9,6 @@ import type {
   IEnhanceOfflineResult,
   ITermHighlight,
 } from "@/types/retrieval.types";
-import { specificity } from "./calibrate";
 
 /**
  * Extractive query enhancement (the offline counterpart of an LLM rewrite). It only ever appends:

@@ -1,6 +1,6 @@
+import { feedbackTerms } from "@/lib/steps/enhance/offline";
 import { contentWords, stem, terms } from "@/lib/text/tokenize";
 import type { IQueryClassification } from "@/types/retrieval.types";
-import { feedbackTerms } from "./enhance-offline";
 
 /**
  * Offline query variants: other phrasings of one query, each searched as its own probe and fused

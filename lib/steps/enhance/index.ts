@@ -4,13 +4,13 @@ import { z } from "zod";
 import { guardModel } from "@/lib/ai/provider-guard";
 import type { ISqlExecutor } from "@/lib/db";
 import { describeError, log } from "@/lib/log";
+import { classifyQuery } from "@/lib/retrieval/classify";
+import { hybridSearch, scopeChapters } from "@/lib/retrieval/search";
 import { contentWords } from "@/lib/text/tokenize";
 import { synonyms } from "@/lib/text/wordnet";
 import type { TEnhanceQueryRequest, TEnhanceQueryResponse } from "@/schema/retrieval.schema";
 import type { IEmbedder } from "@/types/chunk.types";
-import { classifyQuery } from "./classify";
-import { enhanceQueryOffline } from "./enhance-offline";
-import { hybridSearch, scopeChapters } from "./search";
+import { enhanceQueryOffline } from "./offline";
 
 export interface IEnhanceDeps {
   db: ISqlExecutor;
