@@ -9,7 +9,14 @@ import {
 } from "./lexicon";
 import { extractEnumerations, type IEnumeration } from "./lists";
 import { findWorkedExamples, type IWorkedExample } from "./numeric";
-import { extractCausal, extractMonotonic, type ICausal, type IMonotonic } from "./relations";
+import {
+  extractCausal,
+  extractDependences,
+  extractMonotonic,
+  type ICausal,
+  type IDependence,
+  type IMonotonic,
+} from "./relations";
 import {
   chunkKey,
   collectSentences,
@@ -21,7 +28,7 @@ import {
 
 export type { IConcept, ITerm } from "./lexicon";
 export type { IEnumeration } from "./lists";
-export type { ICausal, IMonotonic } from "./relations";
+export type { ICausal, IDependence, IMonotonic } from "./relations";
 export type { ISentence } from "./sentences";
 
 /**
@@ -40,6 +47,8 @@ export interface IKnowledge {
   terms: ITerm[];
   monotonic: IMonotonic[];
   causal: ICausal[];
+  /** "y depends on a and b": stated dependences without a direction (fair tests). */
+  dependences: IDependence[];
   enumerations: IEnumeration[];
   /** Worked examples ("Problem: … Solution: …") whose arithmetic can be re-done with new values. */
   examples: IWorkedExample[];
@@ -166,6 +175,7 @@ export function buildKnowledge(
     terms,
     monotonic,
     causal: extractCausal(sentences),
+    dependences: extractDependences(sentences),
     enumerations: extractEnumerations(sentences),
     examples: findWorkedExamples(onTopic.length > 0 ? onTopic : chunks),
     scopeTerms: mergeBy((t) => t.term.toLowerCase(), terms, wider.terms),
