@@ -2,6 +2,7 @@ import type { IKnowledge } from "@/lib/generation/knowledge";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType } from "@/types/generation.types";
 import type { IForm } from "./common";
+import { equationClaim, equationData, equationInvestigation, equationProblem } from "./equations";
 import {
   compareTerms,
   contrastSiblings,
@@ -36,14 +37,18 @@ export const FORMS: readonly IForm[] = [
   compareTerms,
   // Apply
   numericProblem,
+  equationProblem,
   proportionRule,
   predictChange,
   // Analyze
+  equationData,
   assertionReason,
   // Evaluate
+  equationClaim,
   judgeClaim,
   // Create
   designInvestigation,
+  equationInvestigation,
 ];
 
 export const formsFor = (type: EQuestionType, level: EBloomLevel) => FORMS.filter((f) => f.fits(type, level));

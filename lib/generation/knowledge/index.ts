@@ -1,4 +1,5 @@
 import type { IContextChunk } from "@/types/generation.types";
+import { extractEquations, type IEquation } from "./equations";
 import {
   extractConcepts,
   extractTerms,
@@ -26,6 +27,7 @@ import {
   sectionKeyOf,
 } from "./sentences";
 
+export type { IEquation, IFactor, IQuantity } from "./equations";
 export type { IConcept, ITerm } from "./lexicon";
 export type { IEnumeration } from "./lists";
 export type { ICausal, IDependence, IMonotonic } from "./relations";
@@ -52,6 +54,8 @@ export interface IKnowledge {
   enumerations: IEnumeration[];
   /** Worked examples ("Problem: … Solution: …") whose arithmetic can be re-done with new values. */
   examples: IWorkedExample[];
+  /** Relations stated as equations with named quantities and checked units ("f = μN"). */
+  equations: IEquation[];
   /** Terms defined anywhere in the chapter(s), context first. */
   scopeTerms: ITerm[];
   /** Concepts named anywhere in the chapter(s), context first. */
@@ -178,6 +182,7 @@ export function buildKnowledge(
     dependences: extractDependences(sentences),
     enumerations: extractEnumerations(sentences),
     examples: findWorkedExamples(onTopic.length > 0 ? onTopic : chunks),
+    equations: extractEquations(onTopic.length > 0 ? onTopic : chunks),
     scopeTerms: mergeBy((t) => t.term.toLowerCase(), terms, wider.terms),
     concepts: mergeBy((c) => c.name.toLowerCase(), own, wider.concepts),
     scopeMonotonic: mergeBy((r) => `${r.x}|${r.y}`, monotonic, wider.monotonic),
