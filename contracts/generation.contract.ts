@@ -7,6 +7,7 @@ import {
   QuestionSummarySchema,
   SavedQuestionSchema,
 } from "@/schema/generation.schema";
+import { GenerationSupportRequestSchema, GenerationSupportResponseSchema } from "@/schema/support.schema";
 import { defineContract, uuidParams } from "./contract";
 
 export const generationContract = defineContract({
@@ -32,6 +33,20 @@ export const generationContract = defineContract({
       bloomTargets: ["Remember", "Understand", "Apply"],
     },
   },
+});
+
+export const generationSupportContract = defineContract({
+  name: "generation.support",
+  method: "POST",
+  path: "/api/generation/support",
+  summary:
+    "What the selected passages can support, per question type and Bloom level, before generating: a count of the material the offline forms build from, and the reason for each zero",
+  tag: "generation",
+  auth: { kind: "user", scope: "generation:write", roles: ["teacher", "admin"] },
+  body: GenerationSupportRequestSchema,
+  rateLimit: "retrieval",
+  response: GenerationSupportResponseSchema,
+  example: { context: [{ documentId: "6f1c2e4a-1b2c-4d3e-8f40-123456789abc", chunkIndex: 3 }] },
 });
 
 export const patchQuestionContract = defineContract({

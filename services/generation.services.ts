@@ -1,4 +1,8 @@
-import { getQuestionSetContract, patchQuestionContract } from "@/contracts/generation.contract";
+import {
+  generationSupportContract,
+  getQuestionSetContract,
+  patchQuestionContract,
+} from "@/contracts/generation.contract";
 import { AppError } from "@/lib/errors";
 import type { TGenerationRequestInput } from "@/schema/generation.schema";
 import type { TQuestion, TQuestionPartData } from "@/types/generation.types";
@@ -35,3 +39,7 @@ export const patchQuestion = (
 
 /** A saved question set with its questions. */
 export const getQuestionSet = (id: string) => apiFetch(getQuestionSetContract, { params: { id } });
+
+/** What the selected passages can support per question type and Bloom level, before generating. */
+export const getGenerationSupport = (context: { documentId: string; chunkIndex: number }[]) =>
+  apiFetch(generationSupportContract, { body: { context } });

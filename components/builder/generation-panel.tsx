@@ -8,6 +8,7 @@ import { BlueprintForm } from "./blueprint-form";
 import { GenerationStatus } from "./generation-status";
 import { MixChart } from "./mix-chart";
 import { QuestionCard } from "./question-card";
+import { SupportTable } from "./support-table";
 import { type IGenerationPanelProps, useGenerationPanel } from "./use-generation-panel";
 
 /**
@@ -46,6 +47,7 @@ export function GenerationPanel({ onBack, ...props }: IGenerationPanelProps & { 
         </span>
       </section>
       <BlueprintForm form={p.blueprint} running={running} onGenerate={generate} onStop={p.gen.stop} />
+      <SupportTable context={context.map((c) => ({ documentId: c.documentId, chunkIndex: c.chunkIndex }))} />
       <GenerationStatus panel={p} />
       {p.finals.length > 0 && !running && (
         <MixChart byLevel={p.byLevel} targets={p.blueprint.targets()} byType={p.byType} />

@@ -1,14 +1,16 @@
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType, IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
-import { availability, formsFor } from "./forms";
+import { availability, formsFor, type ISupport, supportTable } from "./forms";
 import { mulberry32 } from "./forms/common";
 import { buildKnowledge, type IKnowledge } from "./knowledge";
 
 /**
- * The offline question generator: question forms an algorithm can do well (definitions with
- * same-kind options from the chapter, cloze on named terms, assertion–reason from stated causes,
- * predictions from stated relationships, compare/contrast of sibling terms, misconceptions to
- * judge, investigations to design), each at the Bloom level its demand really has. It proposes
+ * The offline question generator: question forms an algorithm can do well, one or more per Bloom
+ * level (definitions and reversed statements to recall; explaining a stated cause and telling
+ * sibling terms apart; numeric problems, proportions and predictions from stated relations;
+ * assertion–reason across two statements; a plausible student claim to judge; a fair test to
+ * plan), each drawn only from the kind of statement it suits and labelled with the level its
+ * demand really has. It proposes
  * candidates; the quality gate (`./gate`) decides, exactly as for a language model's drafts.
  */
 export interface IOfflineCandidate {
@@ -46,4 +48,12 @@ export function createOfflineGenerator(
       }
     },
   };
+}
+
+/** What the passages can support per question type and Bloom level (the blueprint panel's table). */
+export function supportOf(
+  chunks: readonly IContextChunk[],
+  scope: readonly IContextChunk[] = [],
+): ISupport[] {
+  return supportTable(buildKnowledge(chunks, scope));
 }

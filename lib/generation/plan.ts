@@ -7,8 +7,8 @@ export const DEFAULT_MARKS: Record<EQuestionType, number> = { mcq: 1, short: 3, 
 /** Levels each question type suits when the blueprint names none. */
 const DEFAULT_LEVELS: Record<EQuestionType, EBloomLevel[]> = {
   mcq: ["Remember", "Understand", "Apply", "Analyze"],
-  short: ["Understand", "Apply", "Analyze", "Remember"],
-  long: ["Analyze", "Evaluate", "Create", "Understand"],
+  short: ["Understand", "Remember", "Evaluate", "Apply"],
+  long: ["Evaluate", "Remember", "Create", "Understand"],
 };
 
 /** Largest-remainder (Hamilton) apportionment of `total` seats by `weights`; ties go to the earlier key. */

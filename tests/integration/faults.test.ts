@@ -84,7 +84,8 @@ beforeAll(async () => {
     },
     maxBytes: 10 * 1024 * 1024,
   });
-  refs = Array.from({ length: 6 }, (_, i) => ({
+  // Enough passages for two offline MCQs: v3 leaves a slot empty rather than write a cloze.
+  refs = Array.from({ length: 16 }, (_, i) => ({
     documentId: book!.ingestion!.document_id!,
     chunkIndex: i + 2,
   }));

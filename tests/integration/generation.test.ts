@@ -77,6 +77,7 @@ beforeAll(async () => {
       "A photosystem is a group of pigments and proteins that captures light energy in the thylakoid membrane.",
       "Stomata are small pores in the leaf surface that let carbon dioxide enter the leaf.",
       "Carbon fixation is the conversion of inorganic carbon dioxide into organic molecules in the Calvin cycle.",
+      "The leaves of most plants appear green because the chlorophyll in leaf cells reflects green light.",
     ].join("\n"),
   );
   const [inj] = await ingestFiles(env.db, getStorage(), getEmbedder(), {
@@ -123,8 +124,9 @@ describe("POST /api/generation (offline generator)", () => {
       id: string;
       data: { question: Record<string, unknown> };
     }[];
-    // Empty slots are the exception, and each says why (above).
-    expect(final.length).toBeGreaterThanOrEqual(5);
+    // Empty slots are the exception, and each says why (above). The demo chapter's Remember and
+    // Apply MCQs were clozes before those forms were dropped (15 of 21 rejected by readers).
+    expect(final.length).toBeGreaterThanOrEqual(4);
     for (const q of final.map((f) => f.data.question)) {
       const citations = q.contextRefs as { documentId: string; chunkIndex: number; quote: string }[];
       expect(citations.length).toBeGreaterThan(0);
@@ -306,7 +308,9 @@ describe("POST /api/generation (language model)", () => {
       const res = await post({
         filters: FILTERS,
         context: [injectedRef],
-        blueprint: { items: [{ type: "short", count: 1, bloomLevel: "Remember" }] },
+        // An Understand MCQ from the handout's "because" sentence: its definitions alone no longer make a
+        // written Remember item ("Define X and state one further fact" was dropped).
+        blueprint: { items: [{ type: "mcq", count: 1, bloomLevel: "Understand" }] },
       });
       const { chunks } = await readGenerationStream(res);
       expect(Date.now() - started).toBeLessThan(10_000);

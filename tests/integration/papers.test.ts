@@ -18,7 +18,7 @@ import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/te
 let env: ITestEnv;
 let docId: string;
 let questionIds: { id: string; type: string; promptText: string; bloomLevel: string }[] = [];
-let secondSet: { id: string; type: string; bloomLevel: string }[] = [];
+let secondSet: { id: string; type: string; bloomLevel: string; promptText: string }[] = [];
 let otherQuestionId: string;
 
 const context = (n: number, from = 2) =>
@@ -47,8 +47,10 @@ beforeAll(async () => {
       chapterName: "Cell Structure",
     },
   });
-  // The whole demo chapter (cell structure holds the most material for written questions), so
-  // the offline generator fills every slot of the blueprint.
+  // The whole demo chapter (cell structure holds the most material for written questions). The
+  // offline generator leaves a slot empty rather than fill it with a form readers reject (a
+  // chapter carries only a few MCQs it can write), so the paper's 6 MCQ, 4 short and 2 long
+  // answers are collected from sets with different seeds.
   const [{ n: chunkCount }] = (await env.db.query<{ n: number }>(
     "select count(*)::int as n from document_chunks where document_id = $1",
     [docId],
@@ -57,17 +59,30 @@ beforeAll(async () => {
     items: [
       { type: "mcq", count: 6 },
       { type: "short", count: 4, marks: 2 },
-      { type: "long", count: 2, marks: 3 },
+      // Long answers at Remember: "check the notes" is the written form this chapter carries most.
+      { type: "long", count: 2, marks: 3, bloomLevel: "Remember" },
     ],
   };
-  questionIds = await setQuestions(
-    env.teacher.token,
-    await generateSet(env.teacher.token, {
-      filters: BIOLOGY,
-      context: context(Math.min(60, chunkCount), 0),
-      blueprint,
-      seed: 3,
-    }),
+  const want: Record<string, number> = { mcq: 6, short: 4, long: 2 };
+  const picked: typeof questionIds = [];
+  const missing = (type: string) => (want[type] ?? 0) - picked.filter((p) => p.type === type).length;
+  for (let seed = 3; seed < 3 + 8 && picked.length < 12; seed++) {
+    const set = await setQuestions(
+      env.teacher.token,
+      await generateSet(env.teacher.token, {
+        filters: BIOLOGY,
+        context: context(Math.min(60, chunkCount), 0),
+        // Later sets ask only for what is still missing, so long answers get the passages too.
+        blueprint: seed === 3 ? blueprint : { items: blueprint.items.filter((i) => missing(i.type) > 0) },
+        seed,
+      }),
+    );
+    for (const q of set)
+      if (picked.filter((p) => p.type === q.type).length < (want[q.type] ?? 0)) picked.push(q);
+  }
+  questionIds = ["mcq", "short", "long"].flatMap((t) => picked.filter((q) => q.type === t));
+  expect(questionIds.map((q) => q.type).join(",")).toBe(
+    "mcq,mcq,mcq,mcq,mcq,mcq,short,short,short,short,long,long",
   );
   secondSet = await setQuestions(
     env.teacher.token,
@@ -370,8 +385,12 @@ describe("papers API", () => {
 
   it("swaps a question for a similar one and regenerates one in place", async () => {
     const paper = await filledPaper();
+    // A similar question not already in the paper (the offline generator repeats itself on one chapter).
+    const inPaper = new Set(paper.sections.flatMap((sec) => sec.items.map((i) => i.question.promptText)));
     const target = paper.sections[0]!.items.find((i) =>
-      secondSet.some((q) => q.type === "mcq" && q.bloomLevel === i.question.bloomLevel),
+      secondSet.some(
+        (q) => q.type === "mcq" && q.bloomLevel === i.question.bloomLevel && !inPaper.has(q.promptText),
+      ),
     );
     if (target) {
       const swapped = await call(swap, "POST", { id: paper.id, itemId: target.id }, { json: {} });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as login } from "@/app/api/auth/login/route";
 import { POST as generation } from "@/app/api/generation/route";
+import { POST as generationSupport } from "@/app/api/generation/support/route";
 import { GET as exportPaper } from "@/app/api/papers/[id]/export/route";
 import { POST as regenerateItem } from "@/app/api/papers/[id]/items/[itemId]/regenerate/route";
 import { POST as swapItem } from "@/app/api/papers/[id]/items/[itemId]/swap/route";
@@ -117,6 +118,14 @@ const SCOPE_TABLE: [string, string, THandler, TApiScope, () => Record<string, st
   ["GET", "question-sets/[id]", getSet as THandler, "questions:read", () => ({ id: NONE })],
   ["GET", "questions", searchQuestions as THandler, "questions:read", () => ({})],
   ["POST", "generation", generation as THandler, "generation:write", () => ({}), { filters: FILTERS }],
+  [
+    "POST",
+    "generation/support",
+    generationSupport as THandler,
+    "generation:write",
+    () => ({}),
+    { context: [] },
+  ],
   [
     "PATCH",
     "questions/[id]",

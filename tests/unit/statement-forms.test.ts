@@ -26,6 +26,7 @@ const PASSAGES: IContextChunk[] = [
         "Birds and mammals have a four-chambered heart that keeps oxygenated and deoxygenated blood apart.",
         "During exercise, the heart rate of a trained athlete increases to supply the muscles with oxygen.",
         "After a meal, blood flow to the digestive organs rises to absorb the nutrients.",
+        "Small mammals such as mice have a faster heart rate than large mammals such as elephants.",
       ].join(" "),
     ].join("\n"),
   },
@@ -101,23 +102,30 @@ describe("reverse: a statement made false by its one direction word", () => {
 });
 
 describe("statement forms", () => {
-  it("an MCQ 'which statement is (NOT) correct' keyed by what the text states, passing the gate", () => {
+  // The "… is NOT correct?" variant was dropped: graded readings found reversals that stay true.
+  it("an MCQ 'which statement is correct' keyed by the one statement the text makes, passing the gate", () => {
     const found = firstPassing("mcq", "Remember", 1, 2);
     expect(found?.form).toBe("statement-mcq");
     const q = found!.question as Extract<TQuestion, { type: "mcq" }>;
-    expect(q.promptText).toMatch(
-      /^Which of the following statements about circulatory system architecture is (?:NOT )?correct\?$/,
+    expect(q.promptText).toBe(
+      "Which of the following statements about circulatory system architecture is correct?",
     );
     expect(q.correctIndex).toBe(2);
     const passage = PASSAGES[0]!.content;
     const isStated = (o: string) => passage.includes(o.replace(/\.$/, ""));
-    const negative = /NOT correct/.test(q.promptText);
-    // "NOT correct": the key is the one statement the text does not make; "correct": the only one it makes.
-    expect(isStated(q.options[q.correctIndex]!)).toBe(!negative);
-    expect(q.options.filter((_o, i) => i !== q.correctIndex).every((o) => isStated(o) === negative)).toBe(
-      true,
-    );
+    expect(isStated(q.options[q.correctIndex]!)).toBe(true);
+    expect(q.options.filter((_o, i) => i !== q.correctIndex).every((o) => !isStated(o))).toBe(true);
     expect(new Set(q.distractorRationales).size).toBe(3);
+  });
+
+  // "NOT correct" stays only for reversals of a quality or direction: a swap of two names
+  // (reflection/refraction, artery/vein, electron/proton) can leave the statement true.
+  it("offers 'NOT correct' items only for reversals that are not swaps of two names", () => {
+    const gen = createOfflineGenerator(PASSAGES, 1);
+    const all = [...gen.candidates(slot("mcq", "Remember", 1), { used: new Set(), keyAt: 0 })];
+    expect(all.length).toBeGreaterThan(0);
+    for (const { question } of all.filter((c) => /NOT correct/.test(c.question.promptText)))
+      expect(question.type === "mcq" && question.explanation).not.toMatch(/“(?:arter(?:y|ies)|veins?)”/);
   });
 
   it("a short written Remember item: notes with one reversed statement to find and correct, the rest confirmed for one mark", () => {

@@ -16,9 +16,10 @@ import { LEANS_ON_CONTEXT } from "./recall";
 import { ABOUT_NAMES, falsify } from "./relations";
 
 /**
- * Questions that ask for more than recall: describe a topic in several ideas (Understand),
- * distinguish two related terms (Analyze), judge a student's plausible misconception and correct
- * it with evidence (Evaluate), design an investigation of a stated relationship (Create).
+ * Questions that ask for more than recall: distinguish two related terms (Understand), judge a
+ * student's plausible claim — a reversed relationship, a denied cause, an over-generalised
+ * statement — and justify the verdict (Evaluate), plan a fair test of a stated relationship
+ * (Create).
  */
 
 const be = (plural: boolean) => (plural ? "are" : "is");
@@ -52,9 +53,10 @@ function siblingPairs(env: IFormEnv): [ITerm, ITerm][] {
   return out;
 }
 
+/** Understand, written: tell two sibling terms apart by what the text says of each. */
 export const compareTerms: IForm = {
   id: "compare-terms",
-  fits: (type, level) => type !== "mcq" && level === "Analyze",
+  fits: (type, level) => type !== "mcq" && level === "Understand",
   available: (kb) => kb.terms.length,
   *build(env) {
     for (const [a, b] of siblingPairs(env)) {
@@ -70,7 +72,6 @@ export const compareTerms: IForm = {
       if (long && !(extraA || extraB)) continue;
       const answer = [
         `${capital(a.term)} ${be(a.plural)} ${stripEnd(a.definition)}, whereas ${b.term} ${be(b.plural)} ${stripEnd(b.definition)}.`,
-        `Both are ${kind}s, but they differ in what each one is or does.`,
         ...(extraA ? [sentence(compress(extraA.text))] : []),
         ...(extraB ? [sentence(compress(extraB.text))] : []),
       ].join(" ");
@@ -113,7 +114,40 @@ interface IMisconception {
   sources: { chunkKey: string; quote: string }[];
 }
 
-/** Plausible misconceptions: a definition pinned on a sibling term, a reversed relationship, a denied fact. */
+/** "Most/many/some X …" or "X usually …": a qualified statement a student might state as always true. */
+const QUALIFIER = /^(most|many|some)\s+(?=\p{L})|\b(usually|often|generally|typically|normally|mostly)\b/giu;
+
+/**
+ * The over-general claim a student might make from a qualified statement ("Most stars are main
+ * sequence stars" → "All stars are …"), with the qualifier it drops; null when the sentence is
+ * not a plain qualified statement.
+ */
+export function overGeneral(text: string): { claim: string; qualifier: string } | null {
+  const t = stripEnd(text);
+  const words = t.split(/\s+/).length;
+  if (words < 7 || words > 30 || /\b(?:not|no|never|all|always|every|only)\b|[%=?]/i.test(t)) return null;
+  if (LEANS_ON_CONTEXT.test(t) || ABOUT_NAMES.test(t) || PRONOUN_ANYWHERE.test(t)) return null;
+  const hits = [...t.matchAll(QUALIFIER)];
+  if (hits.length !== 1) return null;
+  const hit = hits[0]!;
+  const word = (hit[1] ?? hit[2] ?? "").toLowerCase();
+  if (hit[1]) {
+    // "Most stars …": the quantifier opens the sentence and a plural noun follows.
+    const rest = t.slice(hit[0].length);
+    if (/^of\b/i.test(rest)) return null;
+    return { claim: `All ${rest}.`, qualifier: word };
+  }
+  const at = hit.index ?? 0;
+  if (at < 8) return null;
+  // "exist mostly in the mesophyll" → "exist only in …"; "usually divide" → "always divide".
+  const strong = word === "mostly" ? "only" : "always";
+  return {
+    claim: `${capital(t.slice(0, at).trimEnd())} ${strong}${t.slice(at + hit[0].length)}.`,
+    qualifier: word,
+  };
+}
+
+/** Plausible misconceptions: a reversed relationship, a denied stated fact, an over-generalised statement. */
 function misconceptions(env: IFormEnv): IMisconception[] {
   const out: IMisconception[] = [];
   for (const r of env.kb.monotonic) {
@@ -137,6 +171,18 @@ function misconceptions(env: IFormEnv): IMisconception[] {
       correction: `${capital(stripEnd(c.effect))}, because ${lower(stripEnd(c.cause))}.`,
       truth: "",
       sources: [{ chunkKey: c.chunkKey, quote: c.sentence }],
+    });
+  }
+  for (const s of env.kb.sentences) {
+    if (!s.standalone || s.sideBox || env.used.has(s.text)) continue;
+    const g = overGeneral(s.text);
+    if (!g) continue;
+    out.push({
+      claim: g.claim,
+      error: `The student has over-generalised: the text says “${g.qualifier}”, not always or all, so exceptions exist.`,
+      correction: sentence(s.text),
+      truth: "",
+      sources: [{ chunkKey: s.chunkKey, quote: s.text }],
     });
   }
   return out;
@@ -180,16 +226,20 @@ export const judgeClaim: IForm = {
       }
       const long = env.slot.type === "long";
       const q = written(env, {
-        prompt: `A student claims: “${stripEnd(m.claim)}.” Evaluate this claim. ${long ? "Identify the error, correct it, and support your answer with evidence." : "Is the student right? Justify your answer."}`,
-        answer: `The claim is incorrect. ${m.error} ${m.correction}${m.truth ? ` ${m.truth}` : ""}`,
+        prompt: `A student claims: “${stripEnd(m.claim)}.” Evaluate this claim. ${long ? "Identify the error, correct it, and support your answer with evidence." : "Is the student right? Justify your answer; marks are for the justification."}`,
+        answer: `The claim is incorrect. ${m.error} The text states: ${m.truth || sentence(m.sources[0]!.quote)}${m.truth || m.correction === sentence(m.sources[0]!.quote) ? "" : ` So: ${m.correction}`}`,
+        // Marks go to the justification: "incorrect" alone earns nothing.
         points: [
-          { point: "Judges the claim incorrect" },
-          { point: `Identifies the error: ${lower(stripEnd(m.error))}` },
-          { point: `Corrects it: ${lower(stripEnd(m.correction))}` },
+          { point: `Judges the claim incorrect and names the error: ${lower(stripEnd(m.error))}` },
+          {
+            point: `Justifies with what the text states: ${clip(stripEnd(m.truth || m.sources[0]!.quote), 150)}`,
+          },
+          { point: `Gives the corrected statement: ${lower(stripEnd(m.correction))}` },
           ...(long
             ? [
                 {
-                  point: `Supports the correction with evidence: ${clip(stripEnd(m.truth || m.sources[0]!.quote), 150)}`,
+                  point:
+                    "Explains why the evidence settles it (the stated relationship or cause rules the claim out), with an example or a case the claim gets wrong",
                   weight: 2,
                 },
               ]
@@ -203,33 +253,71 @@ export const judgeClaim: IForm = {
   },
 };
 
+/** A relation a fair test can check: y against x, with a stated direction (±1) or none (0). */
+interface ITestable {
+  x: string;
+  y: string;
+  sign: 1 | -1 | 0;
+  /** Other quantities the text says y depends on: what to keep the same. */
+  others: string[];
+  sentence: string;
+  chunkKey: string;
+}
+
+function testables(kb: IFormEnv["kb"]): ITestable[] {
+  const out: ITestable[] = kb.monotonic.map((r) => ({
+    x: r.x,
+    y: r.y,
+    sign: r.sign,
+    others: kb.scopeMonotonic.filter((o) => o.y === r.y && o.x !== r.x).map((o) => o.x),
+    sentence: r.sentence,
+    chunkKey: r.chunkKey,
+  }));
+  for (const d of kb.dependences)
+    for (const x of d.xs)
+      if (!out.some((t) => t.x === x && t.y === d.y))
+        out.push({
+          x,
+          y: d.y,
+          sign: 0,
+          others: d.xs.filter((o) => o !== x),
+          sentence: d.sentence,
+          chunkKey: d.chunkKey,
+        });
+  return out;
+}
+
+/**
+ * Create, written: plan a fair test of a relation the text states between two measurable
+ * quantities ("as x increases, y decreases"; "y depends on a and b"), marked on the method: what
+ * to change, what to measure, what to keep the same, and what result would support the relation.
+ */
 export const designInvestigation: IForm = {
   id: "design-investigation",
   fits: (type, level) => type !== "mcq" && level === "Create",
-  available: (kb) => kb.monotonic.length,
+  available: (kb) => testables(kb).length,
   *build(env) {
-    for (const r of env.kb.monotonic) {
+    for (const r of testables(env.kb)) {
       if (env.used.has(r.sentence)) continue;
-      const controls = env.kb.scopeMonotonic
-        .filter((o) => o.y === r.y && o.x !== r.x)
-        .map((o) => o.x)
-        .slice(0, 2);
+      const controls = r.others.slice(0, 2);
       const keep = controls.length
         ? controls.join(" and ")
         : `every other condition that could change ${r.y}`;
-      const expected = r.sign > 0 ? "increase" : "decrease";
       const long = env.slot.type === "long";
+      // Kept to the words of the method and the relation: the gate checks the answer against the passages.
+      const supports =
+        r.sign === 0
+          ? `${r.y} changes as ${r.x} changes, with the controlled variables kept the same`
+          : `${r.y} ${r.sign > 0 ? "increases" : "decreases"} as ${r.x} increases`;
       const q = written(env, {
-        prompt: `Design an investigation to test how ${r.x} affects ${r.y}. Say what you would change, what you would measure, what you would keep the same, and what result you would expect.`,
-        answer: `Change ${r.x} over at least five values (the independent variable). Measure ${r.y} at each value (the dependent variable). Keep ${keep} the same so the test is fair, and repeat each value three times to average the results. I expect ${r.y} to ${expected} as ${r.x} increases, because ${lower(stripEnd(r.sentence))}.`,
+        prompt: `Plan a fair test of how ${r.x} affects ${r.y}. Say what you would change, what you would measure, what you would keep the same, and what result would support the relationship.`,
+        answer: `Change ${r.x} over at least five values (the independent variable). Measure ${r.y} at each value (the dependent variable). Keep ${keep} the same (controlled variables), and repeat each value three times. The results support the relationship if ${supports}. ${sentence(r.sentence)}`,
         points: [
           { point: `Varies ${r.x} over a range of values (independent variable)` },
           { point: `Measures ${r.y} each time (dependent variable)` },
           { point: `Keeps ${keep} constant (controlled variables)` },
           ...(long ? [{ point: "Repeats each value and averages, to make the results reliable" }] : []),
-          {
-            point: `Predicts that ${r.y} will ${expected} as ${r.x} increases, with the reason from the text`,
-          },
+          { point: `States the result that would support the relationship: ${supports}` },
         ],
         keywords: keywords([r.x, r.y, "independent", "dependent", "control"]),
         sources: [{ chunkKey: r.chunkKey, quote: r.sentence }],
@@ -343,10 +431,13 @@ export const nameAndDescribe: IForm = {
   },
 };
 
-/** Analyze, written: two members of one group, told apart by what the passages say of each. */
+/**
+ * Understand, written: two members of one group, told apart by what the passages say of each.
+ * Readers put "distinguish between" at Understand (explaining a difference the text states).
+ */
 export const contrastSiblings: IForm = {
   id: "contrast-siblings",
-  fits: (type, level) => type !== "mcq" && level === "Analyze",
+  fits: (type, level) => type !== "mcq" && level === "Understand",
   available: (kb) => kb.links.siblings.size,
   *build(env) {
     for (const g of siblingGroups(env)) {

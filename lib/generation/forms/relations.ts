@@ -84,64 +84,87 @@ function unrelatedTruth(env: IFormEnv, c: ICausal): string | null {
   const candidates = env.kb.terms
     .filter(
       (t) =>
-        t.sentence !== c.sentence && shares(t.sentence, c.effect) >= 1 && shares(t.sentence, c.cause) <= 1,
+        // On A's topic, but sharing nothing with the stated cause: it must not explain A too.
+        t.sentence !== c.sentence && shares(t.sentence, c.effect) >= 1 && shares(t.sentence, c.cause) === 0,
     )
     .map((t) => t.sentence);
   return candidates[0] ?? null;
 }
 
+/** Causes worth asking about: no pronoun leaning on the other half, not about what things are called. */
+export function usableCauses(env: IFormEnv): ICausal[] {
+  return [...env.kb.causal]
+    .filter(
+      (c) =>
+        !env.used.has(c.sentence) &&
+        !PRONOUN.test(c.effect) &&
+        !PRONOUN.test(c.cause) &&
+        !ABOUT_NAMES.test(c.effect) &&
+        // Numbers belong to a worked example's set-up ("100 excess protons"), not to a principle.
+        !/\d/.test(c.sentence),
+    )
+    .sort((a, b) => (env.kb.rank.get(a.chunkKey) ?? 99) - (env.kb.rank.get(b.chunkKey) ?? 99));
+}
+
+function arQuestion(env: IFormEnv, c: ICausal, v: { keyIndex: number; assertion: string; reason: string }) {
+  const why = [
+    `The text gives the reason: “${clip(c.sentence, 220)}” So R explains A.`,
+    `Both are true, but R does not say why ${lower(stripEnd(c.effect))}; the text's reason is that ${lower(stripEnd(c.cause))}.`,
+  ][v.keyIndex]!;
+  const rationales = [0, 1, 2, 3].filter((i) => i !== v.keyIndex).map((i) => arRationale(i, v.keyIndex, c));
+  return mcq(env, {
+    prompt: arPrompt(v.assertion, v.reason),
+    key: { text: AR_OPTIONS[v.keyIndex]! },
+    distractors: [],
+    explanation: why,
+    sources: [{ chunkKey: c.chunkKey, quote: c.sentence }],
+    fixed: { options: AR_OPTIONS, keyIndex: v.keyIndex, rationales },
+  });
+}
+
+/**
+ * Analyze: assertion–reason where A and R are different statements, so the student has to relate
+ * two ideas: a consequence and the separate sentence the text gives as its cause ("S1. Therefore,
+ * S2."), or a true statement on the same topic that does not explain A (key B). Reason and
+ * assertion cut from one "because" sentence read as Understand (readers: 20 of 21), and a reason
+ * made false with "not" as Remember; those variants are not offered at this level.
+ */
 export const assertionReason: IForm = {
   id: "assertion-reason",
   fits: (type, level) => type === "mcq" && level === "Analyze",
-  available: (kb) => kb.causal.length,
+  available: (kb) => kb.causal.filter((c) => c.across).length + (kb.causal.length > 0 ? kb.terms.length : 0),
   *build(env) {
-    const causes = [...env.kb.causal].sort(
-      (a, b) => (env.kb.rank.get(a.chunkKey) ?? 99) - (env.kb.rank.get(b.chunkKey) ?? 99),
-    );
-    for (const c of causes) {
-      // A statement with a pronoun leans on the other half of the sentence ("… dissolve in it").
-      if (
-        env.used.has(c.sentence) ||
-        PRONOUN.test(c.effect) ||
-        PRONOUN.test(c.cause) ||
-        ABOUT_NAMES.test(c.effect)
-      )
-        continue;
+    for (const c of usableCauses(env)) {
       const a = capital(stripEnd(c.effect));
-      const r = capital(stripEnd(c.cause));
-      const falseR = falsify(c.cause);
-      const falseA = falsify(c.effect);
       const other = unrelatedTruth(env, c);
-      const variants: { keyIndex: number; assertion: string; reason: string }[] = [
-        { keyIndex: 0, assertion: a, reason: r },
-        ...(other ? [{ keyIndex: 1, assertion: a, reason: stripEnd(other) }] : []),
-        ...(falseR ? [{ keyIndex: 2, assertion: a, reason: capital(falseR) }] : []),
-        ...(falseA ? [{ keyIndex: 3, assertion: capital(falseA), reason: r }] : []),
+      const variants = [
+        ...(c.across ? [{ keyIndex: 0, assertion: a, reason: capital(stripEnd(c.cause)) }] : []),
+        ...(other ? [{ keyIndex: 1, assertion: a, reason: capital(stripEnd(other)) }] : []),
       ];
-      // The set spreads its keys: take the variant at the wanted position when there is one.
-      const ordered = [...variants].sort(
-        (x, y) => Number(y.keyIndex === env.keyAt % 4) - Number(x.keyIndex === env.keyAt % 4),
-      );
-      for (const v of ordered) {
-        const why = [
-          `The text gives the reason: “${clip(c.sentence, 220)}” So R explains A.`,
-          `Both are true, but R does not say why ${lower(stripEnd(c.effect))}; the text's reason is that ${lower(stripEnd(c.cause))}.`,
-          `A is true, but R contradicts the text, which states that ${lower(stripEnd(c.cause))}.`,
-          `A contradicts the text, which states that ${lower(stripEnd(c.effect))}; R is true.`,
-        ][v.keyIndex]!;
-        const rationales = [0, 1, 2, 3]
-          .filter((i) => i !== v.keyIndex)
-          .map((i) => arRationale(i, v.keyIndex, c));
-        const q = mcq(env, {
-          prompt: arPrompt(v.assertion, v.reason),
-          key: { text: AR_OPTIONS[v.keyIndex]! },
-          distractors: [],
-          explanation: why,
-          sources: [{ chunkKey: c.chunkKey, quote: c.sentence }],
-          fixed: { options: AR_OPTIONS, keyIndex: v.keyIndex, rationales },
-        });
+      for (const v of variants) {
+        const q = arQuestion(env, c, v);
         if (q) yield q;
       }
+    }
+  },
+};
+
+/**
+ * Understand: assertion–reason cut from one "because" sentence (key A): recognising the stated
+ * reason for a fact. Readers put these at Understand, so that is their label.
+ */
+export const statedReason: IForm = {
+  id: "stated-reason",
+  fits: (type, level) => type === "mcq" && level === "Understand",
+  available: (kb) => kb.causal.length,
+  *build(env) {
+    for (const c of usableCauses(env)) {
+      const q = arQuestion(env, c, {
+        keyIndex: 0,
+        assertion: capital(stripEnd(c.effect)),
+        reason: capital(stripEnd(c.cause)),
+      });
+      if (q) yield q;
     }
   },
 };
@@ -174,7 +197,9 @@ export const predictChange: IForm = {
       const relation = r.sign > 0 ? "rises and falls with" : "changes in the opposite direction to";
       const reason = `The text states that ${lower(stripEnd(r.sentence))}: ${r.y} ${relation} ${r.x}.`;
       if (env.slot.type === "mcq") {
-        const other = env.kb.monotonic.find((o) => o !== r && bare(o.y) !== bare(r.y));
+        const other = env.kb.monotonic.find(
+          (o) => o !== r && bare(o.y) !== bare(r.y) && bare(o.x) !== bare(r.x),
+        );
         const fourth = other
           ? {
               text: `${capital(bare(r.y))} ${change(p.answer.endsWith("increases") ? 1 : -1)} only if ${bare(other.x)} also changes`,
@@ -251,6 +276,70 @@ export const numericProblem: IForm = {
         points: p.markingPoints.map((m) => ({ point: m.point, weight: m.marks })),
         keywords: [p.answer.text, ...(p.formula ? [p.formula] : [])],
         sources,
+      });
+      if (q) yield q;
+    }
+  },
+};
+
+const FACTOR_WORD: Record<number, string> = { 2: "doubled", 3: "tripled" };
+
+/**
+ * Apply: a stated proportion used on a new change ("power is proportional to the current": the
+ * current is doubled, so the power doubles). Only plain proportions ("directly / inversely
+ * proportional to"), never a square or a product, so the factor is certain.
+ */
+export const proportionRule: IForm = {
+  id: "proportion-rule",
+  fits: (type, level) => level === "Apply" && type !== "long",
+  available: (kb) => kb.monotonic.filter((r) => r.proportional).length,
+  *build(env) {
+    for (const r of env.kb.monotonic) {
+      if (!r.proportional || env.used.has(r.sentence)) continue;
+      const how = r.sign > 0 ? "directly" : "inversely";
+      const rule = `${capital(r.y)} is ${how} proportional to ${r.x}`;
+      if (env.slot.type === "mcq") {
+        const key = r.sign > 0 ? "It doubles." : "It halves.";
+        const options = [
+          {
+            text: "It doubles.",
+            rationale: "Treats the proportion as direct: doubling one doubles the other.",
+          },
+          {
+            text: "It halves.",
+            rationale: "Treats the proportion as inverse: doubling one halves the other.",
+          },
+          {
+            text: "It stays the same.",
+            rationale: `Assumes ${bare(r.y)} does not depend on ${bare(r.x)}, but the text relates them.`,
+          },
+          {
+            text: "It becomes four times as large.",
+            rationale: "Squares the factor, as for a square law; this proportion is plain, not squared.",
+          },
+        ];
+        const q = mcq(env, {
+          prompt: `${capital(r.x)} is doubled while everything else is kept the same. What happens to ${r.y}?`,
+          key: { text: key },
+          distractors: options.filter((o) => o.text !== key),
+          explanation: `${rule}, so doubling ${bare(r.x)} ${r.sign > 0 ? "doubles" : "halves"} ${bare(r.y)}.`,
+          sources: [{ chunkKey: r.chunkKey, quote: r.sentence }],
+        });
+        if (q) yield q;
+        continue;
+      }
+      const factor = 2 + Math.floor(env.random() * 2);
+      const result = r.sign > 0 ? `${factor} times as large` : `1/${factor} of its value`;
+      const q = written(env, {
+        prompt: `${capital(r.x)} is ${FACTOR_WORD[factor]} while everything else is kept the same. How does ${r.y} change? Explain your answer.`,
+        answer: `${rule}, so when ${bare(r.x)} is ${FACTOR_WORD[factor]}, ${bare(r.y)} becomes ${result}.`,
+        points: [
+          { point: `States that ${lower(rule)}` },
+          { point: `Applies the factor ${factor} to ${bare(r.y)} in the same (${how}) proportion` },
+          { point: `Concludes that ${bare(r.y)} becomes ${result}` },
+        ],
+        keywords: keywords([r.x, r.y, "proportional"]),
+        sources: [{ chunkKey: r.chunkKey, quote: r.sentence }],
       });
       if (q) yield q;
     }

@@ -1,4 +1,5 @@
 import nlp from "compromise";
+import { coverage, stemSet } from "@/lib/generation/gate/text";
 import type { ISentence } from "@/lib/generation/knowledge";
 import { FEATURE_BOX } from "@/lib/generation/knowledge/sentences";
 import { contentWords } from "@/lib/text/tokenize";
@@ -23,7 +24,7 @@ import { ABOUT_NAMES } from "./relations";
  * itself states the opposite, so the false version is provably false, and it reads exactly like
  * the true ones (no "not" that gives it away). Two forms use them:
  *  - "Which statement about <topic> is correct?" (Remember: recognise a stated fact among
- *    reversed ones), or "… is NOT correct?" with one reversed statement among three true ones;
+ *    reversed ones);
  *  - a student's notes with reversed statements to find and correct (Remember, written: spotting
  *    a flipped word is recall of the stated fact, whatever the prompt's verb).
  */
@@ -108,7 +109,7 @@ for (const [a, b] of [
   ["convex", "concave"],
   ["converging", "diverging"],
   ["transverse", "longitudinal"],
-  ["reflection", "refraction"],
+  // Not ["reflection", "refraction"]: "refraction causes a wave to change direction" stays true.
   ["vector", "scalar"],
   ["clockwise", "counterclockwise"],
   ["electrons", "protons"],
@@ -153,7 +154,7 @@ const VERB_ONLY =
 
 /** Names of things (not qualities), reversed only where they are the thing itself. */
 const NAME_WORD =
-  /^(?:electrons?|protons?|arter(?:y|ies)|veins?|prokaryotes?|eukaryotes?|conductors?|insulators?|vector|scalar|genotype|phenotype|vertebrates|invertebrates|xylem|phloem|sporophyte|gametophyte|reflection|refraction|inspiration|expiration)$/i;
+  /^(?:electrons?|protons?|arter(?:y|ies)|veins?|prokaryotes?|eukaryotes?|conductors?|insulators?|vector|scalar|genotype|phenotype|vertebrates|invertebrates|xylem|phloem|sporophyte|gametophyte|inspiration|expiration)$/i;
 
 /** Openings that lean on what came before or speak to the reader: not a statement to offer alone. */
 const OPENER =
@@ -245,7 +246,8 @@ function reverseText(s: ISentence): ISwap | null {
     if (/^most$/i.test(from) && !superlative) {
       // "few" counts: "most activation" (a mass noun) has no countable reversal.
       if (next === "of" || !(adjective || nlp(next).has("#Plural"))) return null;
-      to = keepCase("few", from);
+      // "is most intense" (a quality) → "least intense"; "most mammals" (a count) → "few mammals".
+      to = keepCase(nlp(next).has("#Plural") ? "few" : "least", from);
     } else if (!adjective) return null;
   }
   const swapped = `${text.slice(0, at)}${to}${text.slice(at + from.length)}`;
@@ -315,10 +317,22 @@ const similarLength = (a: string, b: string) => {
 const lowerFirst = (t: string) => (/^\p{Lu}\p{Ll}/u.test(t) ? t.charAt(0).toLowerCase() + t.slice(1) : t);
 const sentenceOf = (t: string) => `${capital(stripEnd(t))}.`;
 
+/**
+ * A reversed statement a reader can tell from the original by its words: the new word is a
+ * content word the original lacks, and it changes at least a tenth of the statement's content
+ * (a one-word flip in a long sentence, or a flip of "more"/"less", reads as the text itself).
+ */
+function tellsApart(r: ISwap): boolean {
+  const flipped = stemSet(r.text);
+  const original = stemSet(r.sentence.text);
+  const added = [...flipped].filter((s) => !original.has(s));
+  return added.length > 0 && coverage(flipped, original) < 0.9;
+}
+
 function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISentence[]): TQuestion | null {
   const reversed = neighbours(env, key, pool)
     .map(reverse)
-    .filter((r): r is ISwap => r !== null && similarLength(r.text, key.text))
+    .filter((r): r is ISwap => r !== null && similarLength(r.text, key.text) && tellsApart(r))
     .slice(0, 3);
   if (reversed.length < 3) return null;
   const topic = topicOf(env, key);
@@ -335,6 +349,11 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
   });
 }
 
+/**
+ * One reversed statement among three true ones ("… is NOT correct?"). Only for reversals of a
+ * quality or a direction: a swap of two names (reflection/refraction, electron/proton) can leave
+ * the statement true, which readers rejected.
+ */
 function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISentence[]): TQuestion | null {
   // True statements that cannot be reversed first: the reversible ones are kept for other questions.
   const near = neighbours(env, wrong.sentence, pool).filter((s) => similarLength(s.text, wrong.text));
@@ -357,11 +376,19 @@ function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISent
   });
 }
 
-/** Remember: pick the statement the text makes among reversed ones (or the reversed one among true ones). */
+/**
+ * Remember: pick the statement the text makes among reversed ones, else the one reversed statement
+ * among three true ones. Reversals that stay true (refraction/reflection, a proton's charge) are
+ * no longer made.
+ */
 export const statementMcq: IForm = {
   id: "statement-mcq",
   fits: (type, level) => type === "mcq" && level === "Remember",
-  available: (kb) => kb.sentences.filter((s) => s.standalone).length,
+  // Each question needs a true statement and three reversible ones from the same section.
+  // Each question needs one reversible statement (not a swap of two names) and true ones beside it.
+  available: (kb) =>
+    kb.sentences.filter((s) => s.standalone && !s.sideBox && reverse(s) && !NAME_WORD.test(reverse(s)!.from))
+      .length,
   *build(env) {
     const pool = statements(env);
     const seen = new Set<string>();
@@ -378,7 +405,7 @@ export const statementMcq: IForm = {
     }
     for (const s of byRank(env, pool)) {
       const r = reverse(s);
-      if (!r) continue;
+      if (!r || NAME_WORD.test(r.from)) continue;
       const q = n < MAX_CANDIDATES ? incorrectStatementMcq(env, r, pool) : null;
       if (q) {
         n++;
@@ -461,7 +488,7 @@ function notesQuestion(
 export const spotTheError: IForm = {
   id: "spot-the-error",
   fits: (type, level) => type !== "mcq" && level === "Remember",
-  available: (kb) => kb.sentences.filter((s) => s.standalone).length,
+  available: (kb) => kb.sentences.filter((s) => s.standalone && !s.sideBox && reverse(s)).length,
   *build(env) {
     const pool = statements(env);
     let made = 0;

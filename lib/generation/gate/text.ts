@@ -49,7 +49,7 @@ export function endsMidPhrase(text: string): boolean {
 export type EShape = "number" | "phrase" | "clause";
 
 const NUMBER_OPTION =
-  /^(?:(?:about|approximately|more than|less than|fewer than|at least|over|under|nearly)\s+)?[-−+]?\s*(?:\d[\d,:]*(?:\.\d+)?|\.\d+)(?:\s*(?:×|x)\s*10\^?\(?[-−]?\d+\)?)?\s*[\p{L}/%°^·\d():−-]*$/u;
+  /^(?:(?:about|approximately|more than|less than|fewer than|at least|over|under|nearly)\s+)?[-−+]?\s*(?:\d[\d,:]*(?:\.\d+)?|\.\d+)(?:\s*(?:×|x)\s*10(?:\^?\(?[-−]?\d+\)?|[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))?\s*[\p{L}/%°^·⋅²³⁻¹\d():−-]*$/u;
 
 /** What an option is: a number (with a unit), a noun phrase, or a clause/sentence with a verb. */
 export function shapeOf(option: string): EShape {

@@ -1,4 +1,5 @@
 import type { IContextChunk } from "@/types/generation.types";
+import { extractEquations, type IEquation } from "./equations";
 import {
   extractConcepts,
   extractTerms,
@@ -9,7 +10,14 @@ import {
 } from "./lexicon";
 import { extractEnumerations, type IEnumeration } from "./lists";
 import { findWorkedExamples, type IWorkedExample } from "./numeric";
-import { extractCausal, extractMonotonic, type ICausal, type IMonotonic } from "./relations";
+import {
+  extractCausal,
+  extractDependences,
+  extractMonotonic,
+  type ICausal,
+  type IDependence,
+  type IMonotonic,
+} from "./relations";
 import {
   chunkKey,
   collectSentences,
@@ -19,9 +27,10 @@ import {
   sectionKeyOf,
 } from "./sentences";
 
+export type { IEquation, IFactor, IQuantity } from "./equations";
 export type { IConcept, ITerm } from "./lexicon";
 export type { IEnumeration } from "./lists";
-export type { ICausal, IMonotonic } from "./relations";
+export type { ICausal, IDependence, IMonotonic } from "./relations";
 export type { ISentence } from "./sentences";
 
 /**
@@ -40,9 +49,13 @@ export interface IKnowledge {
   terms: ITerm[];
   monotonic: IMonotonic[];
   causal: ICausal[];
+  /** "y depends on a and b": stated dependences without a direction (fair tests). */
+  dependences: IDependence[];
   enumerations: IEnumeration[];
   /** Worked examples ("Problem: … Solution: …") whose arithmetic can be re-done with new values. */
   examples: IWorkedExample[];
+  /** Relations stated as equations with named quantities and checked units ("f = μN"). */
+  equations: IEquation[];
   /** Terms defined anywhere in the chapter(s), context first. */
   scopeTerms: ITerm[];
   /** Concepts named anywhere in the chapter(s), context first. */
@@ -166,8 +179,10 @@ export function buildKnowledge(
     terms,
     monotonic,
     causal: extractCausal(sentences),
+    dependences: extractDependences(sentences),
     enumerations: extractEnumerations(sentences),
     examples: findWorkedExamples(onTopic.length > 0 ? onTopic : chunks),
+    equations: extractEquations(onTopic.length > 0 ? onTopic : chunks),
     scopeTerms: mergeBy((t) => t.term.toLowerCase(), terms, wider.terms),
     concepts: mergeBy((c) => c.name.toLowerCase(), own, wider.concepts),
     scopeMonotonic: mergeBy((r) => `${r.x}|${r.y}`, monotonic, wider.monotonic),

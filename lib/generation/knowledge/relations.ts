@@ -19,6 +19,20 @@ export interface IMonotonic {
   y: string;
   /** +1: y rises with x; −1: y falls as x rises. */
   sign: 1 | -1;
+  /** Stated as "(directly / inversely) proportional to": doubling x doubles (or halves) y. */
+  proportional?: boolean;
+  sentence: string;
+  chunkKey: string;
+}
+
+/**
+ * A stated dependence without a direction: "kinetic energy depends on the mass of an object and
+ * its velocity" (y on each x). Enough for a fair test (vary one x, keep the others the same).
+ */
+export interface IDependence {
+  kind: "dependence";
+  y: string;
+  xs: string[];
   sentence: string;
   chunkKey: string;
 }
@@ -29,6 +43,11 @@ export interface ICausal {
   effect: string;
   sentence: string;
   chunkKey: string;
+  /**
+   * Cause and effect stated in two sentences ("S1. Therefore, S2."), not two halves of one
+   * "because" sentence: relating them is analysis, while recognising a "because" is understanding.
+   */
+  across: boolean;
 }
 
 const UP =
@@ -62,7 +81,14 @@ const INCREASE_IN = new RegExp(
   `^an? (increase|decrease|rise|fall|drop|reduction) in ${NP} (?:causes|leads to|results in|produces|means) an? (increase|decrease|rise|fall|drop|reduction) in ${NP}(?:[,.;]|$)`,
   "iu",
 );
-const PROPORTIONAL = new RegExp(`^${NP} is (directly |inversely )?proportional to ${NP}(?:[,.;]|$)`, "iu");
+const PROPORTIONAL = new RegExp(
+  `(?:^|\\bthat |, )${NP} is (directly |inversely )?proportional to ${NP}(?:[,.;]|$| and (directly |inversely )?proportional to ${NP}(?:[,.;]|$))`,
+  "iu",
+);
+const DEPENDS = new RegExp(
+  `^${NP} (?:also |only |largely |mainly |strongly )?depends? (?:only |largely |mainly |strongly )?(?:up)?on (?:two factors: |both )?(?:the following: )?([^;:]{3,120}?)$`,
+  "iu",
+);
 
 const SIGN_OF_NOUN = (w: string): 1 | -1 => (/^(?:increase|rise)$/i.test(w) ? 1 : -1);
 
@@ -79,6 +105,8 @@ function quantity(raw: string): string | null {
     return null;
   if (contentWords(t).length === 0 || !isNounPhrase(t) || /^(?:to|of|in|for|by)\b/i.test(t)) return null;
   if (!nlp(t).has("#Noun")) return null;
+  // "the path of light bends" is a clause, not a quantity: it ends in a verb.
+
   const clean = t.replace(/\s+(?:typically|usually|often|also|generally)$/i, "");
   return `the ${/^\p{Lu}\p{Ll}/u.test(clean) ? clean.charAt(0).toLowerCase() + clean.slice(1) : clean}`;
 }
@@ -89,8 +117,12 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
     if (s.sideBox) continue;
     const text = s.text.replace(/^(?:therefore|thus|so|in general|generally|similarly),?\s+/i, "");
     const push = (x: string | null, y: string | null, sign: 1 | -1) => {
-      if (x && y && x !== y)
-        out.push({ kind: "monotonic", x, y, sign, sentence: s.text, chunkKey: s.chunkKey });
+      if (!x || !y) return;
+      // "the voltage and the current": two quantities, each related to y.
+      const xs = / and /.test(x) ? x.split(/ and /).map((p) => quantity(p)) : [x];
+      for (const one of xs)
+        if (one && one !== y)
+          out.push({ kind: "monotonic", x: one, y, sign, sentence: s.text, chunkKey: s.chunkKey });
     };
     let m = AS_X_Y.exec(text);
     if (m) {
@@ -108,6 +140,8 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
       continue;
     }
     m = THE_MORE.exec(text);
+    // "the more the path of light bends": "more" qualifies a verb, and what follows is a clause.
+    if (m && /^(?:more|less)$/i.test(m[3]!) && new RegExp(`\\bthe ${m[3]} the `, "i").test(text)) continue;
     if (m) {
       push(quantity(m[2]!), quantity(m[4]!), (direction(m[1]!) * direction(m[3]!)) as 1 | -1);
       continue;
@@ -119,7 +153,13 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
     }
     m = PROPORTIONAL.exec(text);
     if (m) {
-      push(quantity(m[3]!), quantity(m[1]!), m[2]?.trim() === "inversely" ? -1 : 1);
+      const y = quantity(m[1]!);
+      const from = out.length;
+      push(quantity(m[3]!), y, m[2]?.trim() === "inversely" ? -1 : 1);
+      if (m[5]) push(quantity(m[5]), y, m[4]?.trim() === "inversely" ? -1 : 1);
+      // "proportional to the square of …" is not a doubling rule: only plain proportion counts.
+      for (const r of out.slice(from))
+        if (!/\b(?:square|cube|root|product)\b/i.test(r.x)) r.proportional = true;
       continue;
     }
     m = X_CHANGES_Y.exec(text);
@@ -127,6 +167,24 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
       const up = /^(?:increases?|raises?|boosts?|enhances?|speeds? up)$/i.test(m[2]!);
       push(quantity(m[1]!), quantity(m[3]!), up ? 1 : -1);
     }
+  }
+  return out;
+}
+
+/** "Y depends on A and B": the quantities a fair test could vary, each with the others kept the same. */
+export function extractDependences(sentences: readonly ISentence[]): IDependence[] {
+  const out: IDependence[] = [];
+  for (const s of sentences) {
+    if (s.sideBox || !s.standalone) continue;
+    const m = DEPENDS.exec(s.text.replace(/[.!]$/, ""));
+    if (!m) continue;
+    const y = quantity(m[1]!);
+    const xs = m[2]!
+      .split(/,\s*(?:and\s+)?(?:on\s+)?|\s+and\s+(?:on\s+)?/)
+      .map((x) => quantity(x.replace(/^(?:its|their)\s+/i, "the ")))
+      .filter((x): x is string => x !== null);
+    if (y && xs.length > 0 && !xs.includes(y))
+      out.push({ kind: "dependence", y, xs: [...new Set(xs)], sentence: s.text, chunkKey: s.chunkKey });
   }
   return out;
 }
@@ -184,7 +242,14 @@ export function extractCausal(sentences: readonly ISentence[]): ICausal[] {
     if (!isStandalone(`${effect}.`)) return;
     const cause = prev.text.replace(/[.!]$/, "");
     if (isFullClause(cause) && isFullClause(effect))
-      out.push({ kind: "causal", cause, effect, sentence: `${prev.text} ${s.text}`, chunkKey: s.chunkKey });
+      out.push({
+        kind: "causal",
+        cause,
+        effect,
+        sentence: `${prev.text} ${s.text}`,
+        chunkKey: s.chunkKey,
+        across: true,
+      });
   });
   for (const s of sentences) {
     if (!s.standalone || s.sideBox) continue;
@@ -193,7 +258,14 @@ export function extractCausal(sentences: readonly ISentence[]): ICausal[] {
       const c = cause.trim().replace(/^(?:and|but)\s+/i, "");
       const e = effect.trim();
       if (isFullClause(c) && isFullClause(e))
-        out.push({ kind: "causal", cause: c, effect: e, sentence: s.text, chunkKey: s.chunkKey });
+        out.push({
+          kind: "causal",
+          cause: c,
+          effect: e,
+          sentence: s.text,
+          chunkKey: s.chunkKey,
+          across: false,
+        });
     };
     let m = BECAUSE_FIRST.exec(text);
     if (m) {

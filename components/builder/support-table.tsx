@@ -1,0 +1,86 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { getGenerationSupport } from "@/services/generation.services";
+import { BLOOM_LEVELS } from "@/types/bloom.types";
+import { type EQuestionType, QUESTION_TYPES } from "@/types/generation.types";
+
+const LABEL: Record<EQuestionType, string> = { mcq: "MCQ", short: "Short", long: "Long" };
+
+/**
+ * "What the passages can support": per question type and Bloom level, how much material the
+ * selected passages hold for the offline question forms, and for a 0 the reason (on hover and
+ * listed), so the blueprint can be set to what the passages carry before generating.
+ */
+export function SupportTable({ context }: { context: { documentId: string; chunkIndex: number }[] }) {
+  const q = useQuery({
+    queryKey: ["generation-support", context.map((c) => `${c.documentId}:${c.chunkIndex}`).join(",")],
+    queryFn: () => getGenerationSupport(context),
+    enabled: context.length > 0,
+    staleTime: 5 * 60_000,
+  });
+  if (context.length === 0) return null;
+  if (q.isPending)
+    return <p className="text-sm text-muted-foreground">Reading what the passages can support…</p>;
+  if (q.isError) return <p className="text-sm text-destructive">{q.error.message}</p>;
+  const at = (t: EQuestionType, l: string) => q.data.support.find((s) => s.type === t && s.level === l);
+  const missing = BLOOM_LEVELS.flatMap((l) => {
+    const rows = QUESTION_TYPES.map((t) => at(t, l)).filter((r) => r !== undefined);
+    return rows.every((r) => r.count === 0)
+      ? [
+          {
+            level: l,
+            reason:
+              (rows.find((r) => r.reason && !r.reason.startsWith("the offline generator has no")) ?? rows[0])
+                ?.reason ?? "",
+          },
+        ]
+      : [];
+  });
+  return (
+    <details className="text-sm" data-testid="support-table" open={missing.length > 0}>
+      <summary className="cursor-pointer font-medium">What the selected passages can support</summary>
+      <table className="mt-2 w-full border-collapse text-left">
+        <thead>
+          <tr>
+            <th className="py-1 pr-2 font-medium">Type</th>
+            {BLOOM_LEVELS.map((l) => (
+              <th key={l} className="px-1 py-1 font-medium">
+                {l}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {QUESTION_TYPES.map((t) => (
+            <tr key={t} className="border-t">
+              <th className="py-1 pr-2 font-normal">{LABEL[t]}</th>
+              {BLOOM_LEVELS.map((l) => {
+                const row = at(t, l);
+                const n = row?.count ?? 0;
+                return (
+                  <td
+                    key={l}
+                    title={row?.reason || `${n} piece(s) of material`}
+                    className={n === 0 ? "px-1 py-1 text-muted-foreground" : "px-1 py-1"}
+                  >
+                    {n}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {missing.length > 0 && (
+        <ul className="mt-2 list-disc pl-5 text-muted-foreground" data-testid="support-missing">
+          {missing.map((m) => (
+            <li key={m.level}>
+              {m.level}: 0 — {m.reason}
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,323 @@
+import type { IContextChunk } from "@/types/generation.types";
+import { formatSig } from "./numeric/format";
+import { parseUnitAt, prettyUnit, sameDims, type TDims } from "./numeric/units";
+import { chunkKey, questionWorthyText } from "./sentences";
+
+/**
+ * Relations the passages state as equations ("f = μN, where μ is the coefficient of friction and N
+ * is the normal force"): the product-and-quotient laws a school numeric problem, a proportional
+ * claim, a data table or a fair test is built on. Only an equation whose every symbol the passage
+ * (or the lesson's standard names, when the passage uses the name) gives a quantity with a known SI
+ * unit, and whose units agree on both sides, is kept: a name guessed wrong fails the unit check and
+ * the equation is dropped, never used.
+ *
+ * Read from the question-worthy text only (exposition, definitions, summaries): the equations of
+ * worked examples, activities and captions are not the lesson's statements.
+ */
+
+export interface IQuantity {
+  /** As written: "F_net", "μ", "Δt". */
+  symbol: string;
+  /** "net external force", "mass". */
+  name: string;
+  /** SI unit as displayed ("m/s²"), "" for a pure number (a coefficient of friction). */
+  unit: string;
+  dims: TDims;
+}
+
+export interface IFactor extends IQuantity {
+  /** Power in the law: 1 for "ma", −1 for "/m", 2 for "v^2", −2 for "/(r^2)". */
+  power: number;
+}
+
+export interface IEquation {
+  /** The equation as written in the passage ("F_net = ma"). */
+  text: string;
+  /** The quantity it gives. */
+  subject: IQuantity;
+  /** Its factors with their powers; a number in front is `coefficient`. */
+  factors: IFactor[];
+  coefficient: number;
+  chunkKey: string;
+  /** The passage's text to cite: the equation with the sentence that names its symbols. */
+  quote: string;
+}
+
+/** SI units by the head word of a quantity's name, most specific first. */
+const UNITS: readonly [RegExp, string][] = [
+  [/\bcoefficient of (?:\w+ )?friction\b/, ""],
+  [/\b(?:spring|force) constant\b/, "N/m"],
+  [/\bangular (?:velocity|speed)\b/, "rad/s"],
+  [/\bangular acceleration\b/, "rad/s^2"],
+  [/\bacceleration\b/, "m/s^2"],
+  [/\b(?:velocity|speed)\b/, "m/s"],
+  [/\bmomentum\b/, "kg⋅m/s"],
+  [/\bimpulse\b/, "N⋅s"],
+  [/\b(?:force|weight|tension|friction|thrust|drag|lift)\b/, "N"],
+  [/\bmass\b/, "kg"],
+  [/\bpressure\b/, "Pa"],
+  [/\bpower\b/, "W"],
+  [/\b(?:work|energy|heat)\b/, "J"],
+  [/\bdensity\b/, "kg/m^3"],
+  [/\barea\b/, "m^2"],
+  [/\bvolume\b/, "m^3"],
+  [/\bfrequency\b/, "Hz"],
+  [/\b(?:period|time|interval)\b/, "s"],
+  [/\b(?:distance|displacement|height|length|radius|wavelength|position|depth|arc length)\b/, "m"],
+  [/\bcharge\b/, "C"],
+  [/\bcurrent\b/, "A"],
+  [/\b(?:voltage|potential difference|emf)\b/, "V"],
+  [/\bresistance\b/, "Ω"],
+];
+
+/** The SI unit (text, dims) a quantity's name calls for, or null when none is known. */
+export function unitOfName(name: string): { unit: string; dims: TDims } | null {
+  const n = name.toLowerCase();
+  for (const [re, unit] of UNITS) {
+    if (!re.test(n)) continue;
+    if (!unit) return { unit: "", dims: [0, 0, 0, 0, 0, 0, 0] };
+    const parsed = parseUnitAt(unit, 0);
+    if (!parsed || parsed.end !== unit.length) return null;
+    // Radians are a ratio: rad/s has the dimensions of 1/s.
+    return { unit: prettyUnit(unit), dims: parsed.unit.dims };
+  }
+  return null;
+}
+
+/**
+ * Standard names for common symbols, used only when the passage itself uses the name (so "W" is
+ * weight in a passage on weight and work in one on work; both named → not guessed).
+ */
+const STANDARD: Record<string, readonly string[]> = {
+  m: ["mass"],
+  a: ["acceleration"],
+  v: ["velocity", "speed"],
+  t: ["time"],
+  d: ["distance", "displacement"],
+  F: ["force"],
+  F_net: ["net force", "net external force"],
+  p: ["momentum"],
+  W: ["weight", "work"],
+  P: ["power", "pressure"],
+  A: ["area"],
+  V: ["volume", "voltage"],
+  I: ["current"],
+  R: ["resistance"],
+  Q: ["charge", "heat"],
+  E: ["energy"],
+  N: ["normal force"],
+  r: ["radius"],
+  k: ["spring constant"],
+  ρ: ["density"],
+  Δt: ["time interval", "time"],
+  Δp: ["change in momentum"],
+  Δv: ["change in velocity"],
+  Δd: ["displacement"],
+};
+
+const GREEK = "αβγδεζηθικλμνξπρστυφχψωΔΣΩ";
+const SYMBOL = `[A-Za-z${GREEK}](?:_(?:\\([^()]{1,12}\\)|[a-z]{1,5}|\\d))?`;
+/** One factor: an optional Δ, a symbol, an optional integer power. */
+const FACTOR_RE = new RegExp(`^(Δ?${SYMBOL})(?:\\^(?:\\((\\d)\\)|(\\d)))?`, "u");
+/** "SYM = RHS" where RHS is a product/quotient of symbols with no spaces. */
+const EQUATION_RE = new RegExp(
+  `(?:^|[\\s(])(Δ?${SYMBOL})\\s?=\\s?([0-9A-Za-z${GREEK}_^()/⋅·×]{1,24})(?=[\\s,.;)]|$)`,
+  "gmu",
+);
+
+/** A product like "mv^2" or "(mv^2)" → factors with powers; null when anything is not a symbol. */
+function product(text: string, sign: 1 | -1): { symbol: string; power: number }[] | null {
+  let s = text.trim();
+  if (s.startsWith("(") && s.endsWith(")")) s = s.slice(1, -1);
+  const out: { symbol: string; power: number }[] = [];
+  while (s.length > 0) {
+    s = s.replace(/^[⋅·×]/, "");
+    const m = FACTOR_RE.exec(s);
+    if (!m) return null;
+    const power = Number(m[2] ?? m[3] ?? 1);
+    out.push({ symbol: m[1]!, power: sign * power });
+    s = s.slice(m[0].length);
+  }
+  return out.length > 0 ? out : null;
+}
+
+/** "F_net/m" → [{F_net, 1}, {m, −1}] and a numeric coefficient ("1/2mv^2" is not read). */
+export function parseLaw(
+  rhs: string,
+): { factors: { symbol: string; power: number }[]; coefficient: number } | null {
+  const lead = /^(\d+)(?=[A-Za-zΔ(])/.exec(rhs);
+  const coefficient = lead ? Number(lead[1]) : 1;
+  const body = lead ? rhs.slice(lead[0].length) : rhs;
+  const parts = splitTopLevel(body, "/");
+  if (!parts || parts.length > 2) return null;
+  const num = product(parts[0]!, 1);
+  const den = parts[1] === undefined ? [] : product(parts[1], -1);
+  if (!num || !den) return null;
+  const factors = [...num, ...den];
+  const symbols = new Set(factors.map((f) => f.symbol));
+  if (symbols.size !== factors.length) return null;
+  return { factors, coefficient };
+}
+
+function splitTopLevel(s: string, sep: string): string[] | null {
+  const out: string[] = [];
+  let depth = 0;
+  let at = 0;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i];
+    if (ch === "(") depth++;
+    else if (ch === ")") depth--;
+    if (depth < 0) return null;
+    if (ch === sep && depth === 0) {
+      out.push(s.slice(at, i));
+      at = i + 1;
+    }
+  }
+  if (depth !== 0) return null;
+  out.push(s.slice(at));
+  return out.some((p) => p.length === 0) ? null : out;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const NAME_WORDS = "[a-z][a-z-]*(?: [a-z][a-z-]*){0,4}";
+const STOP = /\s(?:and|of the object|on the object|acting|that|which|in|on|for|with|at)\b.*$/;
+
+/** Words kept before a quantity's head word: "net external force", "coefficient of kinetic friction". */
+const MODIFIERS = new Set(
+  "of in net external internal angular initial final average instantaneous normal change coefficient spring force kinetic static gravitational frictional electric potential total elastic centripetal linear".split(
+    " ",
+  ),
+);
+
+/**
+ * The quantity in a phrase: cut after its last head word ("mass of the system" → "mass"), keeping
+ * the modifiers before it ("the object’s net external force" → "net external force").
+ */
+export function quantityName(phrase: string): string | null {
+  const words = phrase.toLowerCase().split(/\s+/);
+  for (let end = words.length; end > 0; end--) {
+    if (!unitOfName(words[end - 1]!)) continue;
+    let start = end - 1;
+    while (start > 0 && MODIFIERS.has(words[start - 1]!) && end - start < 5) start--;
+    while (start < end - 1 && /^(?:of|in)$/.test(words[start]!)) start++;
+    const name = words.slice(start, end).join(" ");
+    return unitOfName(name) ? name : null;
+  }
+  return null;
+}
+
+/** The name the text gives a symbol ("where μ is the coefficient of friction", "mass m", "weight (W)"). */
+export function nameOf(symbol: string, text: string): string | null {
+  const s = escapeRe(symbol);
+  const patterns = [
+    new RegExp(
+      `(?:^|[\\s,(])${s},? (?:is|represents|stands for|denotes) (?:the |a |an )?(${NAME_WORDS})`,
+      "u",
+    ),
+    new RegExp(`\\b(?:the |a |an |its )?(${NAME_WORDS}) \\(${s}\\)`, "u"),
+    new RegExp(`\\b(?:the|a|an|with|of|its) (${NAME_WORDS}) ${s}(?=[\\s,.;)])`, "u"),
+    new RegExp(`\\b(?:the |a |an )?(${NAME_WORDS})(?:,| is| as)\\s+${s}\\s?=`, "u"),
+  ];
+  for (const re of patterns) {
+    const m = re.exec(text);
+    if (!m) continue;
+    const name = quantityName(m[1]!.replace(STOP, "").trim());
+    if (name) return name;
+  }
+  const standard = STANDARD[symbol];
+  if (standard) {
+    const lower = text.toLowerCase();
+    const used = standard.filter((n) => new RegExp(`\\b${escapeRe(n)}\\b`).test(lower));
+    // Two standard names in the passage (weight and work): the symbol is ambiguous.
+    if (used.length === 1 || (used.length > 1 && standard[0] === used[0] && symbol.length > 1))
+      return used[0]!;
+  }
+  return null;
+}
+
+/** Symbols that are constants, not quantities to vary (g is varied only as a given). */
+const CONSTANTS = new Set(["π", "G", "c", "e"]);
+
+/** Every usable equation stated in the question-worthy text of the passages. */
+export function extractEquations(chunks: readonly IContextChunk[]): IEquation[] {
+  const out: IEquation[] = [];
+  const seen = new Set<string>();
+  for (const chunk of chunks) {
+    const text = questionWorthyText(chunk);
+    for (const m of text.matchAll(EQUATION_RE)) {
+      const lhs = m[1]!;
+      const rhs = m[2]!.replace(/[.,;]+$/, "");
+      const law = parseLaw(rhs);
+      // A law relates at least two quantities to the subject ("T = W" is a step, not a law).
+      if (!law || law.factors.length < 2) continue;
+      if (law.factors.some((f) => CONSTANTS.has(f.symbol) || f.symbol === lhs)) continue;
+      const key = `${lhs}=${rhs}`;
+      if (seen.has(key)) continue;
+      const subject = quantity(lhs, text);
+      if (!subject) continue;
+      const factors: IFactor[] = [];
+      for (const f of law.factors) {
+        const q = quantity(f.symbol, text);
+        if (!q) break;
+        factors.push({ ...q, power: f.power });
+      }
+      if (factors.length !== law.factors.length) continue;
+      // Two factors of one quantity ("mass" twice) or the subject again: not a law to vary.
+      const names = new Set([subject.name, ...factors.map((f) => f.name)]);
+      if (names.size !== factors.length + 1) continue;
+      if (!dimsAgree(subject, factors)) continue;
+      seen.add(key);
+      const at = m.index ?? 0;
+      out.push({
+        text: `${lhs} = ${rhs}`,
+        subject,
+        factors,
+        coefficient: law.coefficient,
+        chunkKey: chunkKey(chunk),
+        quote: quoteAround(text, at, at + m[0].length),
+      });
+    }
+  }
+  return out;
+}
+
+function quantity(symbol: string, text: string): IQuantity | null {
+  // g is a given (9.8 m/s²) in every school problem, named or not.
+  const name = symbol === "g" ? "acceleration due to gravity" : nameOf(symbol, text);
+  if (!name) return null;
+  const unit = unitOfName(name);
+  return unit ? { symbol, name, unit: unit.unit, dims: unit.dims } : null;
+}
+
+function dimsAgree(subject: IQuantity, factors: readonly IFactor[]): boolean {
+  const dims = subject.dims.map(() => 0);
+  for (const f of factors)
+    f.dims.forEach((d, i) => {
+      dims[i] = (dims[i] ?? 0) + d * f.power;
+    });
+  return sameDims(dims, subject.dims);
+}
+
+/** The equation with the sentence that introduces it and the one after (where the symbols are named). */
+function quoteAround(text: string, start: number, end: number): string {
+  const head = text.slice(Math.max(0, start - 300), start);
+  const cut = Math.max(head.lastIndexOf(". "), head.lastIndexOf(".\n"), head.lastIndexOf(":\n"));
+  const tail = text.slice(end, end + 300);
+  const stop = tail.search(/\.(?:\s|$)/);
+  const quote = `${cut >= 0 ? head.slice(cut + 2) : head}${text.slice(start, end)}${stop >= 0 ? tail.slice(0, stop + 1) : ""}`;
+  return quote
+    .replace(/^\s*#+[^\n]*\n/, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Evaluates the law for values in SI (by symbol). */
+export function evaluateLaw(eq: IEquation, values: ReadonlyMap<string, number>): number {
+  let out = eq.coefficient;
+  for (const f of eq.factors) out *= (values.get(f.symbol) ?? Number.NaN) ** f.power;
+  return out;
+}
+
+/** "2.0 kg" with a quantity's unit. */
+export const withQuantityUnit = (value: number, q: IQuantity, sig = 2) =>
+  q.unit ? `${formatSig(value, sig)} ${q.unit}` : formatSig(value, sig);

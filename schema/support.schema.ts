@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { BLOOM_LEVELS } from "@/types/bloom.types";
+import { QUESTION_TYPES } from "@/types/generation.types";
+import { ChunkRefSchema } from "./generation.schema";
+
+/** The passages the teacher has selected, to be read for what questions they can support. */
+export const GenerationSupportRequestSchema = z.strictObject({
+  context: z.array(ChunkRefSchema).min(1, "Select at least one passage").max(60),
+});
+
+export const SupportRowSchema = z.object({
+  type: z.enum(QUESTION_TYPES),
+  level: z.enum(BLOOM_LEVELS),
+  /** Pieces of material the offline forms for this type and level can build from (0: none). */
+  count: z.number().int().min(0),
+  /** Why the count is 0, in the teacher's terms; empty otherwise. */
+  reason: z.string(),
+});
+
+export const GenerationSupportResponseSchema = z.object({
+  ok: z.literal(true),
+  /** One row per question type and Bloom level (3 × 6). */
+  support: z.array(SupportRowSchema),
+});
+
+export type TGenerationSupportRequest = z.infer<typeof GenerationSupportRequestSchema>;
+export type TSupportRow = z.infer<typeof SupportRowSchema>;
