@@ -1,5 +1,5 @@
 import "server-only";
-import { tuningOf } from "./execute";
+import { tuningOf } from "./gather-plan";
 import { gatherProbe } from "./pass";
 import { bookSectionOf, type ICandidate, type IPassResult, type IRetrievalRun, keyOf } from "./types";
 

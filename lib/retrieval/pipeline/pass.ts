@@ -1,8 +1,8 @@
 import "server-only";
 import { rerankCandidates } from "@/lib/steps/rerank";
 import { expandAdjacent } from "./expand";
-import { searchProbe } from "./gather";
 import { smoothByChapter, spreadOverSections } from "./order";
+import { searchProbe } from "./search";
 import type { ICandidate, IPassResult, IProbe, IRetrievalRun } from "./types";
 import { attachZones, favourZones } from "./zones";
 

@@ -3,7 +3,7 @@ import type { TRetrievalItem, TRetrievalQueryResponse, TSessionTurn } from "@/sc
 import type { IFollowUp } from "../follow-up";
 import { orderByRelevance } from "../result-order";
 import type { IAssessedPass } from "./correct";
-import type { IProbeReport } from "./execute";
+import type { IProbeReport } from "./gather-plan";
 import type { IJudgement } from "./judge";
 import { type ICandidate, type IRetrievalRun, scoreOf } from "./types";
 
