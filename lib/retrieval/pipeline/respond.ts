@@ -70,7 +70,7 @@ function suggestionsFor(assessed: IAssessedPass, refused: boolean): string[] {
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-/** Stage 7, respond: items with provenance, the classification, confidence, advice and timings. */
+/** Stage 9, respond: items with provenance, the classification, confidence, advice and timings. */
 export function buildResponse(
   run: IRetrievalRun,
   assessed: IAssessedPass,
