@@ -1,7 +1,7 @@
 import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
 import type { ENavigation, ISessionTurn } from "../follow-up";
-import type { IScopeChapter } from "../search";
+import type { IScopeChapter } from "../store";
 
 export interface INavigationTarget {
   /** Chapter to search in. */

@@ -1,7 +1,7 @@
 import "server-only";
 import type { TRetrievalQueryRequest } from "@/schema/retrieval.schema";
 import type { EResourceType } from "@/types/curriculum.types";
-import { hybridSearch, type IHybridRow } from "../search";
+import { hybridSearch, type IHybridRow } from "../store";
 import type { IProbe, IRetrievalRun } from "./types";
 
 function toResourceTypes(rt: TRetrievalQueryRequest["filters"]["resourceType"]): EResourceType[] | null {

@@ -3,7 +3,7 @@ import type { LanguageModel } from "ai";
 import type { ISqlExecutor } from "@/lib/db";
 import { describeError, log } from "@/lib/log";
 import { classifyQuery } from "@/lib/retrieval/classify";
-import { hybridSearch, scopeChapters } from "@/lib/retrieval/search";
+import { hybridSearch, scopeChapters } from "@/lib/retrieval/store";
 import { synonyms } from "@/lib/text/wordnet";
 import type { TEnhanceQueryRequest, TEnhanceQueryResponse } from "@/schema/retrieval.schema";
 import type { IEmbedder } from "@/types/chunk.types";
