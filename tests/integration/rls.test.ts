@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEmbedder } from "@/lib/ai/embedder";
 import type { ISqlExecutor } from "@/lib/db";
 import { createPaper } from "@/lib/papers/store";
-import { hybridSearch } from "@/lib/retrieval/search";
+import { hybridSearch } from "@/lib/retrieval/store";
 import { BIOLOGY, DEMO_DIR, ingestOne } from "../support/demo-data";
 import { testDbKind } from "../support/test-db";
 import { createTestEnv, type ITestEnv } from "../support/test-env";

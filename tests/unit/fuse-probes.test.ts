@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fuseProbeLists } from "@/lib/retrieval/pipeline/fuse-probes";
 import type { IGathered } from "@/lib/retrieval/pipeline/pass";
-import type { IHybridRow } from "@/lib/retrieval/search";
+import type { IHybridRow } from "@/lib/retrieval/store";
 
 const row = (doc: string, i: number, fused: number) =>
   ({

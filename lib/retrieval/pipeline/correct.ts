@@ -26,7 +26,7 @@ function assess(run: IRetrievalRun, pass: IPassResult): { top: ICandidate[]; con
 }
 
 /**
- * Stage 6, confidence and one corrective retry: when the top-K look weak (confidence.ts), search
+ * Stage 7, confidence and one corrective retry: when the top-K look weak (confidence.ts), search
  * once more with a wider net, α moved toward the middle and the query as typed, and keep whichever
  * pass is more confident.
  */

@@ -29,7 +29,7 @@ export const RETRY_POOL_MULTIPLIER = 2;
 export const RETRY_ALPHA_SHIFT = 0.2;
 
 /**
- * The planner's weights and limits (plan.ts, execute.ts, focus.ts). Each probe's fused scores are
+ * The planner's weights and limits (lib/steps/plan/offline.ts, gather-plan.ts, focus.ts). Each probe's fused scores are
  * averaged with these weights (the query's own probe weighs 1); weighted score fusion beat RRF on
  * the even queries for every probe kind (README, "Query planner").
  */

@@ -1,5 +1,5 @@
 import "server-only";
-import { fetchNeighbours } from "../search";
+import { fetchNeighbours } from "../store";
 import { NEIGHBOUR_DISCOUNT } from "./defaults";
 import { type ICandidate, type IRetrievalRun, keyOf } from "./types";
 

@@ -1,6 +1,6 @@
 import "server-only";
-import { tuningOf } from "./execute";
-import { gatherProbe } from "./pass";
+import { tuningOf } from "./gather-plan";
+import { searchCandidates } from "./pass";
 import { bookSectionOf, type ICandidate, type IPassResult, type IRetrievalRun, keyOf } from "./types";
 
 export interface IChapterEvidence {
@@ -83,7 +83,7 @@ export async function focusOnChapter(
     return { candidates, focused: null };
   }
   const { understanding } = run;
-  const inChapter = await gatherProbe(run, {
+  const inChapter = await searchCandidates(run, {
     searchText,
     alpha: understanding.alpha,
     limit: understanding.limit,

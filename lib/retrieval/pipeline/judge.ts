@@ -40,7 +40,7 @@ export interface IJudgement {
 }
 
 /**
- * Stage 7, judge: a calibrated relevance for each returned passage (calibrate.ts) and, when even
+ * Stage 8, judge: a calibrated relevance for each returned passage (calibrate.ts) and, when even
  * the best one is below REFUSE_BELOW, a refusal: the scope has nothing on this query, and eight weak
  * passages would only mislead. Queries with no topic words (an instruction and a chapter) are
  * never refused: the filters say what they are about.

@@ -1,7 +1,7 @@
 import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
 import type { ENavigation, ISessionTurn } from "../follow-up";
-import type { IScopeChapter } from "../search";
+import { type IScopeChapter, sectionPathsInOrder } from "../store";
 
 export interface INavigationTarget {
   /** Chapter to search in. */
@@ -41,13 +41,9 @@ export async function resolveNavigation(
       label: `chapter ${chapter.number}: ${chapter.name}`,
     };
   }
-  const rows = await db.query<{ section_path: string }>(
-    "select section_path from document_chunks where document_id = $1 order by chunk_index",
-    [anchor.documentId],
-  );
   const sections: string[] = [];
-  for (const r of rows) {
-    const s = twoLevels(r.section_path);
+  for (const path of await sectionPathsInOrder(db, anchor.documentId)) {
+    const s = twoLevels(path);
     if (sections.at(-1) !== s) sections.push(s);
   }
   const at = sections.indexOf(twoLevels(anchor.sectionPath));

@@ -1,8 +1,8 @@
 import "server-only";
 import { rerankCandidates } from "@/lib/steps/rerank";
 import { expandAdjacent } from "./expand";
-import { searchProbe } from "./gather";
 import { smoothByChapter, spreadOverSections } from "./order";
+import { searchProbe } from "./search";
 import type { ICandidate, IPassResult, IProbe, IRetrievalRun } from "./types";
 import { attachZones, favourZones } from "./zones";
 
@@ -16,8 +16,8 @@ export interface IGathered {
   scopeChunks: number;
 }
 
-/** Search one probe (no expansion yet). */
-export async function gatherProbe(run: IRetrievalRun, probe: IProbe): Promise<IGathered> {
+/** Stage 2a for one probe: its search results as candidates (no expansion yet). */
+export async function searchCandidates(run: IRetrievalRun, probe: IProbe): Promise<IGathered> {
   const { rows, embedMs, sqlMs } = await searchProbe(run, probe);
   const vectorMs = rows[0]?.vector_ms ?? 0;
   const keywordMs = rows[0]?.keyword_ms ?? 0;
@@ -53,5 +53,5 @@ export async function rankGathered(run: IRetrievalRun, gathered: IGathered): Pro
 
 /** One pass: search → adjacent expansion → rerank → chapter smoothing → section spread. */
 export async function runPass(run: IRetrievalRun, probe: IProbe): Promise<IPassResult> {
-  return rankGathered(run, await gatherProbe(run, probe));
+  return rankGathered(run, await searchCandidates(run, probe));
 }

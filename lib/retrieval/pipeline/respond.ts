@@ -3,7 +3,7 @@ import type { TRetrievalItem, TRetrievalQueryResponse, TSessionTurn } from "@/sc
 import type { IFollowUp } from "../follow-up";
 import { orderByRelevance } from "../result-order";
 import type { IAssessedPass } from "./correct";
-import type { IProbeReport } from "./execute";
+import type { IProbeReport } from "./gather-plan";
 import type { IJudgement } from "./judge";
 import { type ICandidate, type IRetrievalRun, scoreOf } from "./types";
 
@@ -70,7 +70,7 @@ function suggestionsFor(assessed: IAssessedPass, refused: boolean): string[] {
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-/** Stage 7, respond: items with provenance, the classification, confidence, advice and timings. */
+/** Stage 9, respond: items with provenance, the classification, confidence, advice and timings. */
 export function buildResponse(
   run: IRetrievalRun,
   assessed: IAssessedPass,

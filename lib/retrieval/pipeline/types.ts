@@ -5,7 +5,7 @@ import type { EZone, IEmbedder, TZoneSpan } from "@/types/chunk.types";
 import { passageKey } from "@/types/generation.types";
 import type { IQueryClassification } from "@/types/retrieval.types";
 import type { IRelevanceFeatures } from "../calibrate";
-import type { IHybridRow, IScopeChapter } from "../search";
+import type { IHybridRow, IScopeChapter } from "../store";
 import type { TPlanTuning } from "./defaults";
 
 export interface IRetrieveDeps {

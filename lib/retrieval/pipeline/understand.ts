@@ -3,7 +3,7 @@ import { splitMcqOptions } from "@/lib/steps/plan/variants";
 import type { TRetrievalQueryRequest } from "@/schema/retrieval.schema";
 import type { IQueryClassification } from "@/types/retrieval.types";
 import { classifyQuery } from "../classify";
-import { scopeChapters } from "../search";
+import { scopeChapters } from "../store";
 import { DEFAULT_POOL_FACTOR } from "./defaults";
 import type { IQueryUnderstanding, IRetrieveAblation, IRetrieveDeps } from "./types";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { zonePassage } from "@/lib/ingestion/zones";
-import type { EZone, TZoneSpan } from "@/types/chunk.types";
+import { storedZones } from "../store";
 import { duplicateKey, zoneFactor, zoneIntent } from "../zones";
 import { type ICandidate, type IRetrievalRun, keyOf } from "./types";
 
@@ -12,16 +12,10 @@ import { type ICandidate, type IRetrievalRun, keyOf } from "./types";
  */
 export async function attachZones(run: IRetrievalRun, candidates: ICandidate[]): Promise<ICandidate[]> {
   if (candidates.length === 0) return candidates;
-  const rows = await run.deps.db.query<{
-    document_id: string;
-    chunk_index: number;
-    zone: EZone | null;
-    zone_spans: TZoneSpan[] | null;
-  }>(
-    `select c.document_id, c.chunk_index, c.zone, c.zone_spans
-     from unnest($1::uuid[], $2::int[]) as k(d, i)
-     join document_chunks c on c.document_id = k.d and c.chunk_index = k.i`,
-    [candidates.map((c) => c.row.document_id), candidates.map((c) => c.row.chunk_index)],
+  const rows = await storedZones(
+    run.deps.db,
+    candidates.map((c) => c.row.document_id),
+    candidates.map((c) => c.row.chunk_index),
   );
   const stored = new Map(rows.map((r) => [keyOf(r.document_id, r.chunk_index), r]));
   return candidates.map((c) => {

@@ -1,6 +1,7 @@
 import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
 import { toVectorLiteral } from "@/lib/db/types";
+import type { EZone, TZoneSpan } from "@/types/chunk.types";
 import type { EResourceType } from "@/types/curriculum.types";
 
 export interface IHybridSearchParams {
@@ -128,4 +129,34 @@ export async function scopeChapters(
     [scope.board, scope.grade, scope.subject, userId],
   );
   return rows;
+}
+
+export interface IStoredZoneRow {
+  document_id: string;
+  chunk_index: number;
+  zone: EZone | null;
+  zone_spans: TZoneSpan[] | null;
+}
+
+/** The zones stored at ingestion for these chunks (parallel arrays of document ids and chunk indexes). */
+export function storedZones(
+  db: ISqlExecutor,
+  documentIds: readonly string[],
+  chunkIndexes: readonly number[],
+): Promise<IStoredZoneRow[]> {
+  return db.query<IStoredZoneRow>(
+    `select c.document_id, c.chunk_index, c.zone, c.zone_spans
+     from unnest($1::uuid[], $2::int[]) as k(d, i)
+     join document_chunks c on c.document_id = k.d and c.chunk_index = k.i`,
+    [documentIds, chunkIndexes],
+  );
+}
+
+/** A document's section paths in chunk order (for "the next section"). */
+export async function sectionPathsInOrder(db: ISqlExecutor, documentId: string): Promise<string[]> {
+  const rows = await db.query<{ section_path: string }>(
+    "select section_path from document_chunks where document_id = $1 order by chunk_index",
+    [documentId],
+  );
+  return rows.map((r) => r.section_path);
 }

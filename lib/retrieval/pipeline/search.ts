@@ -1,7 +1,7 @@
 import "server-only";
 import type { TRetrievalQueryRequest } from "@/schema/retrieval.schema";
 import type { EResourceType } from "@/types/curriculum.types";
-import { hybridSearch, type IHybridRow } from "../search";
+import { hybridSearch, type IHybridRow } from "../store";
 import type { IProbe, IRetrievalRun } from "./types";
 
 function toResourceTypes(rt: TRetrievalQueryRequest["filters"]["resourceType"]): EResourceType[] | null {
@@ -15,7 +15,7 @@ export interface ISearchResult {
   sqlMs: number;
 }
 
-/** Stage 2, search: embed the probe's text and run the one hybrid SQL statement inside the scope. */
+/** Stage 2a, search (once per probe of the gather stage): embed the probe's text and run the one hybrid SQL statement inside the scope. */
 export async function searchProbe(run: IRetrievalRun, probe: IProbe): Promise<ISearchResult> {
   const { deps, req, ablation, userId } = run;
   const { filters } = req;

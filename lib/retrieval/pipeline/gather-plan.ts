@@ -13,7 +13,7 @@ import { synonyms } from "@/lib/text/wordnet";
 import type { EProbeSource } from "@/types/retrieval.types";
 import { PLAN_DEFAULTS, type TPlanTuning } from "./defaults";
 import { fuseProbeLists, type IProbeList } from "./fuse-probes";
-import { gatherProbe, type IGathered } from "./pass";
+import { type IGathered, searchCandidates } from "./pass";
 import type { IRetrievalRun } from "./types";
 
 export interface IProbeReport {
@@ -87,7 +87,12 @@ export async function gatherPlan(
   const llmBudget = Math.max(1, Math.round(run.deps.llmTimeoutMs * tuning.llmBudgetShare));
   const llm = startLlmPlan(run, plan, llmBudget);
 
-  const main = await gatherProbe(run, { searchText: plan.mainText, alpha, limit, chapter: chapterNumber });
+  const main = await searchCandidates(run, {
+    searchText: plan.mainText,
+    alpha,
+    limit,
+    chapter: chapterNumber,
+  });
   lists.push({ gathered: main, weight: 1 });
   probes.push({
     source: "query",
@@ -111,7 +116,7 @@ export async function gatherPlan(
       return;
     }
     try {
-      const g = await gatherProbe(run, {
+      const g = await searchCandidates(run, {
         searchText: text,
         alpha: legs === "vector" ? 1 : alpha,
         // A probe beside the query only needs to reach its head: fewer full vectors to re-score.
