@@ -236,6 +236,14 @@ export type TAddItems = z.infer<typeof AddItemsSchema>;
 export const ExportQuerySchema = z.strictObject({
   format: z.enum(EXPORT_FORMATS, `Unknown export format: use one of ${EXPORT_FORMATS.join(", ")}`),
   part: z.enum(EXPORT_PARTS).default("paper"),
+  /**
+   * Export as a draft although the paper is not ready: "DRAFT" in the title and a note of what is
+   * unmet first among the instructions (pdf, docx and md only).
+   */
+  draft: z
+    .enum(["true", "false"], "draft is true or false")
+    .default("false")
+    .transform((v) => v === "true"),
 });
 
 // ---- Responses: a paper as the API returns it (types/paper.types.ts infers its types from these).

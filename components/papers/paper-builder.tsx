@@ -54,7 +54,12 @@ export function PaperBuilder({ id }: { id: string }) {
           )}
         </div>
         <aside className="flex flex-col gap-4 lg:sticky lg:top-[4.5rem] lg:self-start">
-          <BlueprintPanel check={check} blueprint={draft.blueprint} onTarget={b.setTarget} />
+          <BlueprintPanel
+            check={check}
+            blueprint={draft.blueprint}
+            onTarget={b.setTarget}
+            onSetTotal={b.setTotal}
+          />
           <ExportPanel builder={b} />
         </aside>
       </div>
