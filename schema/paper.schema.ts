@@ -54,6 +54,10 @@ export const PaperQuestionSchema = z
     citations: z.array(PaperCitationSchema).max(10),
     chapter: text(200).optional(),
     sourceQuestionId: z.uuid().optional(),
+    /** Changed by hand in the paper or its set. */
+    edited: z.boolean().optional(),
+    /** Its stem or options changed and the teacher has not yet confirmed the key / model answer. */
+    checkAnswer: z.boolean().optional(),
   })
   .superRefine((q, ctx) => {
     if (q.type !== "mcq") return;
@@ -278,6 +282,8 @@ export const PaperQuestionOutSchema = z
     /** Chapter label ("4 · Cell Structure") resolved from the cited document, for the blueprint. */
     chapter: z.string().optional(),
     sourceQuestionId: z.string().optional(),
+    edited: z.boolean().optional(),
+    checkAnswer: z.boolean().optional(),
   })
   .meta({
     id: "PaperQuestion",
