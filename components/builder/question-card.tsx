@@ -1,11 +1,14 @@
 "use client";
 
-import { useState } from "react";
+import { useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/misc";
+import { formOfQuestion, type IQuestionForm, patchOf } from "@/lib/questions/edit";
+import type { TPatchQuestion } from "@/schema/generation.schema";
 import type { IQuestionDraft, ISlot, TQuestionPartData } from "@/types/generation.types";
+import { CheckAnswerNote, QuestionEditor } from "./question-editor";
 import { sourceHref } from "./source-link";
 
 const WRITING: Record<IQuestionDraft["writing"], string> = {
@@ -93,11 +96,13 @@ export function QuestionCard({
   regenerating?: boolean;
   rejected?: boolean;
   onReject?: () => void;
-  onEdit?: (promptText: string) => void;
+  /** Saves an edit by hand (only what changed), or the teacher's confirmation of the key. */
+  onEdit?: (patch: TPatchQuestion) => void;
   /** The generation was stopped before this question was final. */
   stopped?: boolean;
 }) {
-  const [editing, setEditing] = useState<string | null>(null);
+  const [editing, setEditing] = useState<{ opened: IQuestionForm; form: IQuestionForm } | null>(null);
+  const editorId = useId();
   const [reveal, setReveal] = useState(false);
   const [why, setWhy] = useState(false);
   const q = part.status === "final" ? part.question : undefined;
@@ -121,8 +126,14 @@ export function QuestionCard({
             </span>
           )}
           <span className="text-muted-foreground">
-            {part.slot.marks} mark{part.slot.marks === 1 ? "" : "s"} · {part.slot.difficulty}
+            {final ? q.marks : part.slot.marks} mark{(final ? q.marks : part.slot.marks) === 1 ? "" : "s"} ·{" "}
+            {part.slot.difficulty}
           </span>
+          {final && q.edited && (
+            <Badge variant="outline" data-testid="edited-badge">
+              edited
+            </Badge>
+          )}
           {final && q.validation.flags.length > 0 && (
             <Badge variant="outline" title={q.validation.flags.join("; ")}>
               reviewer notes
@@ -196,37 +207,25 @@ export function QuestionCard({
         {final && (
           <>
             {editing !== null ? (
-              <div className="flex flex-col gap-2">
-                <textarea
-                  aria-label="Question text"
-                  className="min-h-20 rounded-md border border-border p-2 text-sm"
-                  value={editing}
-                  onChange={(e) => setEditing(e.target.value)}
-                  data-testid="edit-prompt"
-                />
-                <div className="flex gap-2">
-                  <Button
-                    size="sm"
-                    onClick={() => {
-                      if (editing.trim().length >= 8) {
-                        onEdit?.(editing.trim());
-                        setEditing(null);
-                      }
-                    }}
-                    data-testid="save-edit"
-                  >
-                    Save
-                  </Button>
-                  <Button size="sm" variant="outline" onClick={() => setEditing(null)}>
-                    Cancel
-                  </Button>
-                </div>
-              </div>
+              <QuestionEditor
+                id={editorId}
+                value={editing.form}
+                onChange={(form) => setEditing({ ...editing, form })}
+                onSave={() => {
+                  const patch = patchOf(editing.opened, editing.form);
+                  if (patch) onEdit?.(patch);
+                  setEditing(null);
+                }}
+                onCancel={() => setEditing(null)}
+              />
             ) : null}
+            {q.checkAnswer && editing === null && onEdit && (
+              <CheckAnswerNote onConfirm={() => onEdit({ checkAnswer: false })} />
+            )}
             <p className={editing !== null ? "hidden" : "text-sm font-medium"} data-testid="question-prompt">
               {q.promptText}
             </p>
-            {q.type === "mcq" && (
+            {q.type === "mcq" && editing === null && (
               <ol className="grid gap-1 text-sm sm:grid-cols-2">
                 {q.options.map((o, i) => (
                   <li
@@ -347,7 +346,12 @@ export function QuestionCard({
                 size="sm"
                 variant="ghost"
                 disabled={!final}
-                onClick={() => q && setEditing(q.promptText)}
+                onClick={() => {
+                  if (!q) return;
+                  const form = formOfQuestion(q);
+                  setEditing({ opened: form, form });
+                }}
+                aria-expanded={editing !== null}
                 data-testid="edit"
               >
                 Edit
