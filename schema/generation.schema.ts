@@ -229,6 +229,8 @@ export const QuestionSummarySchema = z
     id: z.string(),
     setId: z.string(),
     setTitle: z.string(),
+    /** The subject of the set it came from (a paper of another subject asks before adding it). */
+    subject: z.string(),
     type: z.enum(QUESTION_TYPES),
     bloomLevel: z.enum(BLOOM_LEVELS),
     difficulty: z.enum(DIFFICULTIES),

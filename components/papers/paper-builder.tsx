@@ -45,6 +45,7 @@ export function PaperBuilder({ id }: { id: string }) {
           </div>
           {b.adding && (
             <AddQuestions
+              subject={draft.subject}
               sections={draft.sections}
               present={b.present}
               busy={b.busy}

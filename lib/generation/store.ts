@@ -266,6 +266,7 @@ export async function searchQuestions(
     id: string;
     set_id: string;
     set_title: string;
+    subject: string;
     type: IQuestionSummary["type"];
     bloom_level: IQuestionSummary["bloomLevel"];
     difficulty: IQuestionSummary["difficulty"];
@@ -276,7 +277,7 @@ export async function searchQuestions(
     chapter_name: string | null;
     created_at: string | Date;
   }>(
-    `select q.id, q.set_id, s.title as set_title, q.type, q.bloom_level, q.difficulty, q.marks, q.prompt_text,
+    `select q.id, q.set_id, s.title as set_title, s.subject, q.type, q.bloom_level, q.difficulty, q.marks, q.prompt_text,
        q.status, d.chapter_number, d.chapter_name, q.created_at
      from questions q join question_sets s on s.id = q.set_id
      left join documents d on d.id = (case when jsonb_typeof(q.context_refs) = 'array'
@@ -300,6 +301,7 @@ export async function searchQuestions(
     id: r.id,
     setId: r.set_id,
     setTitle: r.set_title,
+    subject: r.subject,
     type: r.type,
     bloomLevel: r.bloom_level,
     difficulty: r.difficulty,

@@ -4,6 +4,7 @@ import { POST as addItems } from "@/app/api/papers/[id]/items/route";
 import { POST as createPaper } from "@/app/api/papers/route";
 import { GET as getSet } from "@/app/api/question-sets/[id]/route";
 import { PATCH as patchQuestion } from "@/app/api/questions/[id]/route";
+import { GET as searchQuestions } from "@/app/api/questions/route";
 import { BIOLOGY, DEMO_DIR, generateSet, ingestOne } from "../support/demo-data";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
 
@@ -173,5 +174,15 @@ describe("editing a saved question by hand (PATCH /api/questions/{id})", () => {
       checkAnswer: true,
     });
     expect((await patch(mcq.id, { checkAnswer: false }, env.otherTeacher.token)).status).toBe(404);
+  });
+
+  it("lists each saved question with its set's subject, so a paper of another subject can ask first", async () => {
+    const res = await searchQuestions(
+      makeRequest("GET", "/api/questions", { token: env.teacher.token }),
+      params({}),
+    );
+    const rows = (await res.json()).questions as { subject: string }[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((r) => r.subject))).toEqual(new Set([BIOLOGY.subject]));
   });
 });
