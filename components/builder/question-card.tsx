@@ -5,6 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/misc";
+import { flagSentence, teacherWords } from "@/lib/generation/flag-words";
 import { formOfQuestion, type IQuestionForm, patchOf } from "@/lib/questions/edit";
 import type { TPatchQuestion } from "@/schema/generation.schema";
 import type { IQuestionDraft, ISlot, TQuestionPartData } from "@/types/generation.types";
@@ -51,9 +52,9 @@ function PendingBody({
           )}
         </p>
       ) : note ? (
-        <p className="min-h-10 text-sm text-muted-foreground" data-testid="slot-note">
-          {note}
-        </p>
+        <div className="min-h-10 text-sm text-muted-foreground" data-testid="slot-note">
+          <TeacherNote text={note} />
+        </div>
       ) : (
         <Skeleton className="h-10 w-full" data-testid="question-skeleton" />
       )}
@@ -71,6 +72,25 @@ function PendingBody({
             ),
           )}
         </ol>
+      )}
+    </>
+  );
+}
+
+/**
+ * A generation note or reason in teacher words; when the quality gate's flag names were put in
+ * sentences, the original wording is under "Details".
+ */
+function TeacherNote({ text }: { text: string }) {
+  const words = teacherWords(text);
+  return (
+    <>
+      <span>{words}</span>
+      {words !== text && (
+        <details className="text-xs text-muted-foreground" data-testid="note-details">
+          <summary className="cursor-pointer">Details</summary>
+          <span className="font-mono">{text}</span>
+        </details>
       )}
     </>
   );
@@ -135,7 +155,7 @@ export function QuestionCard({
             </Badge>
           )}
           {final && q.validation.flags.length > 0 && (
-            <Badge variant="outline" title={q.validation.flags.join("; ")}>
+            <Badge variant="outline" title={q.validation.flags.map(flagSentence).join(" ")}>
               reviewer notes
             </Badge>
           )}
@@ -144,14 +164,14 @@ export function QuestionCard({
           )}
         </div>
         {final && q.validation.offlineReason && (
-          <p className="text-muted-foreground text-xs" data-testid="offline-reason">
-            {q.validation.offlineReason}
-          </p>
+          <div className="text-muted-foreground text-xs" data-testid="offline-reason">
+            <TeacherNote text={q.validation.offlineReason} />
+          </div>
         )}
         {final && q.validation.flags.length > 0 && (
           <ul className="text-muted-foreground list-disc pl-4 text-xs" data-testid="gate-warnings">
             {q.validation.flags.map((f) => (
-              <li key={f}>{f.replace(/^[a-z_]+: /, "")}</li>
+              <li key={f}>{flagSentence(f)}</li>
             ))}
           </ul>
         )}
@@ -196,7 +216,11 @@ export function QuestionCard({
             className="flex flex-wrap items-center gap-2 text-sm text-destructive"
             data-testid="question-failed"
           >
-            {part.reason ?? "Not enough evidence for this question; it was skipped rather than invented."}
+            <TeacherNote
+              text={
+                part.reason ?? "Not enough evidence for this question; it was skipped rather than invented."
+              }
+            />
             {onRegenerate && (
               <Button size="sm" variant="outline" onClick={onRegenerate} disabled={regenerating}>
                 {regenerating ? "Trying…" : "Try again"}
