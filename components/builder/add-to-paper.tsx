@@ -59,6 +59,11 @@ export function AddToPaper({
   const roomy = matching.find(hasRoom);
   const choice = target || (roomy?.id ?? FIT);
   const chosen = all.find((p) => p.id === choice);
+  // A new paper is named after the set; a second one gets "2", not the same name as the first.
+  const newTitle = uniqueTitle(
+    setTitle,
+    all.map((p) => p.title),
+  );
   const over = chosen !== undefined && !hasRoom(chosen);
   const otherSubject = chosen !== undefined && !isMatch(chosen);
   const busy = create.isPending || add.isPending;
@@ -90,14 +95,14 @@ export function AddToPaper({
       if (choice === FIT) {
         const created = await create.mutateAsync({
           template: "blank",
-          title: setTitle,
+          title: newTitle,
           totalMarks: Math.max(1, marks),
           ...filters,
         });
         paperId = created.paper.id;
       } else if (choice.startsWith("new:")) {
         const template = choice.slice(4) as EPaperTemplate;
-        const created = await create.mutateAsync({ template, title: setTitle, ...filters });
+        const created = await create.mutateAsync({ template, title: newTitle, ...filters });
         paperId = created.paper.id;
       }
       const res = await add.mutateAsync({ paperId, questionIds });
@@ -177,4 +182,11 @@ export function AddToPaper({
       )}
     </div>
   );
+}
+
+/** "Biology test", else "Biology test 2", "Biology test 3", … (the first free one). */
+export function uniqueTitle(title: string, taken: readonly string[]): string {
+  const used = new Set(taken.map((t) => t.trim().toLowerCase()));
+  if (!used.has(title.trim().toLowerCase())) return title;
+  for (let n = 2; ; n++) if (!used.has(`${title} ${n}`.trim().toLowerCase())) return `${title} ${n}`;
 }
