@@ -53,7 +53,10 @@ export const patchQuestionContract = defineContract({
   name: "questions.patch",
   method: "PATCH",
   path: "/api/questions/{id}",
-  summary: "Review or edit a saved question: status draft/approved/rejected, prompt text, marks (owner only)",
+  summary:
+    "Review or edit a saved question by hand: status, stem, options and key, marks, Bloom level, model answer or explanation, marking points (owner only)",
+  description:
+    "An edit marks it edited; a changed stem or option sets checkAnswer until the teacher confirms the key (checkAnswer: false). 422 names the field when the result does not hold together (one key among distinct options, marking points adding up to the marks)",
   tag: "generation",
   auth: { kind: "user", scope: "generation:write" },
   params: uuidParams({ id: "question id" }),
@@ -61,7 +64,7 @@ export const patchQuestionContract = defineContract({
   maxBodyBytes: 16 * 1024,
   example: { status: "approved" },
   response: z.object({ ok: z.literal(true), question: SavedQuestionSchema }),
-  errors: [404],
+  errors: [404, 422],
 });
 
 export const getQuestionSetContract = defineContract({

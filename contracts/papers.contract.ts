@@ -184,9 +184,9 @@ export const exportPaperContract = defineContract({
   method: "GET",
   path: "/api/papers/{id}/export",
   summary:
-    "Export the paper or its answer key: format pdf | docx | md | gift | qti | moodle, part paper | answer-key (400 while marks do not add up)",
+    "Export the paper or its answer key: format pdf | docx | md | gift | qti | moodle, part paper | answer-key (400 while marks do not add up, unless draft=true)",
   description:
-    "pdf, docx and md carry everything a teacher prints (the answer-key part adds answers, marking schemes and sources). The LMS formats are for the paper only: `qti` (IMS QTI 1.2.1: marks, feedback per option, model answers and marking schemes as feedback, each OR pair as a group that draws one), `moodle` (Moodle XML: default mark, feedback per option, essay grader information; each OR pair in a category of its own) and `gift` (Moodle GIFT: no syntax for marks, which are in each title; model answers as general feedback). See docs/exports-and-api.md. A paper whose marks do not add up, or with an empty section, answers 400 with the reasons.",
+    'pdf, docx and md carry everything a teacher prints (the answer-key part adds answers, marking schemes and sources). The LMS formats are for the paper only: `qti` (IMS QTI 1.2.1: marks, feedback per option, model answers and marking schemes as feedback, each OR pair as a group that draws one), `moodle` (Moodle XML: default mark, feedback per option, essay grader information; each OR pair in a category of its own) and `gift` (Moodle GIFT: no syntax for marks, which are in each title; model answers as general feedback). See docs/exports-and-api.md. A paper whose marks do not add up, or with an empty section, answers 400 with the reasons; `draft=true` (pdf, docx, md) exports it anyway with "DRAFT" before the title and what is still unmet (problems and missed blueprint targets) as the first instruction.',
   tag: "papers",
   auth: read,
   params: paperId,

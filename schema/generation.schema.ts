@@ -156,6 +156,10 @@ const questionBase = {
   validation: ValidationSchema,
   /** Which generator wrote it: the LLM, or the offline algorithm (also as a fallback). */
   source: z.enum(["llm", "offline"]),
+  /** The teacher has changed it by hand since it was generated. */
+  edited: z.boolean().optional(),
+  /** Its stem or options changed and the teacher has not yet confirmed the key / model answer. */
+  checkAnswer: z.boolean().optional(),
 };
 
 export const McqQuestionSchema = z.object({
@@ -225,6 +229,8 @@ export const QuestionSummarySchema = z
     id: z.string(),
     setId: z.string(),
     setTitle: z.string(),
+    /** The subject of the set it came from (a paper of another subject asks before adding it). */
+    subject: z.string(),
     type: z.enum(QUESTION_TYPES),
     bloomLevel: z.enum(BLOOM_LEVELS),
     difficulty: z.enum(DIFFICULTIES),
@@ -246,12 +252,85 @@ export const QuestionSearchQuerySchema = z.strictObject({
 });
 export type TQuestionSearchQuery = z.input<typeof QuestionSearchQuerySchema>;
 
-/** PATCH /api/questions/[id]: review state and inline edits. */
+const editText = (min: number, max: number, message: string) => z.string().trim().min(min, message).max(max);
+
+/** A marking point as a teacher edits it: the idea and its whole marks. */
+export const EditMarkingPointSchema = z.strictObject({
+  point: editText(1, 400, "A marking point is empty"),
+  marks: z
+    .number()
+    .int("Marks must be whole numbers")
+    .min(1, "A marking point carries at least 1 mark")
+    .max(20),
+});
+
+/**
+ * PATCH /api/questions/[id]: review state and edits by hand. Fields a question type does not have
+ * (options on a short answer) are refused; the merged question must still hold together
+ * (`questionEditIssues`).
+ */
 export const PatchQuestionSchema = z
   .strictObject({
     status: z.enum(QUESTION_STATUSES).optional(),
-    promptText: z.string().trim().min(8).max(1500).optional(),
+    promptText: editText(8, 1500, "The question needs at least 8 characters").optional(),
     marks: z.number().int().min(1).max(20).optional(),
+    bloomLevel: z.enum(BLOOM_LEVELS).optional(),
+    options: z
+      .array(editText(1, 300, "An option is empty"))
+      .min(2)
+      .max(6)
+      .optional(),
+    correctIndex: z.number().int().min(0).max(5).optional(),
+    /** The MCQ's explanation of the key. */
+    explanation: editText(0, 1500, "").optional(),
+    /** The model answer of a short or long answer. */
+    suggestedAnswer: editText(0, 3000, "").optional(),
+    markingScheme: z.array(EditMarkingPointSchema).max(20).optional(),
+    /** true: the stem or options changed and the key needs checking; false: the teacher checked it. */
+    checkAnswer: z.boolean().optional(),
   })
   .refine((b) => Object.keys(b).length > 0, "Nothing to change");
 export type TPatchQuestion = z.infer<typeof PatchQuestionSchema>;
+
+/** What an edited question must satisfy as a whole, whichever fields were changed. */
+export interface IEditableQuestion {
+  type: (typeof QUESTION_TYPES)[number];
+  marks: number;
+  options?: readonly string[];
+  correctIndex?: number;
+  markingScheme?: readonly { point: string; marks: number }[];
+}
+
+/**
+ * Problems of an edited question as a whole, with the field they belong to: exactly one key among
+ * distinct options, and marking points that add up to the marks. The card and the paper builder
+ * show them; PATCH refuses a question that has any (422).
+ */
+export function questionEditIssues(q: IEditableQuestion): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  if (q.type === "mcq") {
+    const options = q.options ?? [];
+    const norm = options.map((o) => o.trim().toLowerCase().replace(/\s+/g, " "));
+    const dup = norm.findIndex((o, i) => o !== "" && norm.indexOf(o) !== i);
+    if (dup >= 0) {
+      issues.push({
+        path: `options.${dup}`,
+        message: `Options ${String.fromCharCode(65 + norm.indexOf(norm[dup]!))} and ${String.fromCharCode(65 + dup)} are the same: there must be exactly one right answer`,
+      });
+    }
+    if (q.correctIndex === undefined || q.correctIndex < 0 || q.correctIndex >= options.length) {
+      issues.push({ path: "correctIndex", message: "Mark exactly one option as the right answer" });
+    }
+  }
+  const scheme = q.markingScheme ?? [];
+  if (scheme.length > 0) {
+    const sum = scheme.reduce((a, p) => a + p.marks, 0);
+    if (sum !== q.marks) {
+      issues.push({
+        path: "markingScheme",
+        message: `The marking points add up to ${sum} mark${sum === 1 ? "" : "s"}; the question carries ${q.marks}`,
+      });
+    }
+  }
+  return issues;
+}

@@ -60,6 +60,10 @@ export const PaperQuestionSchema = z
     citations: z.array(PaperCitationSchema).max(10),
     chapter: text(200).optional(),
     sourceQuestionId: z.uuid().optional(),
+    /** Changed by hand in the paper or its set. */
+    edited: z.boolean().optional(),
+    /** Its stem or options changed and the teacher has not yet confirmed the key / model answer. */
+    checkAnswer: z.boolean().optional(),
   })
   .superRefine((q, ctx) => {
     if (q.type !== "mcq") return;
@@ -242,6 +246,14 @@ export type TAddItems = z.infer<typeof AddItemsSchema>;
 export const ExportQuerySchema = z.strictObject({
   format: z.enum(EXPORT_FORMATS, `Unknown export format: use one of ${EXPORT_FORMATS.join(", ")}`),
   part: z.enum(EXPORT_PARTS).default("paper"),
+  /**
+   * Export as a draft although the paper is not ready: "DRAFT" in the title and a note of what is
+   * unmet first among the instructions (pdf, docx and md only).
+   */
+  draft: z
+    .enum(["true", "false"], "draft is true or false")
+    .default("false")
+    .transform((v) => v === "true"),
 });
 
 // ---- Responses: a paper as the API returns it (types/paper.types.ts infers its types from these).
@@ -276,6 +288,8 @@ export const PaperQuestionOutSchema = z
     /** Chapter label ("4 · Cell Structure") resolved from the cited document, for the blueprint. */
     chapter: z.string().optional(),
     sourceQuestionId: z.string().optional(),
+    edited: z.boolean().optional(),
+    checkAnswer: z.boolean().optional(),
   })
   .meta({
     id: "PaperQuestion",

@@ -45,5 +45,5 @@ export const getQuestions = (params: { type?: string; bloomLevel?: string; chapt
   apiFetch(searchQuestionsContract, { query: params as TQuestionSearchQuery });
 
 /** Where the browser downloads an export from (same-origin GET with the session cookie). */
-export const exportUrl = (id: string, format: EExportFormat, part: EExportPart = "paper") =>
-  contractUrl(exportPaperContract, { id }, { format, part });
+export const exportUrl = (id: string, format: EExportFormat, part: EExportPart = "paper", draft = false) =>
+  contractUrl(exportPaperContract, { id }, { format, part, ...(draft ? { draft: "true" } : {}) });

@@ -12,6 +12,14 @@ import type { TBlueprintForm } from "./use-generation-panel";
 
 const LABEL: Record<EQuestionType, string> = { mcq: "MCQ", short: "Short answer", long: "Long answer" };
 
+/** The generation strategies in the teacher's words; the technical name is under "Details". */
+const STRATEGY_WORDS: Record<EStrategy, string> = {
+  grounded: "Use the passages only",
+  "few-shot": "Follow past-paper examples",
+  cot: "Think step by step",
+  "self-consistency": "Write several and keep the best",
+};
+
 /** "Blueprint": questions and marks per type, Bloom levels or exact counts per level, strategy, Generate / Stop. */
 export function BlueprintForm({
   form,
@@ -110,16 +118,22 @@ export function BlueprintForm({
         </label>
         <div className="flex flex-wrap items-end gap-3">
           <div className="flex flex-col gap-1.5">
-            <Label htmlFor="strategy">Strategy</Label>
+            <Label htmlFor="strategy">How to write them</Label>
             <NativeSelect
               id="strategy"
               value={form.strategy}
               onChange={(e) => form.setStrategy(e.target.value as EStrategy)}
             >
               {STRATEGIES.map((s) => (
-                <option key={s}>{s}</option>
+                <option key={s} value={s}>
+                  {STRATEGY_WORDS[s]}
+                </option>
               ))}
             </NativeSelect>
+            <details className="text-xs text-muted-foreground" data-testid="strategy-details">
+              <summary className="cursor-pointer">Details</summary>
+              Strategy: <code>{form.strategy}</code>
+            </details>
           </div>
           <Button data-testid="generate" disabled={!!form.invalid || running} onClick={onGenerate}>
             {running ? "Generating…" : `Generate ${plural(form.total, "question")}`}

@@ -76,7 +76,7 @@ export function GenerationPanel({ onBack, ...props }: IGenerationPanelProps & { 
             regenerating={p.regenerating === q.slot.id}
             rejected={p.rejected.has(q.slot.id)}
             onReject={() => p.toggleReject(q.slot.id)}
-            onEdit={(promptText) => p.editPrompt(q, promptText)}
+            onEdit={(patch) => p.editQuestion(q, patch)}
             onRegenerate={running ? undefined : () => void p.regenerate(q.slot)}
             approved={p.approved.has(q.slot.id)}
             onApprove={() => p.toggleApprove(q.slot.id)}

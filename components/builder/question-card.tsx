@@ -1,16 +1,20 @@
 "use client";
 
-import { useState } from "react";
+import { useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/misc";
+import { flagSentence, teacherWords } from "@/lib/generation/flag-words";
+import { formOfQuestion, type IQuestionForm, patchOf } from "@/lib/questions/edit";
+import type { TPatchQuestion } from "@/schema/generation.schema";
 import {
   type IQuestionDraft,
   type ISlot,
   passageKey,
   type TQuestionPartData,
 } from "@/types/generation.types";
+import { CheckAnswerNote, QuestionEditor } from "./question-editor";
 import { sourceHref } from "./source-link";
 
 const WRITING: Record<IQuestionDraft["writing"], string> = {
@@ -53,9 +57,9 @@ function PendingBody({
           )}
         </p>
       ) : note ? (
-        <p className="min-h-10 text-sm text-muted-foreground" data-testid="slot-note">
-          {note}
-        </p>
+        <div className="min-h-10 text-sm text-muted-foreground" data-testid="slot-note">
+          <TeacherNote text={note} />
+        </div>
       ) : (
         <Skeleton className="h-10 w-full" data-testid="question-skeleton" />
       )}
@@ -73,6 +77,25 @@ function PendingBody({
             ),
           )}
         </ol>
+      )}
+    </>
+  );
+}
+
+/**
+ * A generation note or reason in teacher words; when the quality gate's flag names were put in
+ * sentences, the original wording is under "Details".
+ */
+function TeacherNote({ text }: { text: string }) {
+  const words = teacherWords(text);
+  return (
+    <>
+      <span>{words}</span>
+      {words !== text && (
+        <details className="text-xs text-muted-foreground" data-testid="note-details">
+          <summary className="cursor-pointer">Details</summary>
+          <span className="font-mono">{text}</span>
+        </details>
       )}
     </>
   );
@@ -98,11 +121,13 @@ export function QuestionCard({
   regenerating?: boolean;
   rejected?: boolean;
   onReject?: () => void;
-  onEdit?: (promptText: string) => void;
+  /** Saves an edit by hand (only what changed), or the teacher's confirmation of the key. */
+  onEdit?: (patch: TPatchQuestion) => void;
   /** The generation was stopped before this question was final. */
   stopped?: boolean;
 }) {
-  const [editing, setEditing] = useState<string | null>(null);
+  const [editing, setEditing] = useState<{ opened: IQuestionForm; form: IQuestionForm } | null>(null);
+  const editorId = useId();
   const [reveal, setReveal] = useState(false);
   const [why, setWhy] = useState(false);
   const q = part.status === "final" ? part.question : undefined;
@@ -126,10 +151,16 @@ export function QuestionCard({
             </span>
           )}
           <span className="text-muted-foreground">
-            {part.slot.marks} mark{part.slot.marks === 1 ? "" : "s"} · {part.slot.difficulty}
+            {final ? q.marks : part.slot.marks} mark{(final ? q.marks : part.slot.marks) === 1 ? "" : "s"} ·{" "}
+            {part.slot.difficulty}
           </span>
+          {final && q.edited && (
+            <Badge variant="outline" data-testid="edited-badge">
+              edited
+            </Badge>
+          )}
           {final && q.validation.flags.length > 0 && (
-            <Badge variant="outline" title={q.validation.flags.join("; ")}>
+            <Badge variant="outline" title={q.validation.flags.map(flagSentence).join(" ")}>
               reviewer notes
             </Badge>
           )}
@@ -138,14 +169,14 @@ export function QuestionCard({
           )}
         </div>
         {final && q.validation.offlineReason && (
-          <p className="text-muted-foreground text-xs" data-testid="offline-reason">
-            {q.validation.offlineReason}
-          </p>
+          <div className="text-muted-foreground text-xs" data-testid="offline-reason">
+            <TeacherNote text={q.validation.offlineReason} />
+          </div>
         )}
         {final && q.validation.flags.length > 0 && (
           <ul className="text-muted-foreground list-disc pl-4 text-xs" data-testid="gate-warnings">
             {q.validation.flags.map((f) => (
-              <li key={f}>{f.replace(/^[a-z_]+: /, "")}</li>
+              <li key={f}>{flagSentence(f)}</li>
             ))}
           </ul>
         )}
@@ -190,7 +221,11 @@ export function QuestionCard({
             className="flex flex-wrap items-center gap-2 text-sm text-destructive"
             data-testid="question-failed"
           >
-            {part.reason ?? "Not enough evidence for this question; it was skipped rather than invented."}
+            <TeacherNote
+              text={
+                part.reason ?? "Not enough evidence for this question; it was skipped rather than invented."
+              }
+            />
             {onRegenerate && (
               <Button size="sm" variant="outline" onClick={onRegenerate} disabled={regenerating}>
                 {regenerating ? "Trying…" : "Try again"}
@@ -201,37 +236,25 @@ export function QuestionCard({
         {final && (
           <>
             {editing !== null ? (
-              <div className="flex flex-col gap-2">
-                <textarea
-                  aria-label="Question text"
-                  className="min-h-20 rounded-md border border-border p-2 text-sm"
-                  value={editing}
-                  onChange={(e) => setEditing(e.target.value)}
-                  data-testid="edit-prompt"
-                />
-                <div className="flex gap-2">
-                  <Button
-                    size="sm"
-                    onClick={() => {
-                      if (editing.trim().length >= 8) {
-                        onEdit?.(editing.trim());
-                        setEditing(null);
-                      }
-                    }}
-                    data-testid="save-edit"
-                  >
-                    Save
-                  </Button>
-                  <Button size="sm" variant="outline" onClick={() => setEditing(null)}>
-                    Cancel
-                  </Button>
-                </div>
-              </div>
+              <QuestionEditor
+                id={editorId}
+                value={editing.form}
+                onChange={(form) => setEditing({ ...editing, form })}
+                onSave={() => {
+                  const patch = patchOf(editing.opened, editing.form);
+                  if (patch) onEdit?.(patch);
+                  setEditing(null);
+                }}
+                onCancel={() => setEditing(null)}
+              />
             ) : null}
+            {q.checkAnswer && editing === null && onEdit && (
+              <CheckAnswerNote onConfirm={() => onEdit({ checkAnswer: false })} />
+            )}
             <p className={editing !== null ? "hidden" : "text-sm font-medium"} data-testid="question-prompt">
               {q.promptText}
             </p>
-            {q.type === "mcq" && (
+            {q.type === "mcq" && editing === null && (
               <ol className="grid gap-1 text-sm sm:grid-cols-2">
                 {q.options.map((o, i) => (
                   <li
@@ -352,7 +375,12 @@ export function QuestionCard({
                 size="sm"
                 variant="ghost"
                 disabled={!final}
-                onClick={() => q && setEditing(q.promptText)}
+                onClick={() => {
+                  if (!q) return;
+                  const form = formOfQuestion(q);
+                  setEditing({ opened: form, form });
+                }}
+                aria-expanded={editing !== null}
                 data-testid="edit"
               >
                 Edit

@@ -3,7 +3,9 @@
 import { useState } from "react";
 import { toast } from "sonner";
 import { regenerateOne, useGeneration } from "@/hooks/use-generation";
+import { applyPatch } from "@/lib/questions/edit";
 import { QUESTION_TYPES } from "@/schema/enums.schema";
+import type { TPatchQuestion } from "@/schema/generation.schema";
 import type { TRetrievalItem } from "@/schema/retrieval.schema";
 import { patchQuestion } from "@/services/generation.services";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
@@ -161,10 +163,11 @@ export function useGenerationPanel({ filters, context, topic, bloomTargets }: IG
     saveReview(slotId, { status: next ? "approved" : "draft" });
   }
 
-  function editPrompt(part: TQuestionPartData, promptText: string) {
+  /** An edit by hand (or the key confirmed): shown at once, saved with the stored question. */
+  function editQuestion(part: TQuestionPartData, patch: TPatchQuestion) {
     const current = overrides[part.slot.id] ?? (part.status === "final" ? part.question : undefined);
-    if (current) setOverrides((cur) => ({ ...cur, [part.slot.id]: { ...current, promptText } }));
-    saveReview(part.slot.id, { promptText });
+    if (current) setOverrides((cur) => ({ ...cur, [part.slot.id]: applyPatch(current, patch) }));
+    saveReview(part.slot.id, patch);
   }
 
   return {
@@ -193,7 +196,7 @@ export function useGenerationPanel({ filters, context, topic, bloomTargets }: IG
     regenerate,
     toggleReject,
     toggleApprove,
-    editPrompt,
+    editQuestion,
   };
 }
 export type TGenerationPanel = ReturnType<typeof useGenerationPanel>;

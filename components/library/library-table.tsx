@@ -1,5 +1,6 @@
 "use client";
 
+import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { useConfirm } from "@/components/ui/confirm";
@@ -19,8 +20,19 @@ export function ingestionPercent(i: TIngestion): number {
     : Math.round((100 * stage) / STAGES.length);
 }
 
-/** The library list: one row per resource with its scope, type, ingestion status and actions. */
+/** Rows per page of the library list. */
+export const LIBRARY_PAGE = 25;
+
+/**
+ * The library list: one row per resource with its scope, type, ingestion status and actions,
+ * 25 to a page (Previous / Next under the table when there are more).
+ */
 export function LibraryTable({ lib, role }: { lib: TLibrary; role: ERole }) {
+  const [page, setPage] = useState(0);
+  const pages = Math.max(1, Math.ceil(lib.rows.length / LIBRARY_PAGE));
+  // A filter that leaves fewer rows keeps the page in range.
+  const current = Math.min(page, pages - 1);
+  const shown = lib.rows.slice(current * LIBRARY_PAGE, (current + 1) * LIBRARY_PAGE);
   return (
     // On a phone, scope, type and chunks fold into the title cell; the frame scrolls, never the page.
     <div className="overflow-x-auto">
@@ -36,11 +48,34 @@ export function LibraryTable({ lib, role }: { lib: TLibrary; role: ERole }) {
           </tr>
         </thead>
         <tbody>
-          {lib.rows.map((i) => (
+          {shown.map((i) => (
             <LibraryRow key={i.id} ingestion={i} lib={lib} role={role} />
           ))}
         </tbody>
       </table>
+      {pages > 1 && (
+        <nav
+          aria-label="Library pages"
+          className="flex flex-wrap items-center gap-2 py-2 text-sm"
+          data-testid="library-pages"
+        >
+          <Button size="sm" variant="outline" disabled={current === 0} onClick={() => setPage(current - 1)}>
+            Previous
+          </Button>
+          <span className="text-muted-foreground" data-testid="library-page">
+            {current * LIBRARY_PAGE + 1}–{current * LIBRARY_PAGE + shown.length} of {lib.rows.length}
+          </span>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={current >= pages - 1}
+            onClick={() => setPage(current + 1)}
+            data-testid="library-next"
+          >
+            Next
+          </Button>
+        </nav>
+      )}
     </div>
   );
 }

@@ -101,13 +101,20 @@ export function UploadForm({ lib, role }: { lib: TLibrary; role: ERole }) {
         </form>
         {lib.uploaded && (
           <Alert className="mt-3" data-testid="upload-done">
-            {lib.uploaded.count === 1 ? "1 file is" : `${lib.uploaded.count} files are`} being processed
-            below. Once ready, {lib.uploaded.subject || "its"} passages can be searched and turned into
-            questions in the{" "}
-            <Link href="/" className="font-medium text-primary underline" data-testid="upload-to-builder">
-              Questions builder
-            </Link>
-            .
+            {lib.uploaded.processing > 0
+              ? `${lib.uploaded.processing === 1 ? "1 file is" : `${lib.uploaded.processing} files are`} being processed below. Once ready,`
+              : lib.uploaded.failed === lib.uploaded.count
+                ? "The upload could not be processed: see the row below to retry it."
+                : `${lib.uploaded.count - lib.uploaded.failed === 1 ? "The file is" : "The files are"} ready:${lib.uploaded.failed ? ` (${lib.uploaded.failed} failed, see below)` : ""}`}{" "}
+            {lib.uploaded.failed < lib.uploaded.count && (
+              <>
+                {lib.uploaded.subject || "its"} passages can be searched and turned into questions in the{" "}
+                <Link href="/" className="font-medium text-primary underline" data-testid="upload-to-builder">
+                  Questions builder
+                </Link>
+                .
+              </>
+            )}
           </Alert>
         )}
         {lib.uploadError && (

@@ -48,7 +48,7 @@ export function useLibrary() {
   const [error, setError] = useState<string | null>(null);
   const [preview, setPreview] = useState<TIngestion | null>(null);
   /** The last upload that went through: the screen points to where its passages will be used. */
-  const [uploaded, setUploaded] = useState<{ count: number; subject: string } | null>(null);
+  const [uploaded, setUploaded] = useState<{ ids: string[]; subject: string } | null>(null);
   const [filter, setFilter] = useState<TLibraryFilter>({ text: "", type: "", status: "", sort: "newest" });
   const items = list.data?.items ?? [];
   const remove = useDeleteResource();
@@ -76,7 +76,7 @@ export function useLibrary() {
     if (problem) return setError(problem);
     upload.mutate(form, {
       onSuccess: (res) => {
-        setUploaded({ count: res.ingestions.length, subject: String(form.get("subject") ?? "") });
+        setUploaded({ ids: res.ingestions.map((i) => i.id), subject: String(form.get("subject") ?? "") });
         // What belongs to one file goes; board, class and subject usually stay for the next one.
         for (const name of ["file", "chapterNumber", "chapterName"]) {
           const field = element.elements.namedItem(name);
@@ -99,7 +99,16 @@ export function useLibrary() {
     setFilter,
     upload,
     uploadError: error,
-    uploaded,
+    /** The last upload's files by where they are now (the banner follows them, not the moment of upload). */
+    uploaded: uploaded && {
+      subject: uploaded.subject,
+      count: uploaded.ids.length,
+      processing: uploaded.ids.filter((id) => {
+        const row = items.find((i) => i.id === id);
+        return !row || (row.status !== "ready" && row.status !== "failed");
+      }).length,
+      failed: uploaded.ids.filter((id) => items.find((i) => i.id === id)?.status === "failed").length,
+    },
     submitUpload,
     remove,
     retry,

@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { useConfirm } from "@/components/ui/confirm";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Alert, Skeleton } from "@/components/ui/misc";
@@ -14,12 +15,15 @@ import type { IPaperSection } from "@/types/paper.types";
 
 /** "Add from previous sets": search the teacher's generated questions and copy picked ones in. */
 export function AddQuestions({
+  subject,
   sections,
   present,
   busy,
   onAdd,
   onClose,
 }: {
+  /** The paper's subject: a question from another subject is added only after the teacher agrees. */
+  subject: string;
   sections: IPaperSection[];
   /** Source question ids already in the paper. */
   present: Set<string>;
@@ -32,6 +36,7 @@ export function AddQuestions({
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [sectionId, setSectionId] = useState("");
   const search = useQuestionSearch(debounced);
+  const confirm = useConfirm();
   // Typing in the word filters should not fire a request per keystroke.
   useEffect(() => {
     const t = window.setTimeout(() => setDebounced(filters), 250);
@@ -129,6 +134,11 @@ export function AddQuestions({
                     <Badge variant="outline">{q.bloomLevel}</Badge>
                     <Badge variant="outline">{plural(q.marks, "mark")}</Badge>
                     {q.chapter && <Badge variant="outline">Ch {q.chapter}</Badge>}
+                    {!sameSubject(q.subject, subject) && (
+                      <Badge variant="destructive" data-testid="other-subject">
+                        {q.subject}
+                      </Badge>
+                    )}
                     {q.status === "approved" && <Badge variant="success">approved</Badge>}
                     {inPaper && <Badge>in paper</Badge>}
                   </span>
@@ -153,7 +163,17 @@ export function AddQuestions({
         <Button
           disabled={picked.size === 0 || busy}
           data-testid="add-picked"
-          onClick={() => {
+          onClick={async () => {
+            const other = rows.filter((q) => picked.has(q.id) && !sameSubject(q.subject, subject));
+            if (other.length > 0) {
+              const subjects = [...new Set(other.map((q) => q.subject))].join(", ");
+              const ok = await confirm({
+                title: `Add ${other.length === 1 ? "a question" : `${other.length} questions`} from ${subjects}?`,
+                description: `${other.length === 1 ? "This question is" : "These questions are"} from ${subjects}; the paper is ${subject} — add anyway?`,
+                confirmLabel: "Add anyway",
+              });
+              if (!ok) return;
+            }
             onAdd([...picked], sectionId || undefined);
             setPicked(new Set());
           }}
@@ -164,3 +184,5 @@ export function AddQuestions({
     </section>
   );
 }
+
+const sameSubject = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();

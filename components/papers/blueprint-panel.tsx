@@ -1,6 +1,8 @@
 "use client";
 
+import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { hasTargets } from "@/lib/papers/draft";
 import { plural } from "@/lib/text/plural";
 import { cn } from "@/lib/utils";
 import type { ICheckRow, IPaperBlueprint, IPaperCheck } from "@/types/paper.types";
@@ -24,18 +26,25 @@ export function BlueprintPanel({
   check,
   blueprint,
   onTarget,
+  onSetTotal,
 }: {
   check: IPaperCheck;
   blueprint: IPaperBlueprint | undefined;
   onTarget: (group: TTargetKey, key: string, value: number | undefined) => void;
+  /** Sets the paper's maximum marks (the one-click fix when the questions add up to another total). */
+  onSetTotal: (marks: number) => void;
 }) {
   const totalOk = check.countedMarks === check.totalMarks;
+  // "Blueprint met" means something only when a target is set; the status then also needs the
+  // paper itself to be in order.
+  const targeted = hasTargets(blueprint);
+  const status = !targeted ? "none" : check.blueprintMet ? "met" : "unmet";
   return (
     <section
       aria-labelledby="blueprint-title"
       className="flex flex-col gap-3 rounded-lg border border-border bg-card p-4"
       data-testid="blueprint-panel"
-      data-met={check.blueprintMet ? "true" : "false"}
+      data-met={status === "met" ? "true" : "false"}
     >
       <div className="flex items-center justify-between gap-2">
         <h2 id="blueprint-title" className="font-semibold">
@@ -44,17 +53,40 @@ export function BlueprintPanel({
         <span
           className={cn(
             "rounded-full px-2 py-0.5 text-xs font-medium",
-            check.blueprintMet ? "bg-success/15 text-success" : "bg-destructive/10 text-destructive",
+            status === "met"
+              ? "bg-success/15 text-success"
+              : status === "none"
+                ? "bg-muted text-muted-foreground"
+                : "bg-destructive/10 text-destructive",
           )}
           data-testid="blueprint-status"
+          data-status={status}
         >
-          {check.blueprintMet ? "✓ Blueprint met" : "Not yet"}
+          {status === "met" ? "✓ Blueprint met" : status === "none" ? "No blueprint set" : "Not yet"}
         </span>
       </div>
-      <p className={cn("text-sm", totalOk ? "text-success" : "text-destructive")} data-testid="marks-total">
-        {check.countedMarks} of {plural(check.totalMarks, "mark")}{" "}
-        {totalOk ? "✓" : check.countedMarks < check.totalMarks ? "(under)" : "(over)"}
-      </p>
+      <div className="flex flex-wrap items-center gap-2">
+        <p className={cn("text-sm", totalOk ? "text-success" : "text-destructive")} data-testid="marks-total">
+          {check.countedMarks} of {plural(check.totalMarks, "mark")}{" "}
+          {totalOk ? "✓" : check.countedMarks < check.totalMarks ? "(under)" : "(over)"}
+        </p>
+        {!totalOk && check.countedMarks > 0 && (
+          <Button
+            size="sm"
+            variant="outline"
+            className="h-7"
+            onClick={() => onSetTotal(check.countedMarks)}
+            data-testid="set-total"
+          >
+            Set maximum to {check.countedMarks}
+          </Button>
+        )}
+      </div>
+      {!targeted && (
+        <p className="text-xs text-muted-foreground" data-testid="no-blueprint">
+          Type a target in any row below to check the paper against it.
+        </p>
+      )}
       {check.problems.length > 0 && (
         <ul className="list-disc pl-5 text-xs text-destructive" data-testid="paper-problems">
           {check.problems.slice(0, 6).map((p) => (

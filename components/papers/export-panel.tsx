@@ -2,6 +2,8 @@
 
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
+import { unmetNotes } from "@/lib/papers/draft";
+import { plural } from "@/lib/text/plural";
 import { exportUrl } from "@/services/papers.services";
 import type { EExportFormat } from "@/types/paper.types";
 import type { TPaperBuilder } from "./use-paper-builder";
@@ -37,6 +39,9 @@ const LMS_EXPORTS: { format: EExportFormat; label: string; carries: string }[] =
 /** Downloads of the paper and its answer key (enabled once saved with no problems), and the PYQ summary. */
 export function ExportPanel({ builder: b }: { builder: TPaperBuilder }) {
   const { id, exportReady, state, check, pyq } = b;
+  const unmet = check ? unmetNotes(check) : [];
+  // A paper that is saved but not ready can still go out as a draft, marked as one.
+  const draftable = !exportReady && state === "saved";
   return (
     <section
       aria-labelledby="export-title"
@@ -50,8 +55,35 @@ export function ExportPanel({ builder: b }: { builder: TPaperBuilder }) {
         <p className="text-xs text-muted-foreground" data-testid="export-blocked">
           {state !== "saved"
             ? "Saving first…"
-            : `Fix the problems above to export (${check?.problems[0]?.message ?? ""}).`}
+            : `Fix the problems above to export the final paper (${check?.problems[0]?.message ?? ""}).`}
         </p>
+      )}
+      {draftable && (
+        <div
+          className="flex flex-col gap-1 rounded-md border border-dashed border-border p-2"
+          data-testid="draft-export"
+        >
+          <p className="text-xs font-medium">Export a draft</p>
+          <p className="text-xs text-muted-foreground">
+            Marked “DRAFT” at the top, with what is still unmet
+            {unmet.length > 0 ? `: ${unmet.slice(0, 3).join("; ")}${unmet.length > 3 ? "; …" : ""}` : ""}.
+          </p>
+          <div className="flex flex-wrap gap-1">
+            {EXPORTS.map((e) => (
+              <ExportLink
+                key={e.format}
+                href={exportUrl(id, e.format, "paper", true)}
+                ready
+                testId={`draft-${e.format}`}
+              >
+                Draft {e.label}
+              </ExportLink>
+            ))}
+            <ExportLink href={exportUrl(id, "pdf", "answer-key", true)} ready testId="draft-key-pdf">
+              Draft answer key (PDF)
+            </ExportLink>
+          </div>
+        </div>
       )}
       <p className="text-xs font-medium">Question paper</p>
       <div className="flex flex-wrap gap-1">
@@ -103,7 +135,7 @@ export function ExportPanel({ builder: b }: { builder: TPaperBuilder }) {
         <p className="text-xs text-muted-foreground" data-testid="pyq-summary">
           {pyq.data.pyqChunks === 0
             ? "No past papers (PYQ) for this subject to compare with."
-            : `${Object.keys(pyq.data.matches).length} question(s) resemble your past papers.`}
+            : `${plural(Object.keys(pyq.data.matches).length, "question")} resemble${Object.keys(pyq.data.matches).length === 1 ? "s" : ""} your past papers.`}
         </p>
       )}
     </section>

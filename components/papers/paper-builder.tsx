@@ -45,6 +45,7 @@ export function PaperBuilder({ id }: { id: string }) {
           </div>
           {b.adding && (
             <AddQuestions
+              subject={draft.subject}
               sections={draft.sections}
               present={b.present}
               busy={b.busy}
@@ -54,7 +55,12 @@ export function PaperBuilder({ id }: { id: string }) {
           )}
         </div>
         <aside className="flex flex-col gap-4 lg:sticky lg:top-[4.5rem] lg:self-start">
-          <BlueprintPanel check={check} blueprint={draft.blueprint} onTarget={b.setTarget} />
+          <BlueprintPanel
+            check={check}
+            blueprint={draft.blueprint}
+            onTarget={b.setTarget}
+            onSetTotal={b.setTotal}
+          />
           <ExportPanel builder={b} />
         </aside>
       </div>

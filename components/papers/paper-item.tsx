@@ -3,10 +3,12 @@
 import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { GripVertical } from "lucide-react";
-import { useState } from "react";
+import { useId, useState } from "react";
+import { CheckAnswerNote, QuestionEditor } from "@/components/builder/question-editor";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Input, NativeSelect, Textarea } from "@/components/ui/input";
+import { Input, NativeSelect } from "@/components/ui/input";
+import { applyFormToItem, formOfPaperItem, type IQuestionForm } from "@/lib/questions/edit";
 import { cn } from "@/lib/utils";
 import type { IPaperItem, IPaperQuestion, IPaperSection, IPyqMatch } from "@/types/paper.types";
 
@@ -45,7 +47,14 @@ export function PaperItemRow({
   onSplitOr: () => void;
 }) {
   const sortable = useSortable({ id: item.id });
-  const [editing, setEditing] = useState(false);
+  // The form as it was when the editor opened: a changed stem or option asks to check the key.
+  const [opened, setOpened] = useState<IQuestionForm | null>(null);
+  const editing = opened !== null;
+  const setEditing = (on: boolean | ((e: boolean) => boolean)) => {
+    const next = typeof on === "function" ? on(editing) : on;
+    setOpened(next ? formOfPaperItem(item) : null);
+  };
+  const editorId = useId();
   const style = { transform: CSS.Transform.toString(sortable.transform), transition: sortable.transition };
   return (
     <li
@@ -68,21 +77,32 @@ export function PaperItemRow({
         <GripVertical className="h-4 w-4" aria-hidden />
       </button>
       <div className="flex min-w-0 flex-1 flex-col gap-2">
-        <div className="flex items-start gap-2">
+        {/* On a phone the marks go under the question, not beside it (the text keeps the width). */}
+        <div className="grid grid-cols-[auto_minmax(0,1fr)] items-start gap-2 sm:grid-cols-[auto_minmax(0,1fr)_auto]">
           <span className="font-medium tabular-nums">{number}.</span>
           <div className="min-w-0 flex-1">
-            {editing ? (
+            {opened ? (
               <QuestionEditor
-                question={item.question}
-                onChange={(q) =>
-                  onChange((it) => {
-                    it.question = q;
-                  })
-                }
-                onDone={() => setEditing(false)}
+                id={editorId}
+                value={formOfPaperItem(item)}
+                maxMarks={100}
+                promptTestId="item-text-input"
+                onChange={(form) => onChange((it) => applyFormToItem(it, opened, form))}
+                onCancel={() => setEditing(false)}
               />
             ) : (
               <QuestionView question={item.question} />
+            )}
+            {item.question.checkAnswer && !editing && (
+              <div className="mt-2">
+                <CheckAnswerNote
+                  onConfirm={() =>
+                    onChange((it) => {
+                      it.question.checkAnswer = false;
+                    })
+                  }
+                />
+              </div>
             )}
             {item.alternative && (
               <div className="mt-2 border-t border-dashed border-border pt-2" data-testid="or-alternative">
@@ -91,7 +111,12 @@ export function PaperItemRow({
               </div>
             )}
           </div>
-          <div className="flex shrink-0 items-center gap-1 text-xs">
+          <div
+            className={cn(
+              "col-start-2 flex shrink-0 items-center gap-1 text-xs sm:col-start-3",
+              editing && "hidden",
+            )}
+          >
             <Input
               type="number"
               min={1}
@@ -114,6 +139,11 @@ export function PaperItemRow({
           <Badge variant="outline">{item.question.bloomLevel}</Badge>
           <Badge variant="outline">{item.question.difficulty}</Badge>
           {item.question.chapter && <Badge variant="outline">Ch {item.question.chapter}</Badge>}
+          {item.question.edited && (
+            <Badge variant="outline" data-testid="item-edited">
+              edited
+            </Badge>
+          )}
           {pyq && !item.keepDespitePyq && (
             <Badge variant="destructive" data-testid="pyq-flag" title={pyq.text}>
               Similar to {pyq.title}
@@ -211,60 +241,6 @@ function QuestionView({ question }: { question: IPaperQuestion }) {
             </li>
           ))}
         </ol>
-      )}
-    </div>
-  );
-}
-
-function QuestionEditor({
-  question,
-  onChange,
-  onDone,
-}: {
-  question: IPaperQuestion;
-  onChange: (q: IPaperQuestion) => void;
-  onDone: () => void;
-}) {
-  return (
-    <div className="flex flex-col gap-2">
-      <Textarea
-        aria-label="Question text"
-        value={question.promptText}
-        rows={3}
-        data-testid="item-text-input"
-        onChange={(e) => onChange({ ...question, promptText: e.target.value })}
-        onKeyDown={(e) => {
-          if (e.key === "Escape") onDone();
-        }}
-      />
-      {question.options?.map((o, i) => (
-        <div key={LETTERS[i]} className="flex items-center gap-2 text-sm">
-          <input
-            type="radio"
-            name="correct"
-            aria-label={`Option ${LETTERS[i]} is correct`}
-            checked={question.correctIndex === i}
-            onChange={() => onChange({ ...question, correctIndex: i })}
-          />
-          <Input
-            aria-label={`Option ${LETTERS[i]}`}
-            value={o}
-            onChange={(e) =>
-              onChange({
-                ...question,
-                options: question.options!.map((x, j) => (j === i ? e.target.value : x)),
-              })
-            }
-          />
-        </div>
-      ))}
-      {question.suggestedAnswer !== undefined && (
-        <Textarea
-          aria-label="Suggested answer"
-          value={question.suggestedAnswer}
-          rows={3}
-          onChange={(e) => onChange({ ...question, suggestedAnswer: e.target.value })}
-        />
       )}
     </div>
   );

@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { usePaperEditor } from "@/hooks/use-paper-editor";
 import { usePyqCheck } from "@/hooks/use-papers";
-import { numberItems } from "@/lib/papers/check";
+import { countedMarks, numberItems } from "@/lib/papers/check";
 import { postPaperItems, postRegenerateItem, postSwapItem } from "@/services/papers.services";
 import type { IPaperBlueprint, IPaperItem, IPaperSection } from "@/types/paper.types";
 
@@ -104,6 +104,11 @@ export function usePaperBuilder(id: string) {
     present,
     exportReady: !!check && check.problems.length === 0 && state === "saved",
     updatePaper: editor.update,
+    /** The one-click fix when the questions add up to another total than the paper's maximum. */
+    setTotal: (marks: number) =>
+      editor.update((p) => {
+        p.totalMarks = Math.max(1, Math.min(1000, marks));
+      }),
     updateSection,
     removeSection: (index: number) => editor.update((p) => void p.sections.splice(index, 1)),
     addSection,
@@ -154,16 +159,33 @@ function itemActions(
         if (target.marksPerQuestion) moved!.marks = target.marksPerQuestion;
         target.items.push(moved!);
       }),
-    onPairWithNext: () =>
+    onPairWithNext: () => {
+      const next = section.items[ii + 1];
+      if (!next || next.question.type !== item.question.type) {
+        toast.error("An OR pair needs two questions of the same type");
+        return;
+      }
       updateSection(section.id, (s) => {
-        const next = s.items[ii + 1];
-        if (!next || next.question.type !== item.question.type) {
-          toast.error("An OR pair needs two questions of the same type");
-          return;
-        }
-        s.items[ii]!.alternative = next.question;
+        s.items[ii]!.alternative = s.items[ii + 1]!.question;
         s.items.splice(ii + 1, 1);
-      }),
+      });
+      // The pair counts once: the total drops by the second question's marks. Offer the fix.
+      const paper = editor.draft;
+      if (!paper) return;
+      const after = countedMarks(paper) - next.marks;
+      if (after !== paper.totalMarks && after > 0) {
+        toast(`Questions ${numbers.get(item.id)} and ${numbers.get(next.id)} are now one OR choice`, {
+          description: `The paper now adds up to ${after} of ${paper.totalMarks} marks.`,
+          action: {
+            label: `Set maximum to ${after}`,
+            onClick: () =>
+              editor.update((p) => {
+                p.totalMarks = after;
+              }),
+          },
+        });
+      }
+    },
     onSplitOr: () =>
       updateSection(section.id, (s) => {
         const it = s.items[ii]!;

@@ -2,7 +2,7 @@ import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
 import type { TNarrowRow } from "@/lib/db/rows.generated";
 import { AppError } from "@/lib/errors";
-import type { TGenerationRequest } from "@/schema/generation.schema";
+import { questionEditIssues, type TGenerationRequest, type TPatchQuestion } from "@/schema/generation.schema";
 import type { EZone, TZoneSpan } from "@/types/chunk.types";
 import {
   type IContextChunk,
@@ -269,6 +269,7 @@ export async function searchQuestions(
     id: string;
     set_id: string;
     set_title: string;
+    subject: string;
     type: IQuestionSummary["type"];
     bloom_level: IQuestionSummary["bloomLevel"];
     difficulty: IQuestionSummary["difficulty"];
@@ -279,7 +280,7 @@ export async function searchQuestions(
     chapter_name: string | null;
     created_at: string | Date;
   }>(
-    `select q.id, q.set_id, s.title as set_title, q.type, q.bloom_level, q.difficulty, q.marks, q.prompt_text,
+    `select q.id, q.set_id, s.title as set_title, s.subject, q.type, q.bloom_level, q.difficulty, q.marks, q.prompt_text,
        q.status, d.chapter_number, d.chapter_name, q.created_at
      from questions q join question_sets s on s.id = q.set_id
      left join documents d on d.id = (case when jsonb_typeof(q.context_refs) = 'array'
@@ -303,6 +304,7 @@ export async function searchQuestions(
     id: r.id,
     setId: r.set_id,
     setTitle: r.set_title,
+    subject: r.subject,
     type: r.type,
     bloomLevel: r.bloom_level,
     difficulty: r.difficulty,
@@ -318,23 +320,97 @@ export async function searchQuestions(
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+const MCQ_ONLY = ["options", "correctIndex", "explanation"] as const;
+const ANSWER_ONLY = ["suggestedAnswer", "markingScheme"] as const;
+const CONTENT = [
+  "promptText",
+  "marks",
+  "bloomLevel",
+  "options",
+  "correctIndex",
+  "explanation",
+  "suggestedAnswer",
+  "markingScheme",
+] as const;
+
 /**
- * Review state and inline edits of a saved question; only its owner's (others get 404, so a
- * question id does not tell whether it exists).
+ * Review state and edits by hand of a saved question; only its owner's (others get 404, so a
+ * question id does not tell whether it exists). A content edit marks the question `edited`; a
+ * changed stem or option sets `checkAnswer` until the teacher confirms the key (`checkAnswer:
+ * false`). The merged question must hold together (one key among distinct options, marking points
+ * that add up to the marks), else 422 naming the field.
  */
-export async function updateQuestion(
-  db: ISqlExecutor,
-  userId: string,
-  id: string,
-  patch: { status?: IQuestionRow["status"]; promptText?: string; marks?: number },
-) {
+export async function updateQuestion(db: ISqlExecutor, userId: string, id: string, patch: TPatchQuestion) {
   const [row] = await db.query<IQuestionRow>(
-    `update questions q set status = coalesce($3, q.status), prompt_text = coalesce($4, q.prompt_text),
-       marks = coalesce($5, q.marks), updated_at = now()
-     from question_sets s where q.id = $1 and s.id = q.set_id and s.user_id = $2
-     returning q.*`,
-    [id, userId, patch.status ?? null, patch.promptText ?? null, patch.marks ?? null],
+    `select q.* from questions q join question_sets s on s.id = q.set_id where q.id = $1 and s.user_id = $2`,
+    [id, userId],
   );
   if (!row) throw new AppError("not_found", "Question not found");
-  return rowToQuestion(row);
+  const current = rowToQuestion(row);
+  const misplaced = (current.type === "mcq" ? ANSWER_ONLY : MCQ_ONLY).filter((k) => patch[k] !== undefined);
+  if (misplaced.length > 0) {
+    throw new AppError("bad_request", `A ${current.type} question has no ${misplaced.join(", ")}`, {
+      details: misplaced.map((k) => ({ path: k, message: `Not a field of a ${current.type} question` })),
+    });
+  }
+  const body = { ...(row.body as Record<string, unknown>) };
+  const before = current as TQuestion & { options?: string[]; distractorRationales?: string[] };
+  const options = patch.options ?? before.options;
+  const correctIndex = patch.correctIndex ?? (current.type === "mcq" ? current.correctIndex : undefined);
+  const marks = patch.marks ?? current.marks;
+  const scheme = patch.markingScheme ?? (current.type === "mcq" ? undefined : current.markingScheme);
+  // Only the fields this edit touches can make it wrong: an old scheme off by a mark does not
+  // block approving the question.
+  const issues = questionEditIssues({
+    type: current.type,
+    marks,
+    options,
+    correctIndex,
+    markingScheme: scheme,
+  }).filter((i) =>
+    i.path === "markingScheme"
+      ? patch.marks !== undefined || patch.markingScheme !== undefined
+      : patch.options !== undefined || patch.correctIndex !== undefined,
+  );
+  if (issues.length > 0) {
+    throw new AppError("unprocessable", issues[0]!.message, { details: issues });
+  }
+  const edited = CONTENT.some((k) => patch[k] !== undefined);
+  if (current.type === "mcq" && (patch.options || patch.correctIndex !== undefined)) {
+    // Each wrong option keeps its rationale while its text is unchanged; a new one has none yet.
+    const old = new Map(
+      current.options
+        .map((o, i) => [o, i] as const)
+        .filter(([, i]) => i !== current.correctIndex)
+        .map(([o], j) => [o, current.distractorRationales[j] ?? ""] as const),
+    );
+    body.options = options;
+    body.correctIndex = correctIndex;
+    body.distractorRationales = (options ?? [])
+      .filter((_, i) => i !== correctIndex)
+      .map((o) => old.get(o) ?? "");
+  }
+  if (patch.explanation !== undefined) body.explanation = patch.explanation;
+  if (patch.suggestedAnswer !== undefined) body.suggestedAnswer = patch.suggestedAnswer;
+  if (patch.markingScheme !== undefined) body.markingScheme = patch.markingScheme;
+  if (edited) body.edited = true;
+  const questionChanged =
+    (patch.promptText !== undefined && patch.promptText !== current.promptText) ||
+    (patch.options !== undefined && JSON.stringify(patch.options) !== JSON.stringify(before.options));
+  if (patch.checkAnswer !== undefined) body.checkAnswer = patch.checkAnswer;
+  else if (questionChanged) body.checkAnswer = true;
+  const [updated] = await db.query<IQuestionRow>(
+    `update questions set status = coalesce($2, status), prompt_text = coalesce($3, prompt_text),
+       marks = coalesce($4, marks), bloom_level = coalesce($5, bloom_level), body = $6::jsonb, updated_at = now()
+     where id = $1 returning *`,
+    [
+      id,
+      patch.status ?? null,
+      patch.promptText ?? null,
+      patch.marks ?? null,
+      patch.bloomLevel ?? null,
+      JSON.stringify(body),
+    ],
+  );
+  return rowToQuestion(updated!);
 }

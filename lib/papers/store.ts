@@ -224,6 +224,8 @@ export function toPaperQuestion(q: TQuestion, chapter: string | undefined, marks
     })),
     ...(chapter ? { chapter: chapter.slice(0, 200) } : {}),
     sourceQuestionId: q.id,
+    ...(q.edited ? { edited: true } : {}),
+    ...(q.checkAnswer ? { checkAnswer: true } : {}),
   };
   if (q.type === "mcq") {
     return {

@@ -301,6 +301,25 @@ describe("papers API", () => {
     const notReady = await call(exportRoute, "GET", { id: filled.id }, { url: "/x?format=pdf" });
     expect(notReady.status).toBe(400);
     expect(notReady.body.error.message).toMatch(/add up to 20 marks but the paper is out of 25/);
+    // As a draft it exports, marked DRAFT, with what is unmet; the LMS formats take no drafts.
+    const draftMd = await call(exportRoute, "GET", { id: filled.id }, { url: "/x?format=md&draft=true" });
+    expect(draftMd.status).toBe(200);
+    expect(draftMd.headers.get("content-disposition")).toMatch(/filename="?draft-/);
+    const draftText = new TextDecoder().decode(draftMd.body as ArrayBuffer);
+    expect(draftText).toMatch(/^# DRAFT — /m);
+    expect(draftText).toContain("Still unmet: The questions add up to 20 marks but the paper is out of 25");
+    const draftPdf = await call(exportRoute, "GET", { id: filled.id }, { url: "/x?format=pdf&draft=true" });
+    expect(draftPdf.status).toBe(200);
+    const draftPdfText = (
+      await extractText(new Uint8Array((draftPdf.body as ArrayBuffer).slice(0)), { mergePages: true })
+    ).text as string;
+    expect(draftPdfText).toContain("DRAFT");
+    const draftQti = await call(exportRoute, "GET", { id: filled.id }, { url: "/x?format=qti&draft=true" });
+    expect(draftQti.status).toBe(400);
+    expect(draftQti.body.error.details[0].path).toBe("format");
+    const badDraft = await call(exportRoute, "GET", { id: filled.id }, { url: "/x?format=pdf&draft=yes" });
+    expect(badDraft.status).toBe(400);
+    expect(badDraft.body.error.details[0].path).toBe("draft");
     const fixed = await call(
       putPaper,
       "PUT",

@@ -8,7 +8,7 @@ export default async function UsersSettingsPage() {
     <div className="flex flex-col gap-2">
       <h1 className="text-2xl font-semibold tracking-tight">Users</h1>
       <p className="text-sm text-muted-foreground">
-        Teachers and curriculum admins of this school. From a terminal: <code>npm run users -- list</code>.
+        Teachers and curriculum admins of this school: add them, change their role or reset a password here.
       </p>
       {user?.role === "admin" ? (
         <Users currentUserId={user.id} />

@@ -47,7 +47,8 @@ export default async function AnswerKeyPage({ params }: { params: Promise<{ id: 
               </p>
               {e.correctLetter && (
                 <p data-testid="key-answer">
-                  Answer: ({e.correctLetter}) {e.correctText}
+                  {/* The same lower-case letter as the printed paper and the PDF: "(c)". */}
+                  Answer: ({e.correctLetter.toLowerCase()}) {e.correctText}
                 </p>
               )}
               {e.explanation && <p className="text-sm">{e.explanation}</p>}
