@@ -27,7 +27,7 @@ const EnvSchema = z.object({
   PAPERWISE_EMBEDDER: z.enum(["auto", "offline", "openai"]).default("auto"),
   PAPERWISE_LLM: z.enum(["auto", "offline", "openai"]).default("auto"),
   PAPERWISE_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
-  PAPERWISE_GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(3),
+  PAPERWISE_GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(6),
   PAPERWISE_E2E_SLOW_MODEL: z.enum(["true", "false"]).default("false"),
   PAPERWISE_EMBEDDING_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   PAPERWISE_BREAKER_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
