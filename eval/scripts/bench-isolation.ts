@@ -1,6 +1,7 @@
 /**
  * npm run bench:isolation -- [--port 3231] [--idle 40] [--phase-s 30] [--bomb-pages 1000]
- *   [--bomb-lines 300] [--md-mb 10] [--skip-provider]
+ *   [--bomb-lines 300] [--md-mb 10] [--export-items 1000] [--skip-provider]
+ *   [--phases bomb,flood,uploads,markdown,restart,export,provider]
  *
  * One user's heavy requests against another user's simple retrieval ("bystander"), through the
  * HTTP API of `next start` (embedded mode: PGlite, offline embedder and generator), fresh data dir
@@ -11,19 +12,24 @@
  *   3. a generation flood: 4 of the largest offline requests at a time (60 slots, 60 passages);
  *   4. 8 parallel 200 MB chunked uploads (each should stop at the file limit, or get 429);
  *   5. one --md-mb MB Markdown upload: data dir and pg_wal growth per MB uploaded;
- *   6. kill -9 of the server and the time until it answers again;
- *   7. (unless --skip-provider) a model provider that accepts requests and never answers
+ *   6. kill -9 of the server and the time until it answers again (polled every 500 ms);
+ *   7. a big export: a --export-items question paper built through the API (PUT, 100 MCQs of
+ *      1 mark per section), exported as PDF in 3 loops at once with a `papers:read` API token;
+ *   8. (unless --skip-provider) a model provider that accepts requests and never answers
  *      (stand-in on 127.0.0.1): bystander p95 once the breakers are open, vs offline idle.
+ * --phases picks the load phases to run (idle always runs first), e.g. `--phases flood`.
+ * The server is started with scripts/support/next-server.ts, like the other HTTP benchmarks.
  * Per phase: bystander requests, p50, p95, max, failures, the server's RSS (max during, and
  * after), data dir size.
  */
-import { type ChildProcess, execSync, spawn, spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Command } from "commander";
 import { startOpenAIStandIn } from "../../tests/support/openai-stand-in";
 import { makePdfBomb } from "../../tests/support/pdf-bomb";
+import { type INextServer, startNextServer } from "./support/next-server";
 
 const opts = new Command()
   .option("--port <n>", "port for next start", "3231")
@@ -32,6 +38,8 @@ const opts = new Command()
   .option("--bomb-pages <n>", "pages of the PDF bomb", "1000")
   .option("--bomb-lines <n>", "text lines of its shared content stream", "300")
   .option("--md-mb <n>", "size of the Markdown upload", "10")
+  .option("--export-items <n>", "questions in the big-export paper (at most 1000)", "1000")
+  .option("--phases <list>", "load phases to run", "bomb,flood,uploads,markdown,restart,export,provider")
   .option("--skip-provider", "leave out the hanging-provider phase")
   .parse()
   .opts<{
@@ -41,6 +49,8 @@ const opts = new Command()
     bombPages: string;
     bombLines: string;
     mdMb: string;
+    exportItems: string;
+    phases: string;
     skipProvider?: boolean;
   }>();
 
@@ -48,63 +58,33 @@ const base = `http://127.0.0.1:${opts.port}`;
 const FILTERS = { board: "OpenStax", grade: "11", subject: "Biology" };
 const PHASE_MS = Number(opts.phaseS) * 1000;
 
-if (!existsSync(".next/BUILD_ID")) spawnSync("npx", ["next", "build"], { stdio: "inherit" });
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "paperwise-isolation-"));
+const runs = new Set(opts.phases.split(",").map((p) => p.trim()));
+if (opts.skipProvider) runs.delete("provider");
 
-function startServer(env: Record<string, string> = {}): ChildProcess {
-  return spawn(
-    process.execPath,
-    ["node_modules/next/dist/bin/next", "start", "-p", opts.port, "-H", "127.0.0.1"],
-    {
-      env: {
-        ...process.env,
-        PAPERWISE_DATA_DIR: dataDir,
-        PAPERWISE_RATE_LIMIT_PER_MIN: "0",
-        PAPERWISE_LOG_LEVEL: "error",
-        PAPERWISE_EMBEDDER: "offline",
-        PAPERWISE_LLM: "offline",
-        ...env,
-      },
-      stdio: ["ignore", "ignore", "inherit"],
-    },
-  );
+function startServer(env: Record<string, string> = {}): Promise<INextServer> {
+  return startNextServer(Number(opts.port), {
+    PAPERWISE_DATA_DIR: dataDir,
+    PAPERWISE_LOG_LEVEL: "error",
+    ...env,
+  });
 }
 
-async function stopServer(server: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
-  if (server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise((r) => server.once("exit", r));
-  server.kill(signal);
+async function stopServer(server: INextServer, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
+  const child = server.child;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill(signal);
   await exited;
 }
 
-async function waitReady(): Promise<number> {
-  const t0 = performance.now();
-  for (let i = 0; i < 1200; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return performance.now() - t0;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("server did not become ready");
-}
-
-/** Resident memory of the server and its child processes (MB), from /proc. */
-function rssMb(pid: number): number {
+const rssMb = (server: INextServer) => {
   try {
-    // `ps` exits 1 when a process has no children: the sum still counts.
-    const out = execSync(`ps -o rss= -p ${pid}; ps -o rss= --ppid ${pid}; true`, { encoding: "utf8" });
-    return Math.round(
-      out
-        .split("\n")
-        .map((l) => Number(l.trim()) || 0)
-        .reduce((a, b) => a + b, 0) / 1024,
-    );
+    return Math.round(server.rssMb());
   } catch {
-    return 0;
+    return 0; // a process of the tree exited while it was read
   }
-}
+};
 
 function dirMb(dir: string): number {
   let total = 0;
@@ -168,14 +148,14 @@ const phases: IPhase[] = [];
 /** Runs the bystander loop until `load` settles (or the phase time is up), then reports. */
 async function phase(
   label: string,
-  server: ChildProcess,
+  server: INextServer,
   auth: Record<string, string>,
   load: (() => Promise<string>) | null,
   count?: number,
 ): Promise<IPhase> {
   const times: number[] = [];
   let failures = 0;
-  let rssMax = rssMb(server.pid!);
+  let rssMax = rssMb(server);
   let done = load === null;
   let note = "";
   const running = load
@@ -196,7 +176,7 @@ async function phase(
     const r = await bystanderOnce(auth, i);
     times.push(r.ms);
     if (!r.ok) failures++;
-    rssMax = Math.max(rssMax, rssMb(server.pid!));
+    rssMax = Math.max(rssMax, rssMb(server));
   }
   if (!done) note ||= `load still running after ${PHASE_MS / 1000} s (bystander stopped measuring)`;
   await Promise.race([running, new Promise((r) => setTimeout(r, 2 * PHASE_MS))]);
@@ -205,7 +185,7 @@ async function phase(
     times,
     failures,
     rssMax,
-    rssAfter: rssMb(server.pid!),
+    rssAfter: rssMb(server),
     dataMb: dirMb(dataDir),
     note,
   };
@@ -274,11 +254,72 @@ async function chunkedUpload(auth: Record<string, string>, mb: number): Promise<
   }
 }
 
-let server: ChildProcess | null = null;
+/** A paper of `items` one-mark MCQs on the demo passages, built through the API (POST, then PUT). */
+async function buildBigPaper(auth: Record<string, string>, items: number): Promise<string> {
+  const top = (await (
+    await fetch(`${base}/api/retrieval/query`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ filters: FILTERS, query: "cell structure organelles", topK: 50 }),
+    })
+  ).json()) as { items: { documentId: string; chunkIndex: number; content: string; title?: string }[] };
+  const created = (await (
+    await fetch(`${base}/api/papers`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ template: "blank", title: "Big export", ...FILTERS, totalMarks: items }),
+    })
+  ).json()) as { paper: Record<string, unknown> & { id: string; version: number } };
+  const sections = Array.from({ length: Math.ceil(items / 100) }, (_, s) => ({
+    id: randomUUID(),
+    name: `Section ${s + 1}`,
+    questionType: "mcq",
+    items: Array.from({ length: Math.min(100, items - s * 100) }, (_, i) => {
+      const passage = top.items[(s * 100 + i) % top.items.length]!;
+      return {
+        id: randomUUID(),
+        marks: 1,
+        question: {
+          type: "mcq",
+          bloomLevel: "Understand",
+          difficulty: "medium",
+          promptText: `Question ${s * 100 + i + 1}: which statement does the passage on ${passage.content.slice(0, 60).replace(/\s+/g, " ")} support?`,
+          options: [
+            "The first statement",
+            "The second statement",
+            "The third statement",
+            "The fourth statement",
+          ],
+          correctIndex: i % 4,
+          explanation: passage.content.slice(0, 200),
+          citations: [
+            {
+              documentId: passage.documentId,
+              chunkIndex: passage.chunkIndex,
+              title: passage.title ?? "Biology",
+              quote: passage.content.slice(0, 160),
+            },
+          ],
+        },
+      };
+    }),
+  }));
+  const { id, version, ...rest } = created.paper;
+  const res = await fetch(`${base}/api/papers/${id}`, {
+    method: "PUT",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({ ...rest, version, totalMarks: items, sections, blueprint: null }),
+  });
+  if (!res.ok) throw new Error(`PUT paper answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  return id;
+}
+
+let server: INextServer | null = null;
 let standIn: Awaited<ReturnType<typeof startOpenAIStandIn>> | null = null;
 try {
-  server = startServer();
-  const firstStart = await waitReady();
+  const t0 = performance.now();
+  server = await startServer();
+  const firstStart = performance.now() - t0;
   const teacher = await login("teacher@paperwise.local", "paperwise-teacher");
   const admin = await login("admin@paperwise.local", "paperwise-admin");
   for (let i = 0; i < 10; i++) await bystanderOnce(teacher, i); // warm-up
@@ -289,89 +330,133 @@ try {
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
   const idle = await phase("idle", server, teacher, null, Number(opts.idle));
 
-  const bomb = makePdfBomb(Number(opts.bombPages), Number(opts.bombLines));
-  await phase(
-    `PDF bomb (${opts.bombPages} pages, ${Math.round(bomb.byteLength / 1024)} KB)`,
-    server,
-    teacher,
-    async () => waitIngested(admin, await uploadFile(admin, "bomb.pdf", bomb, "application/pdf")),
-  );
+  if (runs.has("bomb")) {
+    const bomb = makePdfBomb(Number(opts.bombPages), Number(opts.bombLines));
+    await phase(
+      `PDF bomb (${opts.bombPages} pages, ${Math.round(bomb.byteLength / 1024)} KB)`,
+      server,
+      teacher,
+      async () => waitIngested(admin, await uploadFile(admin, "bomb.pdf", bomb, "application/pdf")),
+    );
+  }
 
-  // The largest offline request: 60 slots over 60 passages of the demo chapter.
-  const top = (await (
-    await fetch(`${base}/api/retrieval/query`, {
-      method: "POST",
-      headers: { ...admin, "content-type": "application/json" },
-      body: JSON.stringify({ filters: FILTERS, query: "cell structure organelles", topK: 50 }),
-    })
-  ).json()) as { items: { documentId: string; chunkIndex: number }[] };
-  const docId = top.items[0]!.documentId;
-  const context = Array.from({ length: 60 }, (_, i) => ({ documentId: docId, chunkIndex: i + 1 }));
-  const generate = async () => {
-    const res = await fetch(`${base}/api/generation`, {
-      method: "POST",
-      headers: { ...admin, "content-type": "application/json" },
-      body: JSON.stringify({
-        filters: FILTERS,
-        context,
-        blueprint: {
-          items: [
-            { type: "mcq", count: 30 },
-            { type: "short", count: 20 },
-            { type: "long", count: 10 },
-          ],
-        },
-      }),
+  if (runs.has("flood")) {
+    // The largest offline request: 60 slots over 60 passages of the demo chapter.
+    const top = (await (
+      await fetch(`${base}/api/retrieval/query`, {
+        method: "POST",
+        headers: { ...admin, "content-type": "application/json" },
+        body: JSON.stringify({ filters: FILTERS, query: "cell structure organelles", topK: 50 }),
+      })
+    ).json()) as { items: { documentId: string; chunkIndex: number }[] };
+    const docId = top.items[0]!.documentId;
+    const context = Array.from({ length: 60 }, (_, i) => ({ documentId: docId, chunkIndex: i + 1 }));
+    const generate = async () => {
+      const res = await fetch(`${base}/api/generation`, {
+        method: "POST",
+        headers: { ...admin, "content-type": "application/json" },
+        body: JSON.stringify({
+          filters: FILTERS,
+          context,
+          blueprint: {
+            items: [
+              { type: "mcq", count: 30 },
+              { type: "short", count: 20 },
+              { type: "long", count: 10 },
+            ],
+          },
+        }),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    await phase("generation flood (4 × 60-question sets at a time)", server, teacher, async () => {
+      const statuses: number[] = [];
+      const t0 = performance.now();
+      while (performance.now() - t0 < PHASE_MS)
+        statuses.push(...(await Promise.all([1, 2, 3, 4].map(generate))));
+      const by: Record<number, number> = {};
+      for (const s of statuses) by[s] = (by[s] ?? 0) + 1;
+      return `statuses ${JSON.stringify(by)}`;
     });
-    await res.arrayBuffer();
-    return res.status;
-  };
-  await phase("generation flood (4 × 60-question sets at a time)", server, teacher, async () => {
-    const statuses: number[] = [];
-    const t0 = performance.now();
-    while (performance.now() - t0 < PHASE_MS)
-      statuses.push(...(await Promise.all([1, 2, 3, 4].map(generate))));
-    const by: Record<number, number> = {};
-    for (const s of statuses) by[s] = (by[s] ?? 0) + 1;
-    return `statuses ${JSON.stringify(by)}`;
-  });
+  }
 
-  const rssBefore = rssMb(server.pid!);
-  await phase("8 parallel 200 MB chunked uploads", server, teacher, async () => {
-    const statuses = await Promise.all(Array.from({ length: 8 }, () => chunkedUpload(admin, 200)));
-    return `statuses ${statuses.join(",")}; RSS before ${rssBefore} MB`;
-  });
+  if (runs.has("uploads")) {
+    const rssBefore = rssMb(server);
+    await phase("8 parallel 200 MB chunked uploads", server, teacher, async () => {
+      const statuses = await Promise.all(Array.from({ length: 8 }, () => chunkedUpload(admin, 200)));
+      return `statuses ${statuses.join(",")}; RSS before ${rssBefore} MB`;
+    });
+  }
 
-  const mdBytes = Number(opts.mdMb) * 1024 * 1024;
-  const para = "The cell membrane is a phospholipid bilayer that controls what enters and leaves the cell. ";
-  let md = "";
-  for (let s = 0; md.length < mdBytes; s++) md += `\n\n## Section ${s}\n\n${para.repeat(40)}`;
-  const pgDir = path.join(dataDir, "pglite");
-  const dataBefore = dirMb(dataDir);
-  const walBefore = dirMb(path.join(pgDir, "pg_wal"));
-  await phase(`${opts.mdMb} MB Markdown upload`, server, teacher, async () => {
-    const id = await uploadFile(admin, "big.md", new TextEncoder().encode(md), "text/markdown");
-    const outcome = await waitIngested(admin, id);
-    await new Promise((r) => setTimeout(r, 12_000)); // let the WAL check run
-    return `${outcome}; data dir +${(dirMb(dataDir) - dataBefore).toFixed(0)} MB (${(
-      (dirMb(dataDir) - dataBefore) / Number(opts.mdMb)
-    ).toFixed(1)} MB per MB uploaded), pg_wal ${walBefore} → ${dirMb(path.join(pgDir, "pg_wal"))} MB`;
-  });
+  if (runs.has("markdown")) {
+    const mdBytes = Number(opts.mdMb) * 1024 * 1024;
+    const para =
+      "The cell membrane is a phospholipid bilayer that controls what enters and leaves the cell. ";
+    let md = "";
+    for (let s = 0; md.length < mdBytes; s++) md += `\n\n## Section ${s}\n\n${para.repeat(40)}`;
+    const pgDir = path.join(dataDir, "pglite");
+    const dataBefore = dirMb(dataDir);
+    const walBefore = dirMb(path.join(pgDir, "pg_wal"));
+    await phase(`${opts.mdMb} MB Markdown upload`, server, teacher, async () => {
+      const id = await uploadFile(admin, "big.md", new TextEncoder().encode(md), "text/markdown");
+      const outcome = await waitIngested(admin, id);
+      await new Promise((r) => setTimeout(r, 12_000)); // let the WAL check run
+      return `${outcome}; data dir +${(dirMb(dataDir) - dataBefore).toFixed(0)} MB (${(
+        (dirMb(dataDir) - dataBefore) / Number(opts.mdMb)
+      ).toFixed(1)} MB per MB uploaded), pg_wal ${walBefore} → ${dirMb(path.join(pgDir, "pg_wal"))} MB`;
+    });
+  }
 
-  await stopServer(server, "SIGKILL");
-  server = startServer();
-  const restart = await waitReady();
-  console.log(`\nRestart after kill -9: answered /api/health after ${fmt(restart)}`);
+  if (runs.has("restart")) {
+    await stopServer(server, "SIGKILL");
+    const t1 = performance.now();
+    server = await startServer();
+    console.log(`\nRestart after kill -9: answered /api/health after ${fmt(performance.now() - t1)}\n`);
+  }
+
+  if (runs.has("export")) {
+    const items = Math.min(1000, Number(opts.exportItems));
+    const t1 = performance.now();
+    const paperId = await buildBigPaper(admin, items);
+    const built = performance.now() - t1;
+    const tokenRes = await fetch(`${base}/api/tokens`, {
+      method: "POST",
+      headers: { ...admin, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Big export", scopes: ["papers:read"] }),
+    });
+    const reader = { authorization: `Bearer ${((await tokenRes.json()) as { token: string }).token}` };
+    await phase(`big export (${items}-question paper, PDF, 3 loops)`, server, teacher, async () => {
+      const statuses: Record<number, number> = {};
+      const took: number[] = [];
+      let bytes = 0;
+      const loop = async () => {
+        const t0 = performance.now();
+        while (performance.now() - t0 < PHASE_MS) {
+          const s0 = performance.now();
+          const res = await fetch(`${base}/api/papers/${paperId}/export?format=pdf`, { headers: reader });
+          const body = await res.arrayBuffer();
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+          if (res.ok) {
+            took.push(performance.now() - s0);
+            bytes = body.byteLength;
+          } else await new Promise((r) => setTimeout(r, 1000)); // 429: come back a little later
+        }
+      };
+      await Promise.all([loop(), loop(), loop()]);
+      return `built in ${fmt(built)}; statuses ${JSON.stringify(statuses)}; export p50 ${fmt(pct(took, 0.5))}, ${Math.round(bytes / 1024)} KB`;
+    });
+  }
   await stopServer(server);
+  server = null;
 
-  if (!opts.skipProvider) {
+  if (runs.has("provider")) {
     standIn = await startOpenAIStandIn("hang");
-    server = startServer({
+    server = await startServer({
       PAPERWISE_LLM: "openai",
       OPENAI_API_KEY: "stand-in",
       OPENAI_BASE_URL: standIn.baseURL,
     });
-    await waitReady();
     const t2 = await login("teacher@paperwise.local", "paperwise-teacher");
     // The requests that open the breakers (each waits its timeouts once).
     let opening = 0;

@@ -10,7 +10,11 @@
  *      retrieval p50/p95 and 10-question sets while they are open, with the stand-in's call
  *      counts (zero expected);
  *   3. the stand-in answers again: time until retrieval reranks with the model and until a
- *      generation request calls it again, against the configured cool-down.
+ *      generation request calls it again, against the configured cool-down;
+ *   4. the stand-in streams like a real model (400 ms to the first token, 50 tokens/s; a new
+ *      server start, 30 s step timeout): --stream-sets 6-MCQ sets, each timed to its first decided
+ *      question (final or failed) and to its end (target: the set within 3× its first question).
+ * --stream-only runs phase 4 alone.
  * Sequential requests (one client), so the figures are latencies, not queueing.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -25,8 +29,17 @@ const opts = new Command()
   .option("--sets <n>", "10-question sets per measured phase", "5")
   .option("--port <n>", "port for next start", "3230")
   .option("--cool-down-ms <ms>", "PAPERWISE_BREAKER_COOLDOWN_MS for the provider run", "30000")
+  .option("--stream-sets <n>", "6-MCQ sets written by the streaming stand-in (phase 4)", "3")
+  .option("--stream-only", "run only phase 4 (the streaming stand-in)")
   .parse()
-  .opts<{ queries: string; sets: string; port: string; coolDownMs: string }>();
+  .opts<{
+    queries: string;
+    sets: string;
+    port: string;
+    coolDownMs: string;
+    streamSets: string;
+    streamOnly?: boolean;
+  }>();
 
 const base = `http://127.0.0.1:${opts.port}`;
 const FILTERS = { board: "OpenStax", grade: "11", subject: "Biology" };
@@ -182,76 +195,145 @@ async function measure(s: TSession, label: string) {
   return { p95: pct(times, 0.95), maxSet: Math.max(...sets.map((x) => x.ms)) };
 }
 
-let server: ChildProcess | null = null;
-try {
-  console.log(
-    "| phase | retrievals | p50 | p95 | 10-question sets | set p50 | set max | questions | provider notices per set | provider calls |",
-  );
-  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|");
-
-  server = startServer({ PAPERWISE_LLM: "offline" });
-  await waitReady();
-  let s = await session();
-  for (const q of queries.slice(0, 10)) await s.retrieve(q); // warm-up: routes, WordNet
-  await s.generationContext();
-  const offline = await measure(s, "offline (PAPERWISE_LLM=offline)");
-  await stopServer(server);
-
+/** Phase 4: 6-MCQ sets from a model that streams at a real model's pace. */
+async function streamingSets(): Promise<void> {
+  standIn.mode = "stream";
+  standIn.firstTokenMs = 400;
+  standIn.tokensPerSecond = 50;
   server = startServer({
     PAPERWISE_LLM: "openai",
     OPENAI_API_KEY: "stand-in",
     OPENAI_BASE_URL: standIn.baseURL,
-    PAPERWISE_BREAKER_COOLDOWN_MS: opts.coolDownMs,
+    PAPERWISE_LLM_TIMEOUT_MS: "30000",
   });
   await waitReady();
-  s = await session();
-  // Until the breakers open, every step pays its timeout once per request.
-  const opening: string[] = [];
-  for (let i = 0; (await s.breakers()).find((b) => b.step === "rerank")?.state !== "open"; i++) {
-    const r = await s.retrieve(queries[i % queries.length]!);
-    opening.push(`retrieval ${i + 1}: ${fmt(r.ms)} (${r.reranker})`);
-  }
-  await s.generationContext();
-  for (let i = 0; (await s.breakers()).find((b) => b.step === "answerability")?.state !== "open"; i++) {
-    const g = await s.generateSet();
-    opening.push(`10-question set ${i + 1}: ${fmt(g.ms)} (${g.finals} questions, ${g.notices} notice)`);
-  }
-  for (const q of queries.slice(0, 10)) await s.retrieve(q);
-  const open = await measure(s, "provider hangs, breakers open");
-  const states = (await s.breakers()).map(
-    (b) => `${b.step}=${b.state} (opened ${b.opens}×, refused ${b.rejected})`,
-  );
-
-  // Recovery: the stand-in answers again; poll as a teacher would (a request every 250 ms).
-  standIn.mode = "ok";
-  const recovered = performance.now();
-  let rerankBack = 0;
-  while (!rerankBack) {
-    const r = await s.retrieve(queries[0]!);
-    if (r.reranker === "llm") rerankBack = performance.now() - recovered;
-    else await new Promise((res) => setTimeout(res, 250));
-  }
-  const questionCalls = standIn.calls.question;
-  let generationBack = 0;
-  while (!generationBack) {
-    await s.generateSet();
-    if (standIn.calls.question > questionCalls) generationBack = performance.now() - recovered;
-    else await new Promise((res) => setTimeout(res, 250));
-  }
-
-  console.log("\nOpening (provider hangs, breakers still closed):");
-  for (const line of opening) console.log(`- ${line}`);
-  console.log(`\nBreakers after the open phase: ${states.join("; ")}`);
+  const s = await session();
+  const context = await s.generationContext();
+  const login = (await (
+    await fetch(`${base}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "teacher@paperwise.local", password: "paperwise-teacher" }),
+    })
+  ).json()) as { accessToken: string };
   console.log(
-    `\nTargets: 10-question set while open ≤ 5 s: max ${fmt(open.maxSet)}; retrieval p95 within 100 ms of offline: ${fmt(
-      open.p95,
-    )} vs ${fmt(offline.p95)} (${open.p95 - offline.p95 >= 0 ? "+" : ""}${(open.p95 - offline.p95).toFixed(1)} ms)`,
+    "\n| 6-MCQ set (streaming stand-in) | first decided | whole set | ratio | model calls | final |",
   );
+  console.log("|---|---:|---:|---:|---:|---:|");
+  const ratios: number[] = [];
+  for (let i = 0; i < Number(opts.streamSets); i++) {
+    const calls = standIn.calls.question;
+    const t0 = performance.now();
+    const res = await fetch(`${base}/api/generation`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${login.accessToken}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        filters: FILTERS,
+        context,
+        seed: i + 1,
+        blueprint: { items: [{ type: "mcq", count: 6 }] },
+      }),
+    });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    let first = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      if (!first && /"status":"(final|failed)"/.test(text)) first = performance.now() - t0;
+    }
+    const total = performance.now() - t0;
+    ratios.push(total / first);
+    console.log(
+      `| set ${i + 1} | ${fmt(first)} | ${fmt(total)} | ${(total / first).toFixed(2)}× | ${standIn.calls.question - calls} | ${(text.match(/"status":"final"/g) ?? []).length}/6 |`,
+    );
+  }
   console.log(
-    `After recovery (cool-down ${Number(opts.coolDownMs) / 1000} s): retrieval reranked by the model again after ${fmt(
-      rerankBack,
-    )}, generation called it again after ${fmt(generationBack)}`,
+    `\nTarget: a 6-question set within 3× its first decided question: worst ${Math.max(...ratios).toFixed(2)}×`,
   );
+  await stopServer(server);
+  server = null;
+}
+
+let server: ChildProcess | null = null;
+try {
+  if (opts.streamOnly) {
+    await streamingSets();
+  } else {
+    console.log(
+      "| phase | retrievals | p50 | p95 | 10-question sets | set p50 | set max | questions | provider notices per set | provider calls |",
+    );
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|");
+
+    server = startServer({ PAPERWISE_LLM: "offline" });
+    await waitReady();
+    let s = await session();
+    for (const q of queries.slice(0, 10)) await s.retrieve(q); // warm-up: routes, WordNet
+    await s.generationContext();
+    const offline = await measure(s, "offline (PAPERWISE_LLM=offline)");
+    await stopServer(server);
+
+    server = startServer({
+      PAPERWISE_LLM: "openai",
+      OPENAI_API_KEY: "stand-in",
+      OPENAI_BASE_URL: standIn.baseURL,
+      PAPERWISE_BREAKER_COOLDOWN_MS: opts.coolDownMs,
+    });
+    await waitReady();
+    s = await session();
+    // Until the breakers open, every step pays its timeout once per request.
+    const opening: string[] = [];
+    for (let i = 0; (await s.breakers()).find((b) => b.step === "rerank")?.state !== "open"; i++) {
+      const r = await s.retrieve(queries[i % queries.length]!);
+      opening.push(`retrieval ${i + 1}: ${fmt(r.ms)} (${r.reranker})`);
+    }
+    await s.generationContext();
+    for (let i = 0; (await s.breakers()).find((b) => b.step === "answerability")?.state !== "open"; i++) {
+      const g = await s.generateSet();
+      opening.push(`10-question set ${i + 1}: ${fmt(g.ms)} (${g.finals} questions, ${g.notices} notice)`);
+    }
+    for (const q of queries.slice(0, 10)) await s.retrieve(q);
+    const open = await measure(s, "provider hangs, breakers open");
+    const states = (await s.breakers()).map(
+      (b) => `${b.step}=${b.state} (opened ${b.opens}×, refused ${b.rejected})`,
+    );
+
+    // Recovery: the stand-in answers again; poll as a teacher would (a request every 250 ms).
+    standIn.mode = "ok";
+    const recovered = performance.now();
+    let rerankBack = 0;
+    while (!rerankBack) {
+      const r = await s.retrieve(queries[0]!);
+      if (r.reranker === "llm") rerankBack = performance.now() - recovered;
+      else await new Promise((res) => setTimeout(res, 250));
+    }
+    const questionCalls = standIn.calls.question;
+    let generationBack = 0;
+    while (!generationBack) {
+      await s.generateSet();
+      if (standIn.calls.question > questionCalls) generationBack = performance.now() - recovered;
+      else await new Promise((res) => setTimeout(res, 250));
+    }
+
+    console.log("\nOpening (provider hangs, breakers still closed):");
+    for (const line of opening) console.log(`- ${line}`);
+    console.log(`\nBreakers after the open phase: ${states.join("; ")}`);
+    console.log(
+      `\nTargets: 10-question set while open ≤ 5 s: max ${fmt(open.maxSet)}; retrieval p95 within 100 ms of offline: ${fmt(
+        open.p95,
+      )} vs ${fmt(offline.p95)} (${open.p95 - offline.p95 >= 0 ? "+" : ""}${(open.p95 - offline.p95).toFixed(1)} ms)`,
+    );
+    console.log(
+      `After recovery (cool-down ${Number(opts.coolDownMs) / 1000} s): retrieval reranked by the model again after ${fmt(
+        rerankBack,
+      )}, generation called it again after ${fmt(generationBack)}`,
+    );
+    await stopServer(server);
+    server = null;
+    await streamingSets();
+  }
 } finally {
   if (server) await stopServer(server);
   await standIn.close();

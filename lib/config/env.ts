@@ -27,7 +27,7 @@ const EnvSchema = z.object({
   PAPERWISE_EMBEDDER: z.enum(["auto", "offline", "openai"]).default("auto"),
   PAPERWISE_LLM: z.enum(["auto", "offline", "openai"]).default("auto"),
   PAPERWISE_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
-  PAPERWISE_GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(3),
+  PAPERWISE_GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(6),
   PAPERWISE_E2E_SLOW_MODEL: z.enum(["true", "false"]).default("false"),
   PAPERWISE_EMBEDDING_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   PAPERWISE_BREAKER_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
@@ -48,6 +48,8 @@ const EnvSchema = z.object({
   PAPERWISE_POOL_THREADS: z.coerce.number().int().min(0).max(64).default(0),
   PAPERWISE_POOL_TASK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
   PAPERWISE_POOL_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(768),
+  PAPERWISE_POOL_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  PAPERWISE_UPLOAD_QUOTA_MB: z.coerce.number().min(0).max(10_485_760).default(2048),
 });
 
 export type TEnv = z.infer<typeof EnvSchema>;
@@ -112,6 +114,10 @@ export interface IAppConfig {
     poolTaskTimeoutMs: number;
     /** Heap limit of each worker thread (resourceLimits.maxOldGenerationSizeMb). */
     poolMemoryMb: number;
+    /** Scheduling niceness of each worker thread (Linux): requests' own thread gets the CPU first. */
+    poolNice: number;
+    /** Total bytes of originals one user may keep stored (0 = no quota). */
+    uploadQuotaBytes: number;
   };
 }
 
@@ -202,6 +208,8 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
       poolThreads: env.PAPERWISE_POOL_THREADS,
       poolTaskTimeoutMs: env.PAPERWISE_POOL_TASK_TIMEOUT_MS,
       poolMemoryMb: env.PAPERWISE_POOL_MEMORY_MB,
+      poolNice: env.PAPERWISE_POOL_NICE,
+      uploadQuotaBytes: Math.round(env.PAPERWISE_UPLOAD_QUOTA_MB * 1024 * 1024),
     },
   };
 }

@@ -35,8 +35,12 @@ export interface IGenerationEvents {
   error(code: string, message: string, slotId?: string): void;
 }
 
-/** Language-model slots written at once unless the caller says otherwise (`PAPERWISE_GENERATION_CONCURRENCY`). */
-export const DEFAULT_CONCURRENCY = 3;
+/**
+ * Language-model slots written at once unless the caller says otherwise
+ * (`PAPERWISE_GENERATION_CONCURRENCY`): 6, so that a 6-question set is one round of drafts (and
+ * rewrites), not two — with 3, a set took about twice its first decided question (issue 26).
+ */
+export const DEFAULT_CONCURRENCY = 6;
 
 export interface IGenerationDeps {
   model: LanguageModel | null;
@@ -49,7 +53,7 @@ export interface IGenerationDeps {
   pastQuestions?: readonly string[];
   /** Offline candidates the gate may read per slot before the slot is given up (default 40). */
   maxCandidates?: number;
-  /** Slots the language model writes at once (default 3); the offline generator takes one at a time. */
+  /** Slots the language model writes at once (default 6); the offline generator takes one at a time. */
   concurrency?: number;
   /** The teacher cancelled: model calls stop, no further slot starts, the result says so. */
   signal?: AbortSignal;

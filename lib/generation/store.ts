@@ -144,24 +144,32 @@ export async function saveQuestionSet(
         JSON.stringify(p.warnings),
       ],
     );
-    for (const [position, q] of p.questions.entries()) {
-      const { id, type, bloomLevel, difficulty, marks, promptText, contextRefs, validation, ...body } = q;
-      await tx.query(
-        `insert into questions (id, set_id, position, type, bloom_level, difficulty, marks, prompt_text, body, context_refs, validation)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
+    // One statement for every question: in embedded mode PGlite runs one statement at a time for
+    // the whole process and holds other requests out for the whole transaction, so 60 inserts in
+    // turn kept another teacher's retrieval waiting behind the set (issue 26).
+    if (p.questions.length > 0) {
+      const rows = p.questions.map((q, position) => {
+        const { id, type, bloomLevel, difficulty, marks, promptText, contextRefs, validation, ...body } = q;
+        return {
           id,
-          set!.id,
           position,
           type,
-          bloomLevel,
+          bloom_level: bloomLevel,
           difficulty,
           marks,
-          promptText,
-          JSON.stringify(body),
-          JSON.stringify(contextRefs),
-          JSON.stringify(validation),
-        ],
+          prompt_text: promptText,
+          body,
+          context_refs: contextRefs,
+          validation,
+        };
+      });
+      await tx.query(
+        `insert into questions (id, set_id, position, type, bloom_level, difficulty, marks, prompt_text, body, context_refs, validation)
+         select r.id, $1, r.position, r.type, r.bloom_level, r.difficulty, r.marks, r.prompt_text, r.body,
+           r.context_refs, r.validation
+         from jsonb_to_recordset($2::jsonb) as r(id uuid, position int, type text, bloom_level text,
+           difficulty text, marks int, prompt_text text, body jsonb, context_refs jsonb, validation jsonb)`,
+        [set!.id, JSON.stringify(rows)],
       );
     }
     return set!.id;

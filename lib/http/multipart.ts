@@ -16,6 +16,11 @@ import { AppError } from "@/lib/errors";
  */
 export interface IMultipartOptions {
   maxFileBytes: number;
+  /**
+   * The bytes of files this upload may add in all (the user's storage quota left): past it the
+   * read stops at once with this error (413).
+   */
+  maxTotalFileBytes?: { bytes: number; error: () => AppError };
   maxFiles: number;
   /** The whole body, all parts together. */
   maxBodyBytes: number;
@@ -52,6 +57,8 @@ export async function readMultipart(request: Request, options: IMultipartOptions
   const writes: Promise<unknown>[] = [];
   const outs: ReturnType<typeof createWriteStream>[] = [];
   let failure: AppError | null = null;
+  /** Bytes of every file so far (for the quota). */
+  let fileBytes = 0;
   const fail = (err: AppError) => {
     failure ??= err;
   };
@@ -89,6 +96,12 @@ export async function readMultipart(request: Request, options: IMultipartOptions
     outs.push(out);
     stream.on("data", (chunk: Buffer) => {
       file.size += chunk.byteLength;
+      fileBytes += chunk.byteLength;
+      const quota = options.maxTotalFileBytes;
+      if (quota && fileBytes > quota.bytes && !failure) {
+        fail(quota.error());
+        stream.resume();
+      }
     });
     stream.on("limit", () => {
       fail(

@@ -1,8 +1,22 @@
 // The worker-thread entry of lib/workers/pool.ts: plain JavaScript, loaded from the source tree
 // (not from a bundle), so it runs the same under `next dev`, `next start`, tsx CLIs and vitest.
 // It registers tsx's loader for this thread and imports the task table written in TypeScript.
-import { parentPort } from "node:worker_threads";
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
+import { parentPort, workerData } from "node:worker_threads";
 import { register } from "tsx/esm/api";
+
+// A lower CPU priority for this thread only (Linux schedules threads, and setpriority with a
+// thread id changes just that thread): when the machine is busy, the thread that serves requests
+// runs first and a flood of pool work cannot starve another teacher's retrieval (issue 26).
+if (workerData?.nice > 0) {
+  try {
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (tid > 0) setPriority(tid, workerData.nice);
+  } catch {
+    // Not Linux (no /proc/thread-self): the worker keeps the process's priority.
+  }
+}
 
 register({ tsconfig: new URL("../../tsconfig.json", import.meta.url).pathname });
 const { TASKS } = await import("./tasks.ts");

@@ -80,6 +80,8 @@ export interface IPoolOptions {
   threads: number;
   taskTimeoutMs: number;
   memoryMb: number;
+  /** Niceness of each worker thread (0 = as the process); Linux only, elsewhere ignored. */
+  nice?: number;
 }
 
 export interface IPoolStats {
@@ -186,6 +188,7 @@ export class WorkerPool {
       execArgv: ["--conditions=react-server"],
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb },
       env: process.env,
+      workerData: { nice: this.options.nice ?? 0 },
     });
     // An idle worker does not keep the process alive; a busy one does (see start/finish).
     worker.unref();
@@ -313,12 +316,13 @@ function rebuildError(error: IWorkerReply["error"]): Error {
 }
 
 export function poolOptionsFromConfig(): IPoolOptions {
-  const { poolThreads, poolTaskTimeoutMs, poolMemoryMb } = getConfig().isolation;
+  const { poolThreads, poolTaskTimeoutMs, poolMemoryMb, poolNice } = getConfig().isolation;
   const cpus = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
   return {
     threads: poolThreads > 0 ? poolThreads : Math.max(1, Math.min(4, cpus - 1)),
     taskTimeoutMs: poolTaskTimeoutMs,
     memoryMb: poolMemoryMb,
+    nice: poolNice,
   };
 }
 

@@ -301,20 +301,20 @@ describe("slots in parallel", () => {
       ),
     );
 
-  it("writes three at once, keeps the cards in slot order, and never accepts the same fact twice", async () => {
+  it("writes six at once (the default), keeps the cards in slot order, and never accepts the same fact twice", async () => {
     // Every call writes the same question: the first accepted wins, the others are duplicates.
     const model = use(streamingModel(stroma(), { tokenMs: 2, tokenChars: 8 } satisfies IStreamingOptions));
-    const parts = await readParts(await post(oneMcq(4)));
+    const parts = await readParts(await post(oneMcq(8)));
     const ids = questionIds(parts);
-    expect(ids).toHaveLength(4);
+    expect(ids).toHaveLength(8);
     // Every card is announced, in slot order, before any of them is written.
     expect(
       parts
         .filter((p) => p.type === "data-question")
-        .slice(0, 4)
+        .slice(0, 8)
         .map((p) => p.data?.status),
-    ).toEqual(Array(4).fill("generating"));
-    expect(peak(model.calls)).toBe(3);
+    ).toEqual(Array(8).fill("generating"));
+    expect(peak(model.calls)).toBe(6);
     for (const id of ids) expectLifecycle(slotParts(parts, id));
     const accepted = finals(parts);
     expect(accepted.filter((q) => q.source === "llm")).toHaveLength(1);

@@ -7,7 +7,8 @@ import { createTestEnv, dbSnapshot, type ITestEnv, params } from "../support/tes
 /**
  * Bounded uploads (issue 26): the per-file limit stops the read while the body streams, a body
  * that stalls is cut off, and one user cannot hold more than their share of uploads at once.
- * Limits for this file: 1 MB per file, 1.5 s idle body timeout, 2 uploads per user at once.
+ * Limits for this file: 1 MB per file, 1.5 s idle body timeout, 2 uploads per user at once, an
+ * upload quota of 1.5 MB of stored originals per user.
  */
 const FIELDS = {
   board: "OpenStax",
@@ -23,6 +24,7 @@ beforeAll(async () => {
     PAPERWISE_MAX_UPLOAD_MB: "1",
     PAPERWISE_BODY_IDLE_TIMEOUT_MS: "1500",
     PAPERWISE_MAX_CONCURRENT_PER_USER: "2",
+    PAPERWISE_UPLOAD_QUOTA_MB: "1.5",
   });
 });
 afterAll(async () => {
@@ -165,5 +167,48 @@ describe("bounded uploads", () => {
     );
     const statuses = await Promise.all(again.map(async (req) => (await upload(req, params({}))).status));
     expect(statuses).toEqual([202, 202]);
+  });
+
+  it("refuses an upload past the user's quota while it streams (413 naming the quota and the use); other users keep theirs", async () => {
+    const para = "The cell membrane is a phospholipid bilayer that controls what enters the cell. ";
+    const text = (title: string, bytes: number) =>
+      `# ${title}\n\n${para.repeat(Math.ceil(bytes / para.length))}`;
+    // 0.9 MB stored: 0.6 MB of the 1.5 MB quota left.
+    const first = streamedUpload(env.admin.token, (c) => {
+      c.enqueue(enc.encode(`${fileHead("first.md")}${text("First", 0.9 * 1048576)}\r\n--b--\r\n`));
+      c.close();
+    });
+    expect((await upload(first.req, params({}))).status).toBe(202);
+
+    const chunk = enc.encode(para.repeat(200));
+    let started = false;
+    const second = streamedUpload(env.admin.token, (c) => {
+      if (!started) {
+        started = true;
+        c.enqueue(enc.encode(`${fileHead("second.md")}# Second\n\n`));
+      }
+      if (second.sent.bytes > 64 * 1024 * 1024) return c.close();
+      c.enqueue(chunk);
+    });
+    const before = await dbSnapshot(env.db);
+    const temps = uploadTemps();
+    const res = await upload(second.req, params({}));
+    expect(res.status).toBe(413);
+    const body = (await res.json()) as { error: { message: string; details: { path: string }[] } };
+    expect(body.error.message).toMatch(
+      /past your upload quota of 1\.5 MB: your stored originals use 0\.9 MB \(0\.6 MB left\)/,
+    );
+    expect(body.error.details[0]!.path).toBe("file");
+    // Stopped at the quota left (0.6 MB), before the 1 MB file limit.
+    expect(second.sent.bytes).toBeLessThan(0.6 * 1048576 + 8 * chunk.byteLength);
+    expect(await dbSnapshot(env.db)).toBe(before);
+    expect(uploadTemps()).toBeLessThanOrEqual(temps);
+
+    // Another user's quota is their own.
+    const other = streamedUpload(env.otherTeacher.token, (c) => {
+      c.enqueue(enc.encode(`${fileHead("mine.md")}${text("Mine", 0.9 * 1048576)}\r\n--b--\r\n`));
+      c.close();
+    });
+    expect((await upload(other.req, params({}))).status).toBe(202);
   });
 });

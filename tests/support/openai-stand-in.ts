@@ -4,10 +4,11 @@ import type { AddressInfo } from "node:net";
 /**
  * An OpenAI-compatible chat-completions server on 127.0.0.1 that stands in for the model
  * provider and misbehaves on cue: it hangs (accepts the request, never answers), fails (500),
- * answers, or answers slowly (streamed when the request asks for a stream). It tells Paperwise's steps apart by the JSON schema each one asks
+ * answers, or answers slowly (streamed when the request asks for a stream), or streams like a real
+ * model ("stream": `firstTokenMs` to the first token, then `tokensPerSecond`, 4 characters a token). It tells Paperwise's steps apart by the JSON schema each one asks
  * for (not by prompt wording), answers each with well-formed JSON, and counts calls per step.
  */
-export type TStandInMode = "hang" | "500" | "ok" | "slow";
+export type TStandInMode = "hang" | "500" | "ok" | "slow" | "stream";
 export type TStandInStep = "rerank" | "enhance" | "answerability" | "question" | "other";
 
 export interface IStandIn {
@@ -15,6 +16,9 @@ export interface IStandIn {
   mode: TStandInMode;
   /** Answer delay in "slow" mode. */
   slowMs: number;
+  /** "stream" mode: time to the first token, and tokens a second after it (4 characters a token). */
+  firstTokenMs: number;
+  tokensPerSecond: number;
   calls: Record<TStandInStep, number>;
   /**
    * Prepared answers (eval/scripts/support/standin-model.ts): called with each request's step and user
@@ -96,7 +100,11 @@ function completion(content: unknown): string {
  * The same answer as a chat-completions event stream (what `streamText` asks for): the JSON in
  * small pieces, then the finish chunk and `[DONE]`.
  */
-function completionStream(res: ServerResponse, content: unknown): void {
+function completionStream(
+  res: ServerResponse,
+  content: unknown,
+  pace?: { firstTokenMs: number; tokensPerSecond: number },
+): void {
   const text = JSON.stringify(content);
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
     `data: ${JSON.stringify({
@@ -108,9 +116,28 @@ function completionStream(res: ServerResponse, content: unknown): void {
     })}\n\n`;
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   res.write(chunk({ role: "assistant", content: "" }, null));
-  for (let at = 0; at < text.length; at += 16) res.write(chunk({ content: text.slice(at, at + 16) }, null));
-  res.write(chunk({}, "stop"));
-  res.end("data: [DONE]\n\n");
+  const end = () => {
+    res.write(chunk({}, "stop"));
+    res.end("data: [DONE]\n\n");
+  };
+  if (!pace) {
+    for (let at = 0; at < text.length; at += 16) res.write(chunk({ content: text.slice(at, at + 16) }, null));
+    end();
+    return;
+  }
+  // Four tokens (16 characters) per chunk at the given pace.
+  let at = 0;
+  const next = () => {
+    if (res.destroyed) return;
+    if (at >= text.length) {
+      end();
+      return;
+    }
+    res.write(chunk({ content: text.slice(at, at + 16) }, null));
+    at += 16;
+    setTimeout(next, (4 / pace.tokensPerSecond) * 1000);
+  };
+  setTimeout(next, pace.firstTokenMs);
 }
 
 export async function startOpenAIStandIn(mode: TStandInMode = "ok"): Promise<IStandIn> {
@@ -125,6 +152,8 @@ export async function startOpenAIStandIn(mode: TStandInMode = "ok"): Promise<ISt
     baseURL: "",
     mode,
     slowMs: 150,
+    firstTokenMs: 400,
+    tokensPerSecond: 50,
     calls,
     close: async () => undefined,
   };
@@ -151,11 +180,15 @@ export async function startOpenAIStandIn(mode: TStandInMode = "ok"): Promise<ISt
       const send = () => {
         const prompt = userText(body);
         const answer = state.answer?.(step, prompt) ?? answerFor(step, prompt);
-        if (body.stream) completionStream(res, answer);
+        if (body.stream) completionStream(res, answer, state.mode === "stream" ? state : undefined);
         else res.writeHead(200, { "content-type": "application/json" }).end(completion(answer));
       };
       if (state.mode === "slow") setTimeout(send, state.slowMs);
-      else send();
+      else if (state.mode === "stream" && !body.stream) {
+        // A whole answer at once: the first token's wait plus the time to write it all.
+        const text = JSON.stringify(state.answer?.(step, userText(body)) ?? answerFor(step, userText(body)));
+        setTimeout(send, state.firstTokenMs + (text.length / 4 / state.tokensPerSecond) * 1000);
+      } else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

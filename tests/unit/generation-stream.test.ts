@@ -188,8 +188,8 @@ describe("streamLlmQuestion", () => {
 });
 
 describe("PAPERWISE_GENERATION_CONCURRENCY", () => {
-  it("defaults to 3 and accepts 1–8", () => {
-    expect(buildConfig({}).generationConcurrency).toBe(3);
+  it("defaults to 6 and accepts 1–8", () => {
+    expect(buildConfig({}).generationConcurrency).toBe(6);
     expect(buildConfig({ PAPERWISE_GENERATION_CONCURRENCY: "1" }).generationConcurrency).toBe(1);
     expect(() => buildConfig({ PAPERWISE_GENERATION_CONCURRENCY: "0" })).toThrow();
     expect(() => buildConfig({ PAPERWISE_GENERATION_CONCURRENCY: "9" })).toThrow();

@@ -5,6 +5,7 @@ import { getEmbedder } from "@/lib/ai/embedder";
 import { getLanguageModel, getLlmTimeoutMs, getQuestionModel } from "@/lib/ai/providers";
 import { getConfig } from "@/lib/config/env";
 import { getDb } from "@/lib/db";
+import { runInBackground } from "@/lib/db/background";
 import { ensureEvidence } from "@/lib/generation/evidence";
 import { loadContext, loadExemplars, loadScope, saveQuestionSet } from "@/lib/generation/store";
 import { withConcurrencySlot } from "@/lib/http/rate-limit";
@@ -51,22 +52,35 @@ async function generate({
   const db = await getDb();
   const model = getLanguageModel();
   const timeoutMs = getLlmTimeoutMs();
-  const selected = await loadContext(db, principal.userId, body.context);
-  const evidence = await ensureEvidence(
-    { db, embedder: getEmbedder(), model: null, llmTimeoutMs: timeoutMs },
-    principal.userId,
-    body,
-    selected,
-    { model, timeoutMs },
+  // This request's statements give way to other requests' (embedded mode: PGlite runs one
+  // statement at a time for the whole process): each step waits for a quiet moment first, and its
+  // statements do not count as the app's own, so a flood of sets cannot keep another teacher's
+  // retrieval queued behind it (issue 26). On Postgres both are no-ops.
+  const step = <T>(fn: () => Promise<T>): Promise<T> =>
+    runInBackground(async () => {
+      await db.yieldToForeground();
+      return fn();
+    });
+  const selected = await step(() => loadContext(db, principal.userId, body.context));
+  const evidence = await step(() =>
+    ensureEvidence(
+      { db, embedder: getEmbedder(), model: null, llmTimeoutMs: timeoutMs },
+      principal.userId,
+      body,
+      selected,
+      { model, timeoutMs },
+    ),
   );
 
   // One past-paper read: the few-shot exemplars are its first five (what loadExemplars' default gives).
-  const pastQuestions = await loadExemplars(db, principal.userId, body.filters, 40);
+  const pastQuestions = await step(() => loadExemplars(db, principal.userId, body.filters, 40));
   const exemplars = body.strategy === "few-shot" ? pastQuestions.slice(0, 5) : [];
-  const scope = await loadScope(
-    db,
-    principal.userId,
-    evidence.chunks.map((c) => c.documentId),
+  const scope = await step(() =>
+    loadScope(
+      db,
+      principal.userId,
+      evidence.chunks.map((c) => c.documentId),
+    ),
   );
 
   // Stop (the client aborts its fetch) aborts the request's signal; every model call listens to it.
@@ -129,14 +143,16 @@ async function generate({
         },
       });
       const warnings = [...evidence.warnings, ...result.warnings];
-      const setId = await saveQuestionSet(db, {
-        userId: principal.userId,
-        request: body,
-        questions: result.questions,
-        generator: result.generator,
-        warnings,
-        title: `${body.filters.subject}: ${plural(result.questions.length, "question")}`,
-      });
+      const setId = await step(() =>
+        saveQuestionSet(db, {
+          userId: principal.userId,
+          request: body,
+          questions: result.questions,
+          generator: result.generator,
+          warnings,
+          title: `${body.filters.subject}: ${plural(result.questions.length, "question")}`,
+        }),
+      );
       writer.write({
         type: "data-progress",
         id: "progress",

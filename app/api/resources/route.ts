@@ -10,6 +10,7 @@ import { handle } from "@/lib/http/route";
 import { assertMayUpload } from "@/lib/ingestion/access";
 import { registerSplitUpload, registerUpload } from "@/lib/ingestion/pipeline";
 import { enqueueIngestion } from "@/lib/ingestion/queue";
+import { quotaExceeded, uploadQuotaOf } from "@/lib/ingestion/quota";
 import { listIngestions, toIngestion } from "@/lib/ingestion/store";
 import { getStorage } from "@/lib/storage";
 import { ResourceMetadataSchema } from "@/schema/resources.schema";
@@ -33,8 +34,12 @@ export const POST = handle(uploadResourcesContract, async ({ request, principal 
   }
   const release = await acquireConcurrencySlot(principal, "upload");
   try {
+    // The user's storage quota: what is left bounds this upload's files while they stream (413).
+    const quota = await uploadQuotaOf(await getDb(), principal.userId);
+    if (quota && quota.leftBytes === 0) throw quotaExceeded(quota);
     // Streamed to temporary files; the first file over the limit stops the read (413).
     const upload = await readMultipart(request, {
+      ...(quota ? { maxTotalFileBytes: { bytes: quota.leftBytes, error: () => quotaExceeded(quota) } } : {}),
       maxFileBytes: maxUploadBytes,
       maxFiles: MAX_FILES,
       maxBodyBytes: maxBody,
