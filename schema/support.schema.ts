@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { QUESTION_TYPES } from "@/schema/enums.schema";
 import { BLOOM_LEVELS } from "@/types/bloom.types";
-import { QUESTION_TYPES } from "@/types/generation.types";
 import { ChunkRefSchema } from "./generation.schema";
 
 /** The passages the teacher has selected, to be read for what questions they can support. */

@@ -1,9 +1,10 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { QUESTION_TYPES } from "@/schema/enums.schema";
 import { getGenerationSupport } from "@/services/generation.services";
 import { BLOOM_LEVELS } from "@/types/bloom.types";
-import { type EQuestionType, QUESTION_TYPES } from "@/types/generation.types";
+import type { EQuestionType } from "@/types/generation.types";
 
 const LABEL: Record<EQuestionType, string> = { mcq: "MCQ", short: "Short", long: "Long" };
 
