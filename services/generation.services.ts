@@ -1,4 +1,8 @@
-import { getQuestionSetContract, patchQuestionContract } from "@/contracts/generation.contract";
+import {
+  getQuestionSetContract,
+  listQuestionSetsContract,
+  patchQuestionContract,
+} from "@/contracts/generation.contract";
 import { AppError } from "@/lib/errors";
 import type { TGenerationRequestInput } from "@/schema/generation.schema";
 import type { TQuestion, TQuestionPartData } from "@/types/generation.types";
@@ -35,3 +39,7 @@ export const patchQuestion = (
 
 /** A saved question set with its questions. */
 export const getQuestionSet = (id: string) => apiFetch(getQuestionSetContract, { params: { id } });
+
+/** The caller's recent sets, newest first. */
+export const listQuestionSets = (limit = 10) =>
+  apiFetch(listQuestionSetsContract, { query: { limit: String(limit) } });

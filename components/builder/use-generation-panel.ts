@@ -1,9 +1,9 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { regenerateOne, useGeneration } from "@/hooks/use-generation";
-import type { TRetrievalItem } from "@/schema/retrieval.schema";
+import type { TQuestionSet } from "@/schema/generation.schema";
 import { patchQuestion } from "@/services/generation.services";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import {
@@ -15,16 +15,41 @@ import {
   type TQuestionPartData,
 } from "@/types/generation.types";
 import { blueprintError, countsFromQuery, levelTargets } from "./blueprint";
+import type { TContextRef } from "./use-questions-builder";
 
 const DEFAULT_MARKS: Record<EQuestionType, number> = { mcq: 1, short: 3, long: 5 };
 
 export interface IGenerationPanelProps {
   filters: { board: string; grade: string; subject: string };
-  context: TRetrievalItem[];
+  context: TContextRef[];
   /** The query the passages were found with: what the questions should be about. */
   topic?: string;
   bloomTargets: EBloomLevel[];
+  /** A saved set reopened: its cards (with their review state) until the teacher generates anew. */
+  restored?: TQuestionSet | null;
+  /** Called once with the id of each set this panel generates and saves. */
+  onSaved?: (setId: string) => void;
 }
+
+/** A saved question as a card: its stored id is its slot id, so reviews save to it. */
+function restoredParts(set: TQuestionSet | null | undefined): TQuestionPartData[] {
+  return (set?.questions ?? []).map(({ setId: _setId, status: _status, ...question }, index) => ({
+    slot: {
+      id: question.id,
+      index,
+      type: question.type,
+      bloomLevel: question.bloomLevel,
+      marks: question.marks,
+      difficulty: question.difficulty,
+      sourceKeys: question.contextRefs.map((r) => `${r.documentId}:${r.chunkIndex}`),
+    },
+    status: "final",
+    question: question as TQuestion,
+  }));
+}
+
+const idsWith = (set: TQuestionSet | null | undefined, status: "approved" | "rejected") =>
+  new Set((set?.questions ?? []).filter((q) => q.status === status).map((q) => q.id));
 
 /** How many questions of each type, their marks, the Bloom levels (or exact counts per level), the strategy. */
 function useBlueprintForm(bloomTargets: EBloomLevel[], topic: string | undefined) {
@@ -72,19 +97,36 @@ const toggled = (set: Set<string>, id: string, on: boolean) => {
  * teacher's review of it (approve, reject, edit, regenerate one question). Reviews are saved
  * with the stored question as soon as it has an id.
  */
-export function useGenerationPanel({ filters, context, topic, bloomTargets }: IGenerationPanelProps) {
+export function useGenerationPanel({
+  filters,
+  context,
+  topic,
+  bloomTargets,
+  restored,
+  onSaved,
+}: IGenerationPanelProps) {
   const blueprint = useBlueprintForm(bloomTargets, topic);
   const gen = useGeneration();
-  const [approved, setApproved] = useState<Set<string>>(new Set());
-  const [rejected, setRejected] = useState<Set<string>>(new Set());
+  const [approved, setApproved] = useState<Set<string>>(() => idsWith(restored, "approved"));
+  const [rejected, setRejected] = useState<Set<string>>(() => idsWith(restored, "rejected"));
+  // The reopened set's cards show until Generate starts a new set.
+  const shownRestored = restored && gen.status === "ready" && gen.questions.length === 0 ? restored : null;
+  const fromRestored = useMemo(() => restoredParts(shownRestored), [shownRestored]);
+  const savedSetId = gen.set?.setId ?? shownRestored?.id ?? null;
+  const onSavedRef = useRef(onSaved);
+  onSavedRef.current = onSaved;
+  const newSetId = gen.set?.setId;
+  useEffect(() => {
+    if (newSetId) onSavedRef.current?.(newSetId);
+  }, [newSetId]);
   const [overrides, setOverrides] = useState<Record<string, TQuestion>>({});
   const [regenerating, setRegenerating] = useState<string | null>(null);
   // A regenerated question is saved in its own one-question set: reviews and "add to paper"
   // then address it by that id, not the slot's.
   const [sourceIds, setSourceIds] = useState<Record<string, string>>({});
-  const persistedId = (slotId: string): string | null => sourceIds[slotId] ?? (gen.set ? slotId : null);
+  const persistedId = (slotId: string): string | null => sourceIds[slotId] ?? (savedSetId ? slotId : null);
   const contextRefs = context.map((c) => ({ documentId: c.documentId, chunkIndex: c.chunkIndex }));
-  const parts = gen.questions.map((q): TQuestionPartData => {
+  const parts = (shownRestored ? fromRestored : gen.questions).map((q): TQuestionPartData => {
     const override = overrides[q.slot.id];
     return override ? { slot: q.slot, status: "final", question: override } : q;
   });
@@ -179,9 +221,12 @@ export function useGenerationPanel({ filters, context, topic, bloomTargets }: IG
     running,
     parts,
     finals,
-    done: gen.questions.filter((q) => q.status === "final").length,
+    /** Final cards, a slot filled by "Try again" included. */
+    done: parts.filter((q) => q.status === "final").length,
     /** "n of total ready": the set's size, not the slots seen so far ("1 of 2" for a 7-question set). */
-    total: Math.max(requested, gen.questions.length),
+    total: Math.max(requested, parts.length),
+    /** The saved set on screen (generated here, or reopened), or null while none is saved. */
+    savedSetId,
     byLevel: Object.fromEntries(
       BLOOM_LEVELS.map((l) => [l, finals.filter((q) => q.bloomLevel === l).length]),
     ) as Record<EBloomLevel, number>,
