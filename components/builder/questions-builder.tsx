@@ -29,6 +29,7 @@ export function QuestionsBuilder() {
         bloomTargets={b.settings.bloom}
         restored={b.openedSet}
         onSaved={b.setSaved}
+        onLevelsChange={b.settings.setBloomFromBlueprint}
         onBack={b.backToResults}
       />
     );

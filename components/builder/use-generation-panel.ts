@@ -27,6 +27,8 @@ export interface IGenerationPanelProps {
   bloomTargets: EBloomLevel[];
   /** A saved set reopened: its cards (with their review state) until the teacher generates anew. */
   restored?: TQuestionSet | null;
+  /** The teacher changed the blueprint's Bloom levels (kept as the one Bloom choice of the page). */
+  onLevelsChange?: (levels: EBloomLevel[]) => void;
   /** Called once with the id of each set this panel generates and saves. */
   onSaved?: (setId: string) => void;
 }
@@ -48,16 +50,33 @@ function restoredParts(set: TQuestionSet | null | undefined): TQuestionPartData[
   }));
 }
 
+/** How many questions of each type a saved set has. */
+function countsOf(set: TQuestionSet): Record<EQuestionType, number> {
+  const counts = { mcq: 0, short: 0, long: 0 };
+  for (const q of set.questions) counts[q.type] += 1;
+  return counts;
+}
+
 const idsWith = (set: TQuestionSet | null | undefined, status: "approved" | "rejected") =>
   new Set((set?.questions ?? []).filter((q) => q.status === status).map((q) => q.id));
 
 /** How many questions of each type, their marks, the Bloom levels (or exact counts per level), the strategy. */
-function useBlueprintForm(bloomTargets: EBloomLevel[], topic: string | undefined) {
-  // "Generate 10 MCQs for …" starts the blueprint at 10 MCQs; otherwise a small mixed set.
+function useBlueprintForm(
+  bloomTargets: EBloomLevel[],
+  topic: string | undefined,
+  restored: TQuestionSet | null | undefined,
+  onLevelsChange: ((levels: EBloomLevel[]) => void) | undefined,
+) {
+  // A reopened set's own mix; "Generate 10 MCQs for …" starts at 10 MCQs; otherwise a small mixed set.
   const [counts, setCounts] = useState<Record<EQuestionType, number>>(
-    () => countsFromQuery(topic ?? "") ?? { mcq: 4, short: 2, long: 1 },
+    () =>
+      (restored?.questions.length ? countsOf(restored) : null) ??
+      countsFromQuery(topic ?? "") ?? { mcq: 4, short: 2, long: 1 },
   );
-  const [marks, setMarks] = useState<Record<EQuestionType, number>>(DEFAULT_MARKS);
+  const [marks, setMarks] = useState<Record<EQuestionType, number>>(() => ({
+    ...DEFAULT_MARKS,
+    ...Object.fromEntries((restored?.questions ?? []).map((q) => [q.type, q.marks])),
+  }));
   const [levels, setLevels] = useState<EBloomLevel[]>(bloomTargets.length ? bloomTargets : [...BLOOM_LEVELS]);
   const [strategy, setStrategy] = useState<EStrategy>("grounded");
   const [perLevel, setPerLevel] = useState<Partial<Record<EBloomLevel, number>> | null>(null);
@@ -72,8 +91,11 @@ function useBlueprintForm(bloomTargets: EBloomLevel[], topic: string | undefined
     setUseSection,
     setCount: (t: EQuestionType, n: number) => setCounts({ ...counts, [t]: n }),
     setMarks: (t: EQuestionType, n: number) => setMarks({ ...marks, [t]: n }),
-    toggleLevel: (l: EBloomLevel, on: boolean) =>
-      setLevels((cur) => (on ? [...cur, l] : cur.filter((x) => x !== l))),
+    toggleLevel: (l: EBloomLevel, on: boolean) => {
+      const next = on ? [...levels, l] : levels.filter((x) => x !== l);
+      setLevels(next);
+      onLevelsChange?.(next);
+    },
     /** Exact counts per level start from the even spread of the current blueprint. */
     setExactPerLevel: (on: boolean) => setPerLevel(on ? levelTargets(form) : null),
     setLevelCount: (l: EBloomLevel, n: number) => setPerLevel({ ...perLevel, [l]: n }),
@@ -104,8 +126,9 @@ export function useGenerationPanel({
   bloomTargets,
   restored,
   onSaved,
+  onLevelsChange,
 }: IGenerationPanelProps) {
-  const blueprint = useBlueprintForm(bloomTargets, topic);
+  const blueprint = useBlueprintForm(bloomTargets, topic, restored, onLevelsChange);
   const gen = useGeneration();
   const [approved, setApproved] = useState<Set<string>>(() => idsWith(restored, "approved"));
   const [rejected, setRejected] = useState<Set<string>>(() => idsWith(restored, "rejected"));

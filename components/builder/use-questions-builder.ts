@@ -10,7 +10,7 @@ import { orderByRelevance } from "@/lib/retrieval/result-order";
 import type { TQuestionSet } from "@/schema/generation.schema";
 import type { TEnhanceQueryResponse, TRetrievalItem, TRetrievalQueryInput } from "@/schema/retrieval.schema";
 import { getQuestionSet } from "@/services/generation.services";
-import type { EBloomLevel } from "@/types/bloom.types";
+import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import type { EResourceType } from "@/types/curriculum.types";
 import { parseTopK } from "./blueprint";
 import { normaliseSubset, toggleResources } from "./resource-subset";
@@ -228,6 +228,13 @@ function useSettings() {
     setMaxTokens,
     bloom,
     toggleBloom,
+    /**
+     * The blueprint's Bloom levels are the same choice as these (one source of truth): a change
+     * there is kept here, so the retrieval settings and a later blueprint show it. All six = none
+     * ticked here (no Bloom targeting).
+     */
+    setBloomFromBlueprint: (levels: EBloomLevel[]) =>
+      setBloom(levels.length === BLOOM_LEVELS.length ? [] : BLOOM_LEVELS.filter((l) => levels.includes(l))),
   };
 }
 

@@ -80,6 +80,24 @@ for (const size of SIZES) {
         expect(title).toContain("Ch 8");
       expect(page.url()).toContain("res=");
 
+      // One Bloom choice (item 11): what the blueprint leaves out, the retrieval settings leave out.
+      await page.getByTestId("use-context").click();
+      await page
+        .getByRole("group", { name: /Bloom levels \(spread evenly\)/ })
+        .getByRole("checkbox", { name: "Create" })
+        .uncheck();
+      await page.getByRole("button", { name: /Back to results/ }).click();
+      await page.getByTestId("advanced").locator("summary").click();
+      await expect(page.locator("#bloom-Create")).toHaveAttribute("data-state", "unchecked");
+      await expect(page.locator("#bloom-Evaluate")).toHaveAttribute("data-state", "checked");
+      await page.getByTestId("use-context").click();
+      await expect(
+        page
+          .getByRole("group", { name: /Bloom levels \(spread evenly\)/ })
+          .getByRole("checkbox", { name: "Create" }),
+      ).not.toBeChecked();
+      await page.getByRole("button", { name: /Back to results/ }).click();
+
       // A reload keeps the subset (and the query) from the URL.
       await page.reload();
       await expect(page.getByTestId("resource-subset-summary")).toHaveText("1 of 3 resources · chapter 8");
