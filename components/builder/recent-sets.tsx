@@ -11,7 +11,7 @@ import type { TQuestionSetSummary } from "@/schema/generation.schema";
 /** "14:32" today, "25 Nov, 14:32" on another day (the teacher's own clock). */
 export function setTime(iso: string, now = new Date()): string {
   const d = new Date(iso);
-  const time = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const time = d.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
   return d.toDateString() === now.toDateString()
     ? time
     : `${d.toLocaleDateString([], { day: "numeric", month: "short" })}, ${time}`;

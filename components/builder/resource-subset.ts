@@ -16,7 +16,7 @@ export function chapterRanges(numbers: readonly number[]): string {
 
 /**
  * The chosen resources, or null for all of them. A choice naming every resource is "all" (null),
- * and ids the subject does not have (a stale URL) are dropped.
+ * and ids the subject does not have (a stale URL) are dropped; an empty choice stays empty.
  */
 export function normaliseSubset(
   resources: readonly Pick<TFacetResource, "id">[],
@@ -26,6 +26,8 @@ export function normaliseSubset(
   const known = new Set(resources.map((r) => r.id));
   const kept = [...new Set(chosen)].filter((id) => known.has(id));
   if (resources.length > 0 && kept.length === resources.length) return null;
+  // Only ids the subject does not have (an old link): all of them, not an empty choice.
+  if (chosen.length > 0 && kept.length === 0) return null;
   return kept;
 }
 

@@ -55,6 +55,8 @@ for (const size of SIZES) {
       await option(/Ch 4 ·/).focus();
       await page.keyboard.press("Space");
       await expect(summary).toHaveText("2 of 3 resources · chapters 5, 8");
+      // The book's own box shows the mixed choice.
+      await expect(option(/^Biology 2e$/)).toHaveAttribute("aria-checked", "mixed");
       await page.keyboard.press("Tab");
       await expect(option(/Ch 5 ·/)).toBeFocused();
       await page.keyboard.press("Space");

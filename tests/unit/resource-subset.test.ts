@@ -62,6 +62,9 @@ describe("normaliseSubset and toggleResources", () => {
     ).toBeNull();
     expect(normaliseSubset(RESOURCES, [id(4), id(999), id(4)])).toEqual([id(4)]);
     expect(normaliseSubset(RESOURCES, null)).toBeNull();
+    // A link naming only resources that are gone is all of them; unticking everything stays empty.
+    expect(normaliseSubset(RESOURCES, [id(999)])).toBeNull();
+    expect(normaliseSubset(RESOURCES, [])).toEqual([]);
   });
 
   it("unticking from all leaves the rest; ticking the last one back is all again", () => {
