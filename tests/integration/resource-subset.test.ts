@@ -55,6 +55,17 @@ async function ask(body: unknown, token = env.teacher.token) {
   return { status: res.status, body: await res.json() };
 }
 
+describe("migration 20261126440000", () => {
+  it("leaves one paperwise_hybrid_search, with the resource subset as its 16th parameter", async () => {
+    const rows = await env.db.query<{ args: string }>(
+      `select pg_get_function_identity_arguments(p.oid) as args from pg_proc p
+       where p.proname = 'paperwise_hybrid_search'`,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.args).toMatch(/p_heading_weight double precision, p_document_ids uuid\[\]$/);
+  });
+});
+
 describe("facets: the subject's resources", () => {
   it("lists each visible resource with its kind, chapter and book, textbooks first by chapter", async () => {
     const mine = await resourcesOf(env.teacher.token);
