@@ -1,9 +1,11 @@
 import { z } from "zod";
 import {
   GenerationRequestSchema,
+  ListQuestionSetsQuerySchema,
   PatchQuestionSchema,
   QuestionSearchQuerySchema,
   QuestionSetSchema,
+  QuestionSetSummarySchema,
   QuestionSummarySchema,
   SavedQuestionSchema,
 } from "@/schema/generation.schema";
@@ -77,6 +79,18 @@ export const getQuestionSetContract = defineContract({
   params: uuidParams({ id: "set id" }),
   response: z.object({ ok: z.literal(true), set: QuestionSetSchema }),
   errors: [404],
+});
+
+export const listQuestionSetsContract = defineContract({
+  name: "question-sets.list",
+  method: "GET",
+  path: "/api/question-sets",
+  summary:
+    "Your recent generated sets, newest first: topic, scope, time, size and review counts (one-question regenerations left out)",
+  tag: "generation",
+  auth: { kind: "user", scope: "questions:read", roles: ["teacher", "admin"] },
+  query: ListQuestionSetsQuerySchema,
+  response: z.object({ ok: z.literal(true), sets: z.array(QuestionSetSummarySchema) }),
 });
 
 export const searchQuestionsContract = defineContract({

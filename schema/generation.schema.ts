@@ -206,6 +206,15 @@ export const SavedQuestionSchema = z
     description: "A question as saved: its set and review status besides the question",
   });
 
+/** A saved set's scope as its request gave it (board, class, subject, chapter, resource subset). */
+const SetFiltersSchema = z.object({
+  board: z.string(),
+  grade: z.string(),
+  subject: z.string(),
+  chapterNumber: z.number().int().optional(),
+  documentIds: z.array(z.uuid()).optional(),
+});
+
 export const QuestionSetSchema = z
   .object({
     id: z.uuid(),
@@ -217,12 +226,45 @@ export const QuestionSetSchema = z
     warnings: z.array(z.string()),
     /** ISO 8601 time the set was generated. */
     createdAt: z.string(),
+    /** What the questions are about: the query the passages were found with (null when not given). */
+    topic: z.string().nullable(),
+    /** The scope the set was made in (with its resource subset, when one was chosen). */
+    filters: SetFiltersSchema,
+    /** The passages the set was generated from, in the order they were sent. */
+    context: z.array(z.object({ documentId: z.uuid(), chunkIndex: z.number().int() })),
     questions: z.array(SavedQuestionSchema),
   })
   .meta({
     id: "QuestionSet",
     description: "A generated question set with its saved questions, in slot order",
   });
+
+/** One of the caller's recent sets (GET /api/question-sets): enough to find it and reopen it. */
+export const QuestionSetSummarySchema = z
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    topic: z.string().nullable(),
+    filters: SetFiltersSchema,
+    createdAt: z.string(),
+    /** Passages the set was generated from. */
+    contextCount: z.number().int(),
+    questionCount: z.number().int(),
+    approved: z.number().int(),
+    rejected: z.number().int(),
+  })
+  .meta({
+    id: "QuestionSetSummary",
+    description: "A generated set in the recent-sets list: topic, scope, time, size and review counts",
+  });
+
+export type TQuestionSetSummary = z.infer<typeof QuestionSetSummarySchema>;
+export type TQuestionSet = z.infer<typeof QuestionSetSchema>;
+
+/** GET /api/question-sets: the caller's recent sets, newest first. */
+export const ListQuestionSetsQuerySchema = z.strictObject({
+  limit: queryIntOr(1, 50, 10),
+});
 
 export const QuestionSummarySchema = z
   .object({

@@ -21,6 +21,18 @@ export const RetrievalFiltersSchema = z.strictObject({
   chapterNumber: z.number().int().min(0).max(999).optional(),
   chapterName: z.string().trim().min(1).max(200).optional(),
   subjectWide: z.boolean().optional(),
+  /**
+   * The resource subset: search only these resources (document ids of the subject, as the facets
+   * list them); omitted = every resource of the subject. Ids outside the subject match nothing.
+   */
+  documentIds: z
+    .array(z.uuid("Each resource id must be a UUID"))
+    .min(1, "Pick at least one resource, or leave the subset out for all")
+    .max(500, "At most 500 resources")
+    .optional()
+    .meta({
+      description: "Resource subset: search only these documents (ids from the facets); omitted = all",
+    }),
 });
 export type TRetrievalFilters = z.infer<typeof RetrievalFiltersSchema>;
 
@@ -269,6 +281,18 @@ export const EnhanceQueryResponseSchema = z.object({
 });
 export type TEnhanceQueryResponse = z.infer<typeof EnhanceQueryResponseSchema>;
 
+/** One resource of a subject, as the Resource subset picker lists it. */
+export const FacetResourceSchema = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  resourceType: z.enum(RESOURCE_TYPES),
+  chapterNumber: z.number().int().nullable(),
+  chapterName: z.string().nullable(),
+  /** The book or paper the resource is part of: its title before " — " (a chapter of a book). */
+  group: z.string(),
+});
+export type TFacetResource = z.infer<typeof FacetResourceSchema>;
+
 export const FacetsResponseSchema = z.object({
   ok: z.literal(true),
   boards: z.array(
@@ -285,6 +309,8 @@ export const FacetsResponseSchema = z.object({
                 z.object({ number: z.number().int().nullable(), name: z.string().nullable() }),
               ),
               chunkCount: z.number().int(),
+              /** The subject's resources, for the resource subset (textbooks first, by chapter). */
+              resources: z.array(FacetResourceSchema),
             }),
           ),
         }),

@@ -1,6 +1,7 @@
 import {
   generationSupportContract,
   getQuestionSetContract,
+  listQuestionSetsContract,
   patchQuestionContract,
 } from "@/contracts/generation.contract";
 import { AppError } from "@/lib/errors";
@@ -43,3 +44,7 @@ export const getQuestionSet = (id: string) => apiFetch(getQuestionSetContract, {
 /** What the selected passages can support per question type and Bloom level, before generating. */
 export const getGenerationSupport = (context: { documentId: string; chunkIndex: number }[]) =>
   apiFetch(generationSupportContract, { body: { context } });
+
+/** The caller's recent sets, newest first. */
+export const listQuestionSets = (limit = 10) =>
+  apiFetch(listQuestionSetsContract, { query: { limit: String(limit) } });

@@ -8,6 +8,7 @@ import { BlueprintForm } from "./blueprint-form";
 import { GenerationStatus } from "./generation-status";
 import { MixChart } from "./mix-chart";
 import { QuestionCard } from "./question-card";
+import { setTime } from "./recent-sets";
 import { SupportTable } from "./support-table";
 import { type IGenerationPanelProps, useGenerationPanel } from "./use-generation-panel";
 
@@ -44,6 +45,7 @@ export function GenerationPanel({ onBack, ...props }: IGenerationPanelProps & { 
         <span className="text-sm text-muted-foreground">
           {plural(context.length, "passage")} as context · {filters.board} / {filters.grade} /{" "}
           {filters.subject}
+          {props.restored && !p.gen.set && !running ? ` · set from ${setTime(props.restored.createdAt)}` : ""}
         </span>
       </section>
       <BlueprintForm form={p.blueprint} running={running} onGenerate={generate} onStop={p.gen.stop} />
@@ -52,7 +54,7 @@ export function GenerationPanel({ onBack, ...props }: IGenerationPanelProps & { 
       {p.finals.length > 0 && !running && (
         <MixChart byLevel={p.byLevel} targets={p.blueprint.targets()} byType={p.byType} />
       )}
-      {p.gen.set && !running && (
+      {p.savedSetId && !running && (
         <AddToPaper
           filters={filters}
           setTitle={`${filters.subject} test`}

@@ -19,7 +19,7 @@ export function GenerationStatus({ panel: p }: { panel: TGenerationPanel }) {
       {gen.notices.map((n) => (
         <Alert key={n}>{n}</Alert>
       ))}
-      {(p.running || gen.questions.length > 0) && (
+      {(p.running || p.parts.length > 0) && (
         <div className="flex items-center gap-3 text-sm" data-testid="generation-progress">
           <Progress
             value={p.total ? (100 * p.done) / p.total : 5}

@@ -6,6 +6,7 @@ import { Alert } from "@/components/ui/misc";
 import { AdvancedSettings } from "./advanced-settings";
 import { GenerationPanel } from "./generation-panel";
 import { EnhancePanel, QueryEditor } from "./query-editor";
+import { RecentSets } from "./recent-sets";
 import { RetrievalFilters } from "./retrieval-filters";
 import { RetrievalResults, SelectionBar } from "./retrieval-results";
 import { SessionTurns } from "./session-turns";
@@ -21,10 +22,14 @@ export function QuestionsBuilder() {
     const { board, grade, subject } = b.scope;
     return (
       <GenerationPanel
+        key={b.openedSet?.id ?? "new"}
         filters={{ board, grade, subject }}
         context={b.context}
         topic={b.draft.finalQuery}
         bloomTargets={b.settings.bloom}
+        restored={b.openedSet}
+        onSaved={b.setSaved}
+        onLevelsChange={b.settings.setBloomFromBlueprint}
         onBack={b.backToResults}
       />
     );
@@ -50,6 +55,8 @@ export function QuestionsBuilder() {
         maxWords={b.settings.maxTokens}
         onSelect={b.setPassageSelected}
       />
+      {b.openError && <Alert variant="destructive">{b.openError}</Alert>}
+      <RecentSets onOpen={(id) => void b.openSet(id)} offerLatest={!b.results.data} openingId={b.opening} />
       <SelectionBar selected={b.selected.length} total={b.items.length} onUse={b.sendSelectedToGeneration} />
     </div>
   );
@@ -73,7 +80,9 @@ function RetrieveActions({ builder: b }: { builder: TQuestionsBuilder }) {
         </Button>
         {!b.scope.ready ? (
           <span className="self-center text-sm text-muted-foreground" data-testid="retrieve-hint">
-            Pick Board, Class and Subject first.
+            {b.scope.subject
+              ? "Tick at least one resource, or use all."
+              : "Pick Board, Class and Subject first."}
           </span>
         ) : (
           !b.draft.finalQuery.trim() && (

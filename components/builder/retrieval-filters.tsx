@@ -4,6 +4,7 @@ import { NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Alert, Checkbox, Skeleton } from "@/components/ui/misc";
 import { type EResourceType, RESOURCE_TYPES } from "@/types/curriculum.types";
+import { ResourceSubsetPicker } from "./resource-subset-picker";
 import type { TBuilderScope } from "./use-questions-builder";
 
 const TYPE_LABEL: Record<EResourceType, string> = {
@@ -90,6 +91,7 @@ export function RetrievalFilters({ scope }: { scope: TBuilderScope }) {
           </NativeSelect>
         </div>
       </div>
+      <ResourceSubsetPicker scope={scope} />
       <fieldset className="flex flex-wrap items-center gap-4 text-sm">
         <legend className="sr-only">Resource types</legend>
         <span className="font-medium">Resource type:</span>

@@ -1,34 +1,78 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { regenerateOne, useGeneration } from "@/hooks/use-generation";
 import { applyPatch } from "@/lib/questions/edit";
 import { QUESTION_TYPES } from "@/schema/enums.schema";
-import type { TPatchQuestion } from "@/schema/generation.schema";
+import type { TPatchQuestion, TQuestionSet } from "@/schema/generation.schema";
 import type { TRetrievalItem } from "@/schema/retrieval.schema";
 import { patchQuestion } from "@/services/generation.services";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType, EStrategy, ISlot, TQuestion, TQuestionPartData } from "@/types/generation.types";
 import { blueprintError, countsFromQuery, levelTargets } from "./blueprint";
+import type { TContextRef } from "./use-questions-builder";
 
 const DEFAULT_MARKS: Record<EQuestionType, number> = { mcq: 1, short: 3, long: 5 };
 
 export interface IGenerationPanelProps {
   filters: { board: string; grade: string; subject: string };
-  context: TRetrievalItem[];
+  context: TContextRef[];
   /** The query the passages were found with: what the questions should be about. */
   topic?: string;
   bloomTargets: EBloomLevel[];
+  /** A saved set reopened: its cards (with their review state) until the teacher generates anew. */
+  restored?: TQuestionSet | null;
+  /** The teacher changed the blueprint's Bloom levels (kept as the one Bloom choice of the page). */
+  onLevelsChange?: (levels: EBloomLevel[]) => void;
+  /** Called once with the id of each set this panel generates and saves. */
+  onSaved?: (setId: string) => void;
 }
 
+/** A saved question as a card: its stored id is its slot id, so reviews save to it. */
+function restoredParts(set: TQuestionSet | null | undefined): TQuestionPartData[] {
+  return (set?.questions ?? []).map(({ setId: _setId, status: _status, ...question }, index) => ({
+    slot: {
+      id: question.id,
+      index,
+      type: question.type,
+      bloomLevel: question.bloomLevel,
+      marks: question.marks,
+      difficulty: question.difficulty,
+      sourceKeys: question.contextRefs.map((r) => `${r.documentId}:${r.chunkIndex}`),
+    },
+    status: "final",
+    question: question as TQuestion,
+  }));
+}
+
+/** How many questions of each type a saved set has. */
+function countsOf(set: TQuestionSet): Record<EQuestionType, number> {
+  const counts = { mcq: 0, short: 0, long: 0 };
+  for (const q of set.questions) counts[q.type] += 1;
+  return counts;
+}
+
+const idsWith = (set: TQuestionSet | null | undefined, status: "approved" | "rejected") =>
+  new Set((set?.questions ?? []).filter((q) => q.status === status).map((q) => q.id));
+
 /** How many questions of each type, their marks, the Bloom levels (or exact counts per level), the strategy. */
-function useBlueprintForm(bloomTargets: EBloomLevel[], topic: string | undefined) {
-  // "Generate 10 MCQs for …" starts the blueprint at 10 MCQs; otherwise a small mixed set.
+function useBlueprintForm(
+  bloomTargets: EBloomLevel[],
+  topic: string | undefined,
+  restored: TQuestionSet | null | undefined,
+  onLevelsChange: ((levels: EBloomLevel[]) => void) | undefined,
+) {
+  // A reopened set's own mix; "Generate 10 MCQs for …" starts at 10 MCQs; otherwise a small mixed set.
   const [counts, setCounts] = useState<Record<EQuestionType, number>>(
-    () => countsFromQuery(topic ?? "") ?? { mcq: 4, short: 2, long: 1 },
+    () =>
+      (restored?.questions.length ? countsOf(restored) : null) ??
+      countsFromQuery(topic ?? "") ?? { mcq: 4, short: 2, long: 1 },
   );
-  const [marks, setMarks] = useState<Record<EQuestionType, number>>(DEFAULT_MARKS);
+  const [marks, setMarks] = useState<Record<EQuestionType, number>>(() => ({
+    ...DEFAULT_MARKS,
+    ...Object.fromEntries((restored?.questions ?? []).map((q) => [q.type, q.marks])),
+  }));
   const [levels, setLevels] = useState<EBloomLevel[]>(bloomTargets.length ? bloomTargets : [...BLOOM_LEVELS]);
   const [strategy, setStrategy] = useState<EStrategy>("grounded");
   const [perLevel, setPerLevel] = useState<Partial<Record<EBloomLevel, number>> | null>(null);
@@ -43,8 +87,11 @@ function useBlueprintForm(bloomTargets: EBloomLevel[], topic: string | undefined
     setUseSection,
     setCount: (t: EQuestionType, n: number) => setCounts({ ...counts, [t]: n }),
     setMarks: (t: EQuestionType, n: number) => setMarks({ ...marks, [t]: n }),
-    toggleLevel: (l: EBloomLevel, on: boolean) =>
-      setLevels((cur) => (on ? [...cur, l] : cur.filter((x) => x !== l))),
+    toggleLevel: (l: EBloomLevel, on: boolean) => {
+      const next = on ? [...levels, l] : levels.filter((x) => x !== l);
+      setLevels(next);
+      onLevelsChange?.(next);
+    },
     /** Exact counts per level start from the even spread of the current blueprint. */
     setExactPerLevel: (on: boolean) => setPerLevel(on ? levelTargets(form) : null),
     setLevelCount: (l: EBloomLevel, n: number) => setPerLevel({ ...perLevel, [l]: n }),
@@ -68,19 +115,37 @@ const toggled = (set: Set<string>, id: string, on: boolean) => {
  * teacher's review of it (approve, reject, edit, regenerate one question). Reviews are saved
  * with the stored question as soon as it has an id.
  */
-export function useGenerationPanel({ filters, context, topic, bloomTargets }: IGenerationPanelProps) {
-  const blueprint = useBlueprintForm(bloomTargets, topic);
+export function useGenerationPanel({
+  filters,
+  context,
+  topic,
+  bloomTargets,
+  restored,
+  onSaved,
+  onLevelsChange,
+}: IGenerationPanelProps) {
+  const blueprint = useBlueprintForm(bloomTargets, topic, restored, onLevelsChange);
   const gen = useGeneration();
-  const [approved, setApproved] = useState<Set<string>>(new Set());
-  const [rejected, setRejected] = useState<Set<string>>(new Set());
+  const [approved, setApproved] = useState<Set<string>>(() => idsWith(restored, "approved"));
+  const [rejected, setRejected] = useState<Set<string>>(() => idsWith(restored, "rejected"));
+  // The reopened set's cards show until Generate starts a new set.
+  const shownRestored = restored && gen.status === "ready" && gen.questions.length === 0 ? restored : null;
+  const fromRestored = useMemo(() => restoredParts(shownRestored), [shownRestored]);
+  const savedSetId = gen.set?.setId ?? shownRestored?.id ?? null;
+  const onSavedRef = useRef(onSaved);
+  onSavedRef.current = onSaved;
+  const newSetId = gen.set?.setId;
+  useEffect(() => {
+    if (newSetId) onSavedRef.current?.(newSetId);
+  }, [newSetId]);
   const [overrides, setOverrides] = useState<Record<string, TQuestion>>({});
   const [regenerating, setRegenerating] = useState<string | null>(null);
   // A regenerated question is saved in its own one-question set: reviews and "add to paper"
   // then address it by that id, not the slot's.
   const [sourceIds, setSourceIds] = useState<Record<string, string>>({});
-  const persistedId = (slotId: string): string | null => sourceIds[slotId] ?? (gen.set ? slotId : null);
+  const persistedId = (slotId: string): string | null => sourceIds[slotId] ?? (savedSetId ? slotId : null);
   const contextRefs = context.map((c) => ({ documentId: c.documentId, chunkIndex: c.chunkIndex }));
-  const parts = gen.questions.map((q): TQuestionPartData => {
+  const parts = (shownRestored ? fromRestored : gen.questions).map((q): TQuestionPartData => {
     const override = overrides[q.slot.id];
     return override ? { slot: q.slot, status: "final", question: override } : q;
   });
@@ -176,9 +241,12 @@ export function useGenerationPanel({ filters, context, topic, bloomTargets }: IG
     running,
     parts,
     finals,
-    done: gen.questions.filter((q) => q.status === "final").length,
+    /** Final cards, a slot filled by "Try again" included. */
+    done: parts.filter((q) => q.status === "final").length,
     /** "n of total ready": the set's size, not the slots seen so far ("1 of 2" for a 7-question set). */
-    total: Math.max(requested, gen.questions.length),
+    total: Math.max(requested, parts.length),
+    /** The saved set on screen (generated here, or reopened), or null while none is saved. */
+    savedSetId,
     byLevel: Object.fromEntries(
       BLOOM_LEVELS.map((l) => [l, finals.filter((q) => q.bloomLevel === l).length]),
     ) as Record<EBloomLevel, number>,

@@ -1,15 +1,23 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { recentSetsKey } from "@/hooks/use-question-sets";
 import { useFacets, useRetrievalEnhancement, useRetrievalQuery } from "@/hooks/use-retrieval";
 import { useRetrievalSession } from "@/hooks/use-retrieval-session";
 import { orderByRelevance } from "@/lib/retrieval/result-order";
+import type { TQuestionSet } from "@/schema/generation.schema";
 import type { TEnhanceQueryResponse, TRetrievalItem, TRetrievalQueryInput } from "@/schema/retrieval.schema";
-import type { EBloomLevel } from "@/types/bloom.types";
+import { getQuestionSet } from "@/services/generation.services";
+import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import type { EResourceType } from "@/types/curriculum.types";
 import { passageKey } from "@/types/generation.types";
 import { parseTopK } from "./blueprint";
+import { normaliseSubset, toggleResources } from "./resource-subset";
+
+/** A passage handed on to generation: which chunk of which document. */
+export type TContextRef = Pick<TRetrievalItem, "documentId" | "chunkIndex">;
 
 /** The enhanced query with the teacher's switched-off terms removed (or their own edit). */
 function composeFinalQuery(
@@ -35,10 +43,18 @@ function useScope(clearSession: () => void) {
   const [subject, setSubjectRaw] = useState(params.get("subject") ?? "");
   const [chapter, setChapter] = useState<string>(params.get("chapter") ?? "");
   const [types, setTypes] = useState<EResourceType[]>([]);
+  // The resource subset: chosen document ids, or null for every resource of the subject.
+  const [subsetRaw, setSubset] = useState<string[] | null>(() => {
+    const res = params.get("res");
+    return res ? res.split(",").filter(Boolean) : null;
+  });
   const boards = facets.data?.boards ?? [];
   const grades = boards.find((b) => b.board === board)?.grades ?? [];
   const subjects = grades.find((g) => g.grade === grade)?.subjects ?? [];
   const subjectFacet = subjects.find((s) => s.subject === subject);
+  const resources = subjectFacet?.resources ?? [];
+  // Until the facets arrive, the URL's choice is kept as it is (so it survives the first render).
+  const subset = subjectFacet ? normaliseSubset(resources, subsetRaw) : subsetRaw;
   // A new board, class or subject starts a new search session and clears the narrower choices.
   const setBoard = (v: string) => {
     clearSession();
@@ -46,17 +62,20 @@ function useScope(clearSession: () => void) {
     setGradeRaw("");
     setSubjectRaw("");
     setChapter("");
+    setSubset(null);
   };
   const setGrade = (v: string) => {
     clearSession();
     setGradeRaw(v);
     setSubjectRaw("");
     setChapter("");
+    setSubset(null);
   };
   const setSubject = (v: string) => {
     clearSession();
     setSubjectRaw(v);
     setChapter("");
+    setSubset(null);
     // Another subject may not have the types ticked for this one.
     setTypes([]);
   };
@@ -73,6 +92,22 @@ function useScope(clearSession: () => void) {
   useEffect(() => {
     if (grade && !subject && onlySubject) setSubjectRaw(onlySubject);
   }, [grade, subject, onlySubject]);
+  /** A saved set's scope, put back as it was (no new session: the set's own search is re-run). */
+  const restore = (f: {
+    board: string;
+    grade: string;
+    subject: string;
+    chapterNumber?: number;
+    documentIds?: string[];
+  }) => {
+    clearSession();
+    setBoardRaw(f.board);
+    setGradeRaw(f.grade);
+    setSubjectRaw(f.subject);
+    setChapter(f.chapterNumber !== undefined ? String(f.chapterNumber) : "");
+    setSubset(f.documentIds?.length ? f.documentIds : null);
+    setTypes([]);
+  };
   const toggleType = (t: EResourceType, on: boolean) =>
     setTypes((cur) => (on ? [...cur, t] : cur.filter((x) => x !== t)));
   return {
@@ -93,13 +128,24 @@ function useScope(clearSession: () => void) {
     setSubject,
     setChapter,
     toggleType,
-    ready: !!(board && grade && subject),
+    restore,
+    /** The subject's resources, for the Resource subset picker. */
+    resources,
+    /** The chosen resources (document ids), or null for all of them. */
+    subset,
+    toggleResources: (ids: readonly string[], on: boolean) =>
+      setSubset(toggleResources(resources, subset, ids, on)),
+    chooseAllResources: () => setSubset(null),
+    /** The URL form of the subset ("" = all). */
+    subsetParam: subset === null ? "" : subset.join(","),
+    ready: !!(board && grade && subject) && (subset === null || subset.length > 0),
     filters: {
       board,
       grade,
       subject,
       ...(types.length ? { resourceType: types } : {}),
       ...(chapter ? { chapterNumber: Number(chapter) } : {}),
+      ...(subset?.length ? { documentIds: subset } : {}),
     },
   };
 }
@@ -179,6 +225,13 @@ function useSettings() {
     setMaxTokens,
     bloom,
     toggleBloom,
+    /**
+     * The blueprint's Bloom levels are the same choice as these (one source of truth): a change
+     * there is kept here, so the retrieval settings and a later blueprint show it. All six = none
+     * ticked here (no Bloom targeting).
+     */
+    setBloomFromBlueprint: (levels: EBloomLevel[]) =>
+      setBloom(levels.length === BLOOM_LEVELS.length ? [] : BLOOM_LEVELS.filter((l) => levels.includes(l))),
   };
 }
 
@@ -191,6 +244,7 @@ export type TBuilderSettings = ReturnType<typeof useSettings>;
  */
 export function useQuestionsBuilder() {
   const router = useRouter();
+  const queryClient = useQueryClient();
   const pathname = usePathname();
   const params = useSearchParams();
   const session = useRetrievalSession();
@@ -200,7 +254,13 @@ export function useQuestionsBuilder() {
   const enhance = useRetrievalEnhancement();
   const [request, setRequest] = useState<TRetrievalQueryInput | null>(null);
   const [excluded, setExcluded] = useState<Set<string>>(new Set());
-  const [context, setContext] = useState<TRetrievalItem[] | null>(null);
+  const [context, setContext] = useState<TContextRef[] | null>(null);
+  // A saved set reopened (Recent sets, the URL's `set`): its cards and review state.
+  const [openedSet, setOpenedSet] = useState<TQuestionSet | null>(null);
+  const [opening, setOpening] = useState<string | null>(null);
+  const [openError, setOpenError] = useState<string | null>(null);
+  // The reopened set's passages: ticked in its re-run results, the rest unticked.
+  const keepOnly = useRef<Set<string> | null>(null);
   const results = useRetrievalQuery(request);
 
   // A new answer: record it in the session and preselect only passages that are clearly relevant.
@@ -209,7 +269,10 @@ export function useQuestionsBuilder() {
   useEffect(() => {
     if (!answer || !request) return;
     recordTurn(request, answer.session.turn);
-    setExcluded(new Set(answer.items.filter((i) => i.weak).map(passageKey)));
+    const keep = keepOnly.current;
+    setExcluded(
+      new Set(answer.items.filter((i) => (keep ? !keep.has(passageKey(i)) : i.weak)).map(passageKey)),
+    );
   }, [answer, request, recordTurn]);
 
   function syncUrl(next: Record<string, string>) {
@@ -224,8 +287,10 @@ export function useQuestionsBuilder() {
     if (!canRetrieve) return;
     setExcluded(new Set());
     setContext(null);
+    setOpenedSet(null);
+    keepOnly.current = null;
     const { board, grade, subject, chapter } = scope;
-    syncUrl({ board, grade, subject, chapter, q: draft.query });
+    syncUrl({ board, grade, subject, chapter, res: scope.subsetParam, q: draft.query, set: "" });
     setRequest({
       filters: scope.filters,
       query: draft.finalQuery,
@@ -238,6 +303,57 @@ export function useQuestionsBuilder() {
       ...(session.turns.length ? { session: { turns: session.turns } } : {}),
     });
   }
+
+  /**
+   * Reopens a saved set: its scope and query come back, its search is run again (the results to go
+   * back to, its passages ticked), and the generation panel shows its cards with their review state.
+   */
+  async function openSet(setId: string) {
+    setOpening(setId);
+    setOpenError(null);
+    try {
+      const { set } = await getQuestionSet(setId);
+      scope.restore(set.filters);
+      const query = set.topic ?? "";
+      draft.setQuery(query);
+      keepOnly.current = new Set(set.context.map(passageKey));
+      setExcluded(new Set());
+      if (query) {
+        setRequest({
+          filters: set.filters,
+          query,
+          topK: Math.max(settings.topK, Math.min(50, set.context.length)),
+          enableRerank: settings.rerank,
+        });
+      }
+      setOpenedSet(set);
+      setContext(set.context);
+      const { board, grade, subject, chapterNumber, documentIds } = set.filters;
+      syncUrl({
+        board,
+        grade,
+        subject,
+        chapter: chapterNumber !== undefined ? String(chapterNumber) : "",
+        res: documentIds?.join(",") ?? "",
+        q: query,
+        set: set.id,
+      });
+    } catch (err) {
+      setOpenError(err instanceof Error ? err.message : "Could not open the set");
+    } finally {
+      setOpening(null);
+    }
+  }
+
+  // The URL names a set (a reload, Back from Papers): open it once.
+  const urlSet = useRef(params.get("set"));
+  const openSetRef = useRef(openSet);
+  openSetRef.current = openSet;
+  useEffect(() => {
+    const id = urlSet.current;
+    urlSet.current = null;
+    if (id && /^[0-9a-f-]{36}$/i.test(id)) void openSetRef.current(id);
+  }, []);
 
   function runEnhance() {
     enhance.mutate(
@@ -276,8 +392,26 @@ export function useQuestionsBuilder() {
     selected,
     setPassageSelected,
     context,
-    sendSelectedToGeneration: () => setContext(selected),
-    backToResults: () => setContext(null),
+    openedSet,
+    opening,
+    openError,
+    openSet,
+    sendSelectedToGeneration: () => {
+      setOpenedSet(null);
+      setContext(selected);
+      syncUrl({ set: "" });
+    },
+    backToResults: () => {
+      setContext(null);
+      keepOnly.current = null;
+      // Review counts in Recent sets may have changed.
+      void queryClient.invalidateQueries({ queryKey: recentSetsKey });
+    },
+    /** A generated set was saved: the URL names it, so a reload or Back from Papers reopens it. */
+    setSaved: (setId: string) => {
+      syncUrl({ set: setId });
+      void queryClient.invalidateQueries({ queryKey: recentSetsKey });
+    },
   };
 }
 export type TQuestionsBuilder = ReturnType<typeof useQuestionsBuilder>;

@@ -222,8 +222,9 @@ export async function getQuestionSet(db: ISqlExecutor, userId: string, setId: st
     generator: string;
     warnings: string[];
     created_at: string | Date;
+    request: unknown;
   }>(
-    "select id, title, board, grade, subject, generator, warnings, created_at from question_sets where id = $1 and user_id = $2",
+    "select id, title, board, grade, subject, generator, warnings, created_at, request from question_sets where id = $1 and user_id = $2",
     [setId, userId],
   );
   if (!set) throw new AppError("not_found", "Question set not found");
@@ -231,8 +232,102 @@ export async function getQuestionSet(db: ISqlExecutor, userId: string, setId: st
     setId,
   ]);
   // The API object is camelCase like every other one (it was `created_at` before issue 28).
-  const { created_at, ...rest } = set;
-  return { ...rest, createdAt: new Date(created_at).toISOString(), questions: rows.map(rowToQuestion) };
+  const { created_at, request, ...rest } = set;
+  const stored = readStoredRequest(request, set);
+  return {
+    ...rest,
+    createdAt: new Date(created_at).toISOString(),
+    topic: stored.topic,
+    filters: stored.filters,
+    context: stored.context,
+    questions: rows.map(rowToQuestion),
+  };
+}
+
+/**
+ * What a stored request says about the set: its topic, scope and passages. Requests were validated
+ * before they were stored; anything unexpected in an old row reads as absent (the row's own
+ * board, class and subject stand).
+ */
+export function readStoredRequest(
+  request: unknown,
+  row: { board: string; grade: string; subject: string },
+): {
+  topic: string | null;
+  filters: { board: string; grade: string; subject: string; chapterNumber?: number; documentIds?: string[] };
+  context: { documentId: string; chunkIndex: number }[];
+} {
+  const r = (request && typeof request === "object" ? request : {}) as Record<string, unknown>;
+  const f = (r.filters && typeof r.filters === "object" ? r.filters : {}) as Record<string, unknown>;
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  const documentIds = Array.isArray(f.documentIds)
+    ? f.documentIds.filter((x): x is string => typeof x === "string" && uuid.test(x))
+    : [];
+  const context = Array.isArray(r.context)
+    ? r.context.flatMap((c) => {
+        const ref = (c && typeof c === "object" ? c : {}) as Record<string, unknown>;
+        return typeof ref.documentId === "string" &&
+          uuid.test(ref.documentId) &&
+          Number.isInteger(ref.chunkIndex)
+          ? [{ documentId: ref.documentId, chunkIndex: ref.chunkIndex as number }]
+          : [];
+      })
+    : [];
+  return {
+    topic: typeof r.topic === "string" && r.topic.trim() ? r.topic : null,
+    filters: {
+      board: row.board,
+      grade: row.grade,
+      subject: row.subject,
+      ...(Number.isInteger(f.chapterNumber) ? { chapterNumber: f.chapterNumber as number } : {}),
+      ...(documentIds.length ? { documentIds } : {}),
+    },
+    context,
+  };
+}
+
+/**
+ * The caller's recent sets, newest first, with their review counts. A "Regenerate" of one card is
+ * saved as its own one-question set (its request has `avoidPrompts`): those are not listed.
+ */
+export async function listQuestionSets(db: ISqlExecutor, userId: string, limit: number) {
+  const rows = await db.query<{
+    id: string;
+    title: string;
+    board: string;
+    grade: string;
+    subject: string;
+    request: unknown;
+    created_at: string | Date;
+    questions: number;
+    approved: number;
+    rejected: number;
+  }>(
+    `select s.id, s.title, s.board, s.grade, s.subject, s.request, s.created_at,
+       count(q.id)::int as questions,
+       (count(q.id) filter (where q.status = 'approved'))::int as approved,
+       (count(q.id) filter (where q.status = 'rejected'))::int as rejected
+     from question_sets s left join questions q on q.set_id = s.id
+     where s.user_id = $1 and s.request->'avoidPrompts' is null
+     group by s.id
+     order by s.created_at desc, s.id
+     limit $2`,
+    [userId, limit],
+  );
+  return rows.map((r) => {
+    const stored = readStoredRequest(r.request, r);
+    return {
+      id: r.id,
+      title: r.title,
+      topic: stored.topic,
+      filters: stored.filters,
+      createdAt: new Date(r.created_at).toISOString(),
+      contextCount: stored.context.length,
+      questionCount: r.questions,
+      approved: r.approved,
+      rejected: r.rejected,
+    };
+  });
 }
 
 /**

@@ -13,6 +13,25 @@ interface IFacetRow {
   chunks: number;
 }
 
+interface IResourceRow {
+  id: string;
+  board: string;
+  grade: string;
+  subject: string;
+  title: string;
+  resource_type: EResourceType;
+  chapter_number: number | null;
+  chapter_name: string | null;
+}
+
+const TYPE_ORDER: Record<EResourceType, number> = { textbook: 0, pyq: 1, notes: 2, other: 3 };
+
+/** "Biology 2e — Ch 4 Cell Structure" is part of "Biology 2e"; a title without " — " is its own group. */
+export function resourceGroup(title: string): string {
+  const i = title.indexOf(" — ");
+  return i > 0 ? title.slice(0, i).trim() : title;
+}
+
 type TSubjectFacet = TFacetsResponse["boards"][number]["grades"][number]["subjects"][number];
 
 /** Board → Class → Subject tree of what the caller can search (ready documents only). */
@@ -21,6 +40,11 @@ export async function loadFacets(db: ISqlExecutor, userId: string): Promise<TFac
     `select board, grade, subject, resource_type, chapter_number, chapter_name, sum(chunk_count)::int as chunks
      from documents where visibility = 'shared' or owner_id = $1
      group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 5 nulls last, 6`,
+    [userId],
+  );
+  const resources = await db.query<IResourceRow>(
+    `select id, board, grade, subject, title, resource_type, chapter_number, chapter_name
+     from documents where visibility = 'shared' or owner_id = $1`,
     [userId],
   );
   const boards = new Map<string, Map<string, Map<string, TSubjectFacet>>>();
@@ -34,6 +58,7 @@ export async function loadFacets(db: ISqlExecutor, userId: string): Promise<TFac
       resourceTypes: [],
       chapters: [],
       chunkCount: 0,
+      resources: [],
     };
     subjects.set(r.subject, s);
     if (!s.resourceTypes.includes(r.resource_type)) s.resourceTypes.push(r.resource_type);
@@ -46,6 +71,27 @@ export async function loadFacets(db: ISqlExecutor, userId: string): Promise<TFac
     s.chunkCount += r.chunks;
   }
   const naturalSort = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true });
+  for (const r of resources) {
+    const s = boards.get(r.board)?.get(r.grade)?.get(r.subject);
+    s?.resources.push({
+      id: r.id,
+      title: r.title,
+      resourceType: r.resource_type,
+      chapterNumber: r.chapter_number,
+      chapterName: r.chapter_name,
+      group: resourceGroup(r.title),
+    });
+  }
+  for (const grades of boards.values())
+    for (const subjects of grades.values())
+      for (const s of subjects.values())
+        s.resources.sort(
+          (a, b) =>
+            TYPE_ORDER[a.resourceType] - TYPE_ORDER[b.resourceType] ||
+            naturalSort(a.group, b.group) ||
+            (a.chapterNumber ?? Number.MAX_SAFE_INTEGER) - (b.chapterNumber ?? Number.MAX_SAFE_INTEGER) ||
+            naturalSort(a.title, b.title),
+        );
   return [...boards.entries()]
     .sort(([a], [b]) => naturalSort(a, b))
     .map(([board, grades]) => ({

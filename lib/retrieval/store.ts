@@ -12,6 +12,8 @@ export interface IHybridSearchParams {
   resourceTypes: EResourceType[] | null;
   chapterNumber: number | null;
   chapterName: string | null;
+  /** The resource subset: only these documents (null = every document of the subject). */
+  documentIds?: readonly string[] | null;
   query: string;
   embedding: Float32Array | null;
   embeddingModel: string;
@@ -57,7 +59,7 @@ export function exactIlike(value: string | null): string | null {
 export function hybridSearch(db: ISqlExecutor, p: IHybridSearchParams): Promise<IHybridRow[]> {
   const bm25 = p.bm25 ?? DEFAULT_BM25;
   return db.query<IHybridRow>(
-    `select * from paperwise_hybrid_search($1, $2, $3, $4, $5::text[], $6, $7, $8, $9::vector, $10, $11, $12, $13, $14, $15)`,
+    `select * from paperwise_hybrid_search($1, $2, $3, $4, $5::text[], $6, $7, $8, $9::vector, $10, $11, $12, $13, $14, $15, $16::uuid[])`,
     [
       p.userId,
       p.board,
@@ -74,6 +76,7 @@ export function hybridSearch(db: ISqlExecutor, p: IHybridSearchParams): Promise<
       bm25.k1,
       bm25.b,
       bm25.headingWeight,
+      p.documentIds?.length ? [...p.documentIds] : null,
     ],
   );
 }
@@ -119,14 +122,21 @@ export interface IScopeChapter {
 export async function scopeChapters(
   db: ISqlExecutor,
   userId: string,
-  scope: { board: string; grade: string; subject: string },
+  scope: { board: string; grade: string; subject: string; documentIds?: readonly string[] | undefined },
 ): Promise<IScopeChapter[]> {
   const rows = await db.query<{ number: number; name: string }>(
     `select distinct chapter_number as number, chapter_name as name from documents
      where board = $1 and grade = $2 and subject = $3 and (visibility = 'shared' or owner_id = $4)
        and chapter_number is not null and chapter_name is not null
+       and ($5::uuid[] is null or id = any ($5::uuid[]))
      order by 1`,
-    [scope.board, scope.grade, scope.subject, userId],
+    [
+      scope.board,
+      scope.grade,
+      scope.subject,
+      userId,
+      scope.documentIds?.length ? [...scope.documentIds] : null,
+    ],
   );
   return rows;
 }

@@ -17,6 +17,7 @@ import { GET as pyqCheck } from "@/app/api/papers/[id]/pyq-check/route";
 import { DELETE as deletePaper, GET as getPaper, PUT as putPaper } from "@/app/api/papers/[id]/route";
 import { POST as createPaper, GET as listPapers } from "@/app/api/papers/route";
 import { GET as getSet } from "@/app/api/question-sets/[id]/route";
+import { GET as listSets } from "@/app/api/question-sets/route";
 import { PATCH as patchQuestion } from "@/app/api/questions/[id]/route";
 import { GET as searchQuestions } from "@/app/api/questions/route";
 import { GET as chunks } from "@/app/api/resources/[id]/chunks/route";
@@ -390,6 +391,13 @@ describe("the OpenAPI document against real responses (Ajv)", () => {
       "/api/questions",
       await searchQuestions(makeRequest("GET", "/api/questions?type=mcq", { token: t() }), {}),
     );
+    const recent = await conforms(
+      "GET",
+      "/api/question-sets",
+      await listSets(makeRequest("GET", "/api/question-sets?limit=5", { token: t() }), {}),
+    );
+    const listed = (await recent.json()).sets as { id: string; approved: number }[];
+    expect(listed.find((x) => x.id === setId)).toMatchObject({ approved: 1 });
   });
 
   it("papers", async () => {

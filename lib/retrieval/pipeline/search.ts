@@ -33,6 +33,7 @@ export async function searchProbe(run: IRetrievalRun, probe: IProbe): Promise<IS
     resourceTypes: toResourceTypes(filters.resourceType),
     chapterNumber: probe.chapter,
     chapterName: filters.chapterName ?? null,
+    documentIds: filters.documentIds ?? null,
     query: vectorOnly ? "" : probe.searchText,
     embedding,
     embeddingModel: deps.embedder.modelId,

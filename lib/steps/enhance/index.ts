@@ -55,6 +55,7 @@ export async function enhanceQuery(
       : null,
     chapterNumber: req.filters.chapterNumber ?? null,
     chapterName: req.filters.chapterName ?? null,
+    documentIds: req.filters.documentIds ?? null,
     query: classification.searchText || req.rawQuery,
     embedding,
     embeddingModel: deps.embedder.modelId,
