@@ -23,6 +23,7 @@ const POSTGRES_SUITES = [
   "migrations",
   "ingestion-staging",
   "ingestion-queue",
+  "read-replica",
 ].map((name) => `tests/integration/${name}.test.ts`);
 /** Suites that only mean something on a real server (roles, RLS). */
 const POSTGRES_ONLY_SUITES = ["tests/integration/rls.test.ts"];
