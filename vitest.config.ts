@@ -24,6 +24,7 @@ const POSTGRES_SUITES = [
   "ingestion-staging",
   "ingestion-queue",
   "read-replica",
+  "vector-index",
 ].map((name) => `tests/integration/${name}.test.ts`);
 /** Suites that only mean something on a real server (roles, RLS). */
 const POSTGRES_ONLY_SUITES = ["tests/integration/rls.test.ts"];
