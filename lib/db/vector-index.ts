@@ -16,7 +16,7 @@ export interface IVectorIndexPolicy {
 }
 
 /** The defaults the SQL function uses when the settings are not set (measured: docs/scaling.md). */
-export const DEFAULT_VECTOR_INDEX_POLICY: IVectorIndexPolicy = { minChunks: 20_000, minShare: 0.01 };
+export const DEFAULT_VECTOR_INDEX_POLICY: IVectorIndexPolicy = { minChunks: 20_000, minShare: 0.02 };
 
 export interface IScopeSize {
   board: string;

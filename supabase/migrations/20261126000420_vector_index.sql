@@ -3,11 +3,13 @@
 -- function, which takes the HNSW index on chunk_lite when there is one and the scope is past the
 -- crossover, and keeps the exact scoped scan otherwise. No migration creates the index: on small
 -- scopes it only slows ingestion (every inserted chunk walks the graph), so `npm run db:index`
--- creates it when a scope passes the crossover.
+-- creates it when a scope passes the crossover. It is a trade, not a free win: on the 1M-chunk
+-- run HNSW answered large scopes in 60-140 ms where the exact scan took 0.5-2 s, but found only
+-- 0.6-0.76 of the exact 8 nearest companion vectors (docs/scaling.md).
 --
 -- The crossover, measured on 1M chunks (docs/scaling.md): a scope of at least
 -- `paperwise.hnsw_min_chunks` chunks (default 20000) that is also at least
--- `paperwise.hnsw_min_share` of all chunks (default 0.01: an iterative scan reads about
+-- `paperwise.hnsw_min_share` of all chunks (default 0.02: an iterative scan reads about
 -- limit / share index tuples to find the scope's nearest, so a small share of a large table is
 -- slow on HNSW and fast on the exact scan). Both can be set per database, role or session
 -- (`alter database … set paperwise.hnsw_min_chunks = '50000'`), and so can the scan's
@@ -26,7 +28,7 @@ as $$
 declare
   v_min_chunks bigint := coalesce(nullif(current_setting('paperwise.hnsw_min_chunks', true), '')::bigint, 20000);
   v_min_share double precision :=
-    coalesce(nullif(current_setting('paperwise.hnsw_min_share', true), '')::double precision, 0.01);
+    coalesce(nullif(current_setting('paperwise.hnsw_min_share', true), '')::double precision, 0.02);
   v_total double precision;
   v_old text[];
 begin
