@@ -25,6 +25,8 @@ const POSTGRES_SUITES = [
   "ingestion-queue",
   "resource-subset",
   "question-sets",
+  "read-replica",
+  "vector-index",
 ].map((name) => `tests/integration/${name}.test.ts`);
 /** Suites that only mean something on a real server (roles, RLS). */
 const POSTGRES_ONLY_SUITES = ["tests/integration/rls.test.ts"];

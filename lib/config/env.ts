@@ -11,6 +11,10 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PAPERWISE_DATA_DIR: z.string().min(1).default(".data"),
   DATABASE_URL: z.string().url().optional(),
+  // A read replica of DATABASE_URL for read-only work (docs/scaling.md); pool sizes per instance.
+  DATABASE_READ_URL: z.string().url().optional(),
+  PAPERWISE_DB_POOL: z.coerce.number().int().min(1).max(1000).default(10),
+  PAPERWISE_DB_READ_POOL: z.coerce.number().int().min(1).max(1000).optional(),
   SUPABASE_URL: z.string().url().optional(),
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
   SUPABASE_JWT_SECRET: z.string().min(32).optional(),
@@ -57,7 +61,9 @@ export type TEnv = z.infer<typeof EnvSchema>;
 export interface IAppConfig {
   env: TEnv["NODE_ENV"];
   dataDir: string;
-  database: { kind: "pglite"; dir: string } | { kind: "postgres"; url: string };
+  database:
+    | { kind: "pglite"; dir: string }
+    | { kind: "postgres"; url: string; readUrl: string | null; pool: number; readPool: number };
   storage: { kind: "local"; dir: string } | { kind: "supabase"; url: string; serviceRoleKey: string };
   auth:
     | { issuer: "paperwise-local"; jwtSecret: string | null }
@@ -132,6 +138,9 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
   if ((useOpenAIEmbeddings || useOpenAILlm) && !env.OPENAI_API_KEY) {
     throw new Error("PAPERWISE_EMBEDDER/PAPERWISE_LLM=openai needs OPENAI_API_KEY");
   }
+  if (env.DATABASE_READ_URL && !env.DATABASE_URL) {
+    throw new Error("DATABASE_READ_URL (a read replica) needs DATABASE_URL (its primary)");
+  }
   const supabaseStorage = env.SUPABASE_URL && env.SUPABASE_SERVICE_ROLE_KEY;
   const supabaseAuth =
     env.PAPERWISE_AUTH === "supabase" ||
@@ -146,7 +155,13 @@ export function buildConfig(raw: Record<string, string | undefined>): IAppConfig
     env: env.NODE_ENV,
     dataDir,
     database: env.DATABASE_URL
-      ? { kind: "postgres", url: env.DATABASE_URL }
+      ? {
+          kind: "postgres",
+          url: env.DATABASE_URL,
+          readUrl: env.DATABASE_READ_URL ?? null,
+          pool: env.PAPERWISE_DB_POOL,
+          readPool: env.PAPERWISE_DB_READ_POOL ?? env.PAPERWISE_DB_POOL,
+        }
       : { kind: "pglite", dir: path.join(dataDir, "pglite") },
     storage: supabaseStorage
       ? { kind: "supabase", url: env.SUPABASE_URL!, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY! }

@@ -3,7 +3,7 @@ import { getConfig } from "@/lib/config/env";
 import { migrate } from "./migrate";
 import { openPglite } from "./pglite";
 import { openPostgres } from "./postgres";
-import type { IDatabase } from "./types";
+import type { IDatabase, ISqlExecutor } from "./types";
 
 export type { IDatabase, ISqlExecutor } from "./types";
 
@@ -44,7 +44,11 @@ export async function openDatabase({ bootstrap = true }: IOpenDatabaseOptions = 
   const db =
     config.database.kind === "pglite"
       ? await openPglite(config.database.dir)
-      : openPostgres(config.database.url);
+      : openPostgres(config.database.url, {
+          max: config.database.pool,
+          readUrl: config.database.readUrl,
+          readMax: config.database.readPool,
+        });
   try {
     // Embedded mode migrates on start; against DATABASE_URL, `npm run db:migrate` does.
     if (db.kind === "pglite") await migrate(db);
@@ -77,6 +81,15 @@ export async function databaseReady(): Promise<IDatabase["kind"]> {
   const db = await getDb();
   await db.query("select 1");
   return db.kind;
+}
+
+/**
+ * The executor for read-only work (retrieval, facets, listings, page queries): the read replica's
+ * pool with DATABASE_READ_URL, else the one database. Never write through it, and read what the
+ * same request has just written from `getDb()` (a replica may lag behind the primary).
+ */
+export async function getReadDb(): Promise<ISqlExecutor> {
+  return (await getDb()).read;
 }
 
 /** Replaces the process database (tests, CLIs that open their own). */

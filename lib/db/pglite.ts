@@ -169,6 +169,8 @@ export async function openPglite(dir?: string): Promise<IDatabase> {
   return {
     kind: "pglite",
     ...base,
+    // One in-process database: nothing to replicate.
+    read: base,
     transaction: async (fn) => {
       if (isBackground()) return db.transaction((tx) => fn(executor(tx)));
       fg.inFlight++;

@@ -29,13 +29,25 @@ function executor(sql: TSql): ISqlExecutor {
   };
 }
 
-/** Connects to any Postgres with pgvector (Supabase in production) through postgres.js. */
-export function openPostgres(url: string): IDatabase {
+export interface IPostgresOptions {
+  /** Connections in the primary's pool (PAPERWISE_DB_POOL; postgres.js opens them on demand). */
+  max?: number;
+  /** A read replica (DATABASE_READ_URL) for `IDatabase.read`; without it reads use the primary. */
+  readUrl?: string | null;
+  /** Connections in the replica's pool (PAPERWISE_DB_READ_POOL, default `max`). */
+  readMax?: number;
+}
+
+function pool(url: string, max: number, readOnly: boolean): postgres.Sql {
   // prepare stays on: with several connections, unnamed statements got mixed up (STACK.md).
-  const sql = postgres(url, {
-    max: 10,
+  return postgres(url, {
+    max,
     prepare: true,
     onnotice: () => {},
+    // A replica refuses writes by itself; on a server that would accept them (a primary given as
+    // DATABASE_READ_URL by mistake, or the tests' stand-in) every session of the read pool is
+    // read-only, so a write sent there fails loudly instead of landing beside the primary's rows.
+    ...(readOnly ? { connection: { default_transaction_read_only: true } } : {}),
     types: {
       // The app passes json/jsonb parameters as JSON text (JSON.stringify), which PGlite takes as
       // is. postgres.js would stringify that text again and store a JSON *string* (a paper's
@@ -48,11 +60,39 @@ export function openPostgres(url: string): IDatabase {
       },
     },
   });
+}
+
+/** The read pool's executor: statements only; scripts and COPY are writes and never go there. */
+function readOnlyExecutor(sql: postgres.Sql): ISqlExecutor {
+  const inner = executor(sql);
+  return {
+    query: inner.query,
+    async exec() {
+      throw new Error("The read pool (DATABASE_READ_URL) runs no scripts: use the primary");
+    },
+    async copyRows() {
+      throw new Error("The read pool (DATABASE_READ_URL) takes no COPY: use the primary");
+    },
+  };
+}
+
+/**
+ * Connects to any Postgres with pgvector (Supabase in production) through postgres.js, and to its
+ * read replica when `readUrl` is given.
+ */
+export function openPostgres(url: string, opts: IPostgresOptions = {}): IDatabase {
+  const max = opts.max ?? 10;
+  const sql = pool(url, max, false);
+  const replica = opts.readUrl ? pool(opts.readUrl, opts.readMax ?? max, true) : null;
+  const primary = executor(sql);
   return {
     kind: "postgres",
-    ...executor(sql),
+    ...primary,
+    read: replica ? readOnlyExecutor(replica) : primary,
     transaction: (fn) => sql.begin((tx) => fn(executor(tx))) as Promise<never>,
     yieldToForeground: async () => false,
-    close: () => sql.end({ timeout: 5 }),
+    close: async () => {
+      await Promise.all([sql.end({ timeout: 5 }), replica?.end({ timeout: 5 })]);
+    },
   };
 }

@@ -20,6 +20,13 @@ export interface ICopyColumn {
 
 export interface IDatabase extends ISqlExecutor {
   readonly kind: "pglite" | "postgres";
+  /**
+   * Where read-only work goes (retrieval, facets, listings, page queries): the read replica's own
+   * pool when DATABASE_READ_URL is set (its sessions read-only, so a write there fails instead of
+   * landing), else this database itself. Writes, transactions and reads that must see rows the
+   * same request just wrote stay on the database itself (the primary).
+   */
+  readonly read: ISqlExecutor;
   transaction<T>(fn: (tx: ISqlExecutor) => Promise<T>): Promise<T>;
   /**
    * Background work (`runInBackground`) calls this between its steps. PGlite waits until the

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { listResourcesContract, uploadResourcesContract } from "@/contracts/resources.contract";
 import { getConfig } from "@/lib/config/env";
-import { getDb } from "@/lib/db";
+import { getDb, getReadDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { assertPlainFileNames, assertWellFormedStrings, zodDetails } from "@/lib/http/handler";
 import { type IMultipartUpload, readMultipart } from "@/lib/http/multipart";
@@ -106,6 +106,6 @@ async function register(upload: IMultipartUpload, principal: IPrincipal, maxUplo
 }
 
 export const GET = handle(listResourcesContract, async ({ principal, query }) => {
-  const { items, total } = await listIngestions(await getDb(), { userId: principal.userId, ...query });
+  const { items, total } = await listIngestions(await getReadDb(), { userId: principal.userId, ...query });
   return Response.json({ ok: true, items: items.map(toIngestion), total });
 });

@@ -1,14 +1,14 @@
 import { enhanceQueryContract } from "@/contracts/retrieval.contract";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { getLanguageModel, getLlmTimeoutMs } from "@/lib/ai/providers";
-import { getDb } from "@/lib/db";
+import { getReadDb } from "@/lib/db";
 import { handle } from "@/lib/http/route";
 import { enhanceQuery } from "@/lib/steps/enhance";
 
 export const POST = handle(enhanceQueryContract, async ({ principal, body, rateHeaders }) => {
   const result = await enhanceQuery(
     {
-      db: await getDb(),
+      db: await getReadDb(),
       embedder: getEmbedder(),
       model: getLanguageModel(),
       llmTimeoutMs: getLlmTimeoutMs(),

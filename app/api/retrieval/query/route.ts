@@ -11,7 +11,8 @@ export const POST = handle(retrievalQueryContract, async ({ principal, body, rat
   const db = await getDb();
   const result = await retrieve(
     {
-      db,
+      // Retrieval only reads: a read replica serves it when there is one (DATABASE_READ_URL).
+      db: db.read,
       embedder: getEmbedder(),
       model: getLanguageModel(),
       llmTimeoutMs: getLlmTimeoutMs(),

@@ -1,6 +1,6 @@
 import { create as contentDisposition } from "content-disposition";
 import { sourceFileContract } from "@/contracts/resources.contract";
-import { getDb } from "@/lib/db";
+import { getReadDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { handle } from "@/lib/http/route";
 import { getVisibleDocument } from "@/lib/ingestion/store";
@@ -8,7 +8,7 @@ import { getStorage } from "@/lib/storage";
 
 /** "View source" by document id (what retrieval results carry): the original file, inline. */
 export const GET = handle(sourceFileContract, async ({ principal, params }) => {
-  const doc = await getVisibleDocument(await getDb(), principal.userId, params.documentId);
+  const doc = await getVisibleDocument(await getReadDb(), principal.userId, params.documentId);
   if (!doc) throw new AppError("not_found", "Source not found");
   const bytes = await getStorage().get(doc.bucket, doc.path);
   const type = doc.mime_type.startsWith("text/") ? "text/plain; charset=utf-8" : doc.mime_type;

@@ -1,5 +1,5 @@
 import { sourcePassageContract } from "@/contracts/resources.contract";
-import { getDb } from "@/lib/db";
+import { getReadDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { handle } from "@/lib/http/route";
 import { getVisibleDocument, listChunkPreviews } from "@/lib/ingestion/store";
@@ -9,7 +9,7 @@ import { getVisibleDocument, listChunkPreviews } from "@/lib/ingestion/store";
  * source view can open scrolled to the passage and highlight it. Visibility as for the file itself.
  */
 export const GET = handle(sourcePassageContract, async ({ principal, params, query }) => {
-  const db = await getDb();
+  const db = await getReadDb();
   const doc = await getVisibleDocument(db, principal.userId, params.documentId);
   if (!doc) throw new AppError("not_found", "Source not found");
   const from = Math.max(0, query.chunk - query.around);
