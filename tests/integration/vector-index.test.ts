@@ -10,7 +10,7 @@ import {
   scopeSizes,
   vectorIndexBytes,
 } from "@/lib/db/vector-index";
-import { hybridSearch, type IHybridSearchParams } from "@/lib/retrieval/search";
+import { hybridSearch, type IHybridSearchParams } from "@/lib/retrieval/store";
 import { BIOLOGY, DEMO_DIR, ingestOne } from "../support/demo-data";
 import { createTestEnv, type ITestEnv } from "../support/test-env";
 
