@@ -2,7 +2,17 @@ import { FIXED, type IEquation, type IFactor, type IQuantity } from "@/lib/gener
 import { formatSig, roundSig } from "@/lib/generation/knowledge/numeric/format";
 import { prettyMath } from "@/lib/generation/knowledge/numeric/units";
 import type { EQuestionType } from "@/types/generation.types";
-import { capital, type IForm, type IFormEnv, type IOption, keywords, mcq, shuffle, written } from "./common";
+import {
+  capital,
+  formUseKey,
+  type IForm,
+  type IFormEnv,
+  type IOption,
+  keywords,
+  mcq,
+  shuffle,
+  written,
+} from "./common";
 
 /**
  * Questions from a relation the passages state as an equation ("f = μN", "F_net = ma",
@@ -135,16 +145,6 @@ const compute = (
     s.coefficient,
   );
 
-/** Per set (its `used` set): which forms proposed which equation, so one form does not ask it twice. */
-const proposed = new WeakMap<ReadonlySet<string>, Map<string, Set<string>>>();
-function mark(env: IFormEnv, form: string, eq: IEquation): void {
-  const byQuote = proposed.get(env.used) ?? new Map<string, Set<string>>();
-  proposed.set(env.used, byQuote);
-  const forms = byQuote.get(eq.quote) ?? new Set<string>();
-  forms.add(form);
-  byQuote.set(eq.quote, forms);
-}
-
 /**
  * Equations in order of preference for a form: those no accepted question cites yet first, rotated
  * per level. One the set already asks through this same form is left out (the other forms may
@@ -154,8 +154,7 @@ function ordered(env: IFormEnv, offset: number, form: string): IEquation[] {
   const list = env.kb.equations;
   if (list.length === 0) return [];
   const rotated = list.map((_, i) => list[(i + offset) % list.length]!);
-  const asked = (e: IEquation) =>
-    env.used.has(e.quote) && (proposed.get(env.used)?.get(e.quote)?.has(form) ?? false);
+  const asked = (e: IEquation) => env.used.has(formUseKey(form, e.quote));
   const open = rotated.filter((e) => !asked(e));
   return [...open.filter((e) => !env.used.has(e.quote)), ...open.filter((e) => env.used.has(e.quote))];
 }
@@ -285,7 +284,6 @@ export const equationProblem: IForm = {
   *build(env) {
     const long = env.slot.type === "long";
     for (const eq of ordered(env, 0, "equation-problem")) {
-      mark(env, "equation-problem", eq);
       // "c = fλ": the speed of light is not something to calculate.
       if (isGravity(eq.subject)) continue;
       const solved = solveFor(eq, eq.subject);
@@ -439,7 +437,6 @@ export const equationClaim: IForm = {
   *build(env) {
     let turn = 0;
     for (const eq of ordered(env, 1, "equation-claim")) {
-      mark(env, "equation-claim", eq);
       for (const d of dependences(eq).slice(0, 4)) {
         const k = 2 + Math.floor(env.random() * 2);
         // Wrong claims first except every third, so a set does not always say "incorrect".
@@ -548,7 +545,6 @@ export const equationData: IForm = {
   available: (kb) => kb.equations.reduce((n, e) => n + dependences(e).length, 0),
   *build(env) {
     for (const eq of ordered(env, 2, "equation-data")) {
-      mark(env, "equation-data", eq);
       for (const d of dependences(eq).slice(0, 3)) {
         const { x, y } = readings(d, env.random);
         const keep = kept(d);
@@ -628,7 +624,6 @@ export const equationInvestigation: IForm = {
     kb.equations.reduce((n, e) => n + dependences(e).filter((d) => d.input.unit !== "").length, 0),
   *build(env) {
     for (const eq of ordered(env, 3, "equation-investigation")) {
-      mark(env, "equation-investigation", eq);
       for (const d of dependences(eq)) {
         if (d.input.unit === "") continue;
         const keep = kept(d) || "every other condition";
