@@ -14,7 +14,7 @@ import {
 import { classifyBloom } from "./bloom-classifier";
 import { isModelTimeout, streamLlmQuestion, throttleDrafts } from "./draft";
 import { LEVEL_NEEDS } from "./forms";
-import { mulberry32, shuffle } from "./forms/common";
+import { formUseKey, mulberry32, shuffle } from "./forms/common";
 import {
   createGateContext,
   type EGateProfile,
@@ -414,12 +414,14 @@ function searchOffline(
   };
   for (const { generator, onlyReserve } of pools()) {
     let read = 0;
-    for (const { question } of generator.candidates(slot, { used: run.used, keyAt })) {
+    for (const { form, question } of generator.candidates(slot, { used: run.used, keyAt })) {
       // The widened pool re-proposes the selection's own candidates: skip those.
       if (onlyReserve && !question.contextRefs.some((r) => run.reserveKeys.has(passageKey(r)))) continue;
       if (read++ >= (run.deps.maxCandidates ?? 40)) break;
       const verdict = gate(run, question, slot.bloomLevel);
       if (verdict.passed) {
+        // Which form asked which passage text: a form may decline to ask the same text twice.
+        for (const r of question.contextRefs) run.used.add(formUseKey(form, r.quote));
         if (onlyReserve)
           run.warnings.push(
             `Slot ${slot.index + 1} (${slot.type}, ${slot.bloomLevel}) drew on another passage of the same section, as the selected ones could not carry it.`,

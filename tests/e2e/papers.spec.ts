@@ -19,10 +19,12 @@ test("a teacher builds a paper from generated questions, meets the blueprint, ex
 
   // Generate a set that fits the 20-mark unit test: 6 MCQ × 1, 4 short × 2, 2 long × 3.
   const builder = new BuilderPage(page);
-  await builder.pickScope("OpenStax", "11", "Biology");
-  // The cell-structure chapter carries written questions offline as well as MCQs.
+  // A Physics unit test on Newton's laws: the chapter states its relations as equations (F_net = ma,
+  // W = mg), which carry Apply to Create offline; the cell-structure passages this journey used
+  // before carry recall and explanation only, about half of twelve questions at six levels.
+  await builder.pickScope("OpenStax", "11", "Physics");
   await page.getByTestId("filter-chapter").selectOption("4");
-  await page.getByTestId("query-input").fill("the nucleus and ribosomes");
+  await page.getByTestId("query-input").fill("force mass acceleration");
   await page.getByTestId("retrieve").click();
   await expect(builder.results()).toHaveCount(8);
   await page.getByTestId("use-context").click();
@@ -79,7 +81,7 @@ test("a teacher builds a paper from generated questions, meets the blueprint, ex
   await edited.getByTestId("edit-item").click();
   await edited
     .getByTestId("item-text-input")
-    .fill("Explain how the light reactions supply the Calvin cycle.");
+    .fill("Explain how a net external force changes the motion of a trolley.");
   await edited.getByTestId("edit-item").click();
   await paper.waitSaved();
 
@@ -94,7 +96,7 @@ test("a teacher builds a paper from generated questions, meets the blueprint, ex
 
   const title = await page.getByTestId("paper-title").inputValue();
   const texts = await paper.texts();
-  expect(texts).toContain("Explain how the light reactions supply the Calvin cycle.");
+  expect(texts).toContain("Explain how a net external force changes the motion of a trolley.");
 
   // PDF: download, read back, render page 1.
   const [pdfDownload] = await Promise.all([

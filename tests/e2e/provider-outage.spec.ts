@@ -33,6 +33,12 @@ test("the builder says once, as a notice, that the offline generator answered fo
   await page.getByTestId("count-mcq").fill("3");
   await page.getByTestId("count-short").fill("0");
   await page.getByTestId("count-long").fill("0");
+  // Three recall MCQs: what these passages carry offline (no equation, data or claim for the
+  // higher levels), with the rest of their section as the empty slot's reason suggests, so the
+  // notice is about the provider, not about empty slots.
+  for (const level of ["Understand", "Apply", "Analyze", "Evaluate", "Create"])
+    await page.getByRole("checkbox", { name: level, exact: true }).uncheck();
+  await page.getByTestId("use-section").check();
   await page.getByTestId("generate").click();
   await expect(page.getByTestId("set-saved")).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("provider-notice")).toHaveCount(1);

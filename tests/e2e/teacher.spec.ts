@@ -47,12 +47,17 @@ test("retrieve, enhance, select context, generate a mixed blueprint and review q
   await expect(useContext).toHaveText(`Use selected as context (${selectedBefore + (wasOn ? -1 : 1)})`);
   await page.getByTestId("use-context").click();
 
+  // These organelle passages carry recall and explanation only (no equation, data, relation or
+  // claim to judge, and no long answer: the support table under the blueprint says so), so the
+  // teacher asks for MCQs and short answers at those two levels.
   await page.getByTestId("count-mcq").fill("3");
-  await page.getByTestId("count-short").fill("2");
-  await page.getByTestId("count-long").fill("1");
+  await page.getByTestId("count-short").fill("3");
+  await page.getByTestId("count-long").fill("0");
   await page.getByTestId("per-level-toggle").check();
   await page.locator("#level-Remember").fill("2");
-  await page.locator("#level-Create").fill("0");
+  await page.locator("#level-Understand").fill("4");
+  for (const level of ["Apply", "Analyze", "Evaluate", "Create"])
+    await page.locator(`#level-${level}`).fill("0");
   // Questions cite only the kept passages unless the teacher allows the rest of their section: this
   // small selection needs it to fill all six slots.
   await expect(page.getByTestId("use-section")).not.toBeChecked();

@@ -30,6 +30,9 @@ export interface IForm {
   build(env: IFormEnv): Iterable<TQuestion>;
 }
 
+/** The key in a set's `used` recording that `form` wrote an accepted question on `quote`. */
+export const formUseKey = (form: string, quote: string) => `form:${form}\u0000${quote}`;
+
 export const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** Lower-cases the first letter unless it starts an acronym or a name-like word ("ATP", "DNA", "Mendel"). */
 export const lower = (s: string) =>

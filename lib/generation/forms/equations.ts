@@ -1,8 +1,18 @@
-import type { IEquation, IFactor, IQuantity } from "@/lib/generation/knowledge/equations";
+import { FIXED, type IEquation, type IFactor, type IQuantity } from "@/lib/generation/knowledge/equations";
 import { formatSig, roundSig } from "@/lib/generation/knowledge/numeric/format";
 import { prettyMath } from "@/lib/generation/knowledge/numeric/units";
 import type { EQuestionType } from "@/types/generation.types";
-import { capital, type IForm, type IFormEnv, type IOption, keywords, mcq, shuffle, written } from "./common";
+import {
+  capital,
+  formUseKey,
+  type IForm,
+  type IFormEnv,
+  type IOption,
+  keywords,
+  mcq,
+  shuffle,
+  written,
+} from "./common";
 
 /**
  * Questions from a relation the passages state as an equation ("f = μN", "F_net = ma",
@@ -21,7 +31,11 @@ import { capital, type IForm, type IFormEnv, type IOption, keywords, mcq, shuffl
  * Every number is computed here, never copied: the answer follows from the stated equation.
  */
 
-const show = (s: string) => prettyMath(s).replace(/_\(([^)]+)\)|_(\w+)/g, (_m, a, b) => `_${a ?? b}`);
+const show = (s: string) =>
+  prettyMath(s.replace(/\(([^()\s/]+\^\d)\)/g, "$1")).replace(
+    /_\(([^)]+)\)|_(\w+)/g,
+    (_m, a, b) => `_${a ?? b}`,
+  );
 /** "m/s²" after a number, nothing for a pure number. */
 const withU = (value: number, q: IQuantity, sig = 2) =>
   q.unit ? `${formatSig(value, sig)} ${q.unit}` : formatSig(value, sig);
@@ -50,6 +64,14 @@ const EXPONENTS: Record<string, readonly number[]> = {
   A: [0],
   V: [0, 1],
   Ω: [1, 2],
+  "kg⋅m²/s": [0, 1],
+  "kg⋅m²": [-1, 0],
+  "N⋅m": [1, 2],
+  "J/kg": [5],
+  "J/K": [2, 3],
+  "W/m²": [-3, -2],
+  "N/C": [3, 4],
+  K: [2],
 };
 
 function pickValue(q: IQuantity, random: () => number): number {
@@ -60,8 +82,9 @@ function pickValue(q: IQuantity, random: () => number): number {
   return roundSig(q.unit === "" ? m / 10 : (m / 10) * 10 ** e, 2);
 }
 
-const G = 9.8;
-const isGravity = (q: IQuantity) => q.symbol === "g";
+/** g and c: given, never varied or asked for. */
+const isGravity = (q: IQuantity) => FIXED[q.symbol]?.name === q.name;
+const fixedValue = (q: IQuantity) => FIXED[q.symbol]?.value ?? Number.NaN;
 
 /** The law solved for one of its quantities: q ∝ product of the others to powers. */
 interface ISolved {
@@ -122,12 +145,18 @@ const compute = (
     s.coefficient,
   );
 
-/** Equations in order of preference for a form: those no accepted question cites yet first, rotated per level. */
-function ordered(env: IFormEnv, offset: number): IEquation[] {
+/**
+ * Equations in order of preference for a form: those no accepted question cites yet first, rotated
+ * per level. One the set already asks through this same form is left out (the other forms may
+ * still ask it another way: a calculation, a table, a claim, a plan).
+ */
+function ordered(env: IFormEnv, offset: number, form: string): IEquation[] {
   const list = env.kb.equations;
   if (list.length === 0) return [];
   const rotated = list.map((_, i) => list[(i + offset) % list.length]!);
-  return [...rotated.filter((e) => !env.used.has(e.quote)), ...rotated.filter((e) => env.used.has(e.quote))];
+  const asked = (e: IEquation) => env.used.has(formUseKey(form, e.quote));
+  const open = rotated.filter((e) => !asked(e));
+  return [...open.filter((e) => !env.used.has(e.quote)), ...open.filter((e) => env.used.has(e.quote))];
 }
 
 const source = (eq: IEquation) => [{ chunkKey: eq.chunkKey, quote: eq.quote }];
@@ -152,7 +181,7 @@ function makeProblem(eq: IEquation, solved: ISolved, random: () => number): IPro
   let gramsSymbol: string | null = null;
   for (const t of solved.terms) {
     if (isGravity(t.q)) {
-      values.set(t.q.symbol, G);
+      values.set(t.q.symbol, fixedValue(t.q));
       continue;
     }
     const v = pickValue(t.q, random);
@@ -219,9 +248,12 @@ function makeProblem(eq: IEquation, solved: ISolved, random: () => number): IPro
     `${show(solved.target.symbol)} = ${answerText}`,
   ];
   const rearranged = solved.formula !== eq.text;
-  const stem = `${given.length > 1 ? `${capital(given.slice(0, -1).join(", "))} and ${given[given.length - 1]}` : capital(given[0] ?? "")}. ${
-    solved.terms.some((t) => isGravity(t.q)) ? `Take g = ${G} m/s². ` : ""
-  }Using the equation ${show(eq.text)}, calculate the ${solved.target.name} ${show(solved.target.symbol)}${solved.target.unit ? ` in ${solved.target.unit}` : ""}.`;
+  const stem = `${given.length > 1 ? `${capital(given.slice(0, -1).join(", "))} and ${given[given.length - 1]}` : capital(given[0] ?? "")}. ${solved.terms
+    .filter((t) => isGravity(t.q))
+    .map((t) => `Take ${FIXED[t.q.symbol]!.text}. `)
+    .join(
+      "",
+    )}Using the equation ${show(eq.text)}, calculate the ${solved.target.name} ${show(solved.target.symbol)}${solved.target.unit ? ` in ${solved.target.unit}` : ""}.`;
   const points = [
     ...(rearranged
       ? [{ point: `Rearranges the equation: ${solved.formula}` }]
@@ -251,7 +283,9 @@ export const equationProblem: IForm = {
   available: (kb) => kb.equations.length,
   *build(env) {
     const long = env.slot.type === "long";
-    for (const eq of ordered(env, 0)) {
+    for (const eq of ordered(env, 0, "equation-problem")) {
+      // "c = fλ": the speed of light is not something to calculate.
+      if (isGravity(eq.subject)) continue;
       const solved = solveFor(eq, eq.subject);
       if (!solved) continue;
       // An answer the passages already state ("50 N") would be found, not computed: new values.
@@ -402,7 +436,7 @@ export const equationClaim: IForm = {
   available: (kb) => kb.equations.reduce((n, e) => n + dependences(e).length, 0),
   *build(env) {
     let turn = 0;
-    for (const eq of ordered(env, 1)) {
+    for (const eq of ordered(env, 1, "equation-claim")) {
       for (const d of dependences(eq).slice(0, 4)) {
         const k = 2 + Math.floor(env.random() * 2);
         // Wrong claims first except every third, so a set does not always say "incorrect".
@@ -440,7 +474,8 @@ export const equationClaim: IForm = {
         }
         const long = env.slot.type === "long";
         const vals = new Map<string, number>();
-        for (const q of quantities(eq)) vals.set(q.symbol, isGravity(q) ? G : pickValue(q, env.random));
+        for (const q of quantities(eq))
+          vals.set(q.symbol, isGravity(q) ? fixedValue(q) : pickValue(q, env.random));
         const q = written(env, {
           prompt: `A student claims: “${claim}” Evaluate the claim. ${long ? "Justify your judgement from how the quantities in the equation are proportional, check it with numbers of your own choice put into the equation before and after the change, and state the correct relationship." : "Is the student right? Justify your answer from how the quantities in the equation are proportional; marks are for the justification."}`,
           answer: `The claim is ${right ? "correct" : "incorrect"}. ${why}`,
@@ -473,14 +508,15 @@ export const equationClaim: IForm = {
 function readings(d: IDependence, random: () => number): { x: number[]; y: number[] } {
   const base = pickValue(d.input, random);
   const yBase = pickValue(d.output, random);
-  const x = [1, 2, 3, 4].map((m) => roundSig(base * m, 2));
+  // Exact multiples of a 2-figure base, shown to 3 figures: the pattern is in the numbers.
+  const x = [1, 2, 3, 4].map((m) => base * m);
   const y = [1, 2, 3, 4].map((m) => roundSig(yBase * m ** d.exponent, 3));
   return { x, y };
 }
 
 const table = (d: IDependence, x: readonly number[], y: readonly number[]) =>
   [
-    `| ${capital(d.input.name)}${d.input.unit ? ` (${d.input.unit})` : ""} | ${x.map((v) => formatSig(v, 2)).join(" | ")} |`,
+    `| ${capital(d.input.name)}${d.input.unit ? ` (${d.input.unit})` : ""} | ${x.map((v) => formatSig(v, 3)).join(" | ")} |`,
     `| ${capital(d.output.name)}${d.output.unit ? ` (${d.output.unit})` : ""} | ${y.map((v) => formatSig(v, 3)).join(" | ")} |`,
   ].join("\n");
 
@@ -508,7 +544,7 @@ export const equationData: IForm = {
   fits: (type, level) => level === "Analyze" && ANALYZE_TYPES.includes(type),
   available: (kb) => kb.equations.reduce((n, e) => n + dependences(e).length, 0),
   *build(env) {
-    for (const eq of ordered(env, 2)) {
+    for (const eq of ordered(env, 2, "equation-data")) {
       for (const d of dependences(eq).slice(0, 3)) {
         const { x, y } = readings(d, env.random);
         const keep = kept(d);
@@ -587,7 +623,7 @@ export const equationInvestigation: IForm = {
   available: (kb) =>
     kb.equations.reduce((n, e) => n + dependences(e).filter((d) => d.input.unit !== "").length, 0),
   *build(env) {
-    for (const eq of ordered(env, 3)) {
+    for (const eq of ordered(env, 3, "equation-investigation")) {
       for (const d of dependences(eq)) {
         if (d.input.unit === "") continue;
         const keep = kept(d) || "every other condition";

@@ -1,7 +1,11 @@
+import type { EZone } from "@/types/chunk.types";
 import type { IContextChunk } from "@/types/generation.types";
 import { formatSig } from "./numeric/format";
 import { parseUnitAt, prettyUnit, sameDims, type TDims } from "./numeric/units";
-import { chunkKey, questionWorthyText } from "./sentences";
+import { chunkKey, QUESTION_WORTHY_ZONES, questionWorthyText } from "./sentences";
+
+/** The lesson's zones and its worked examples, whose solutions state the equation they use. */
+const EQUATION_ZONES: ReadonlySet<EZone> = new Set<EZone>([...QUESTION_WORTHY_ZONES, "worked_example"]);
 
 /**
  * Relations the passages state as equations ("f = μN, where μ is the coefficient of friction and N
@@ -11,8 +15,8 @@ import { chunkKey, questionWorthyText } from "./sentences";
  * unit, and whose units agree on both sides, is kept: a name guessed wrong fails the unit check and
  * the equation is dropped, never used.
  *
- * Read from the question-worthy text only (exposition, definitions, summaries): the equations of
- * worked examples, activities and captions are not the lesson's statements.
+ * Read from the lesson's zones (exposition, definitions, summaries) and its worked examples, whose
+ * solutions state the equation they use ("a = F_net/m"); never from activities, media or captions.
  */
 
 export interface IQuantity {
@@ -49,6 +53,15 @@ const UNITS: readonly [RegExp, string][] = [
   [/\b(?:spring|force) constant\b/, "N/m"],
   [/\bangular (?:velocity|speed)\b/, "rad/s"],
   [/\bangular acceleration\b/, "rad/s^2"],
+  [/\bangular momentum\b/, "kg⋅m^2/s"],
+  [/\bmoment of inertia\b/, "kg⋅m^2"],
+  [/\btorque\b/, "N⋅m"],
+  [/\blatent heat\b/, "J/kg"],
+  [/\bentropy\b/, "J/K"],
+  [/\bintensity\b/, "W/m^2"],
+  [/\belectric field\b/, "N/C"],
+  [/\bindex of refraction\b/, ""],
+  [/\btemperature\b/, "K"],
   [/\bacceleration\b/, "m/s^2"],
   [/\b(?:velocity|speed)\b/, "m/s"],
   [/\bmomentum\b/, "kg⋅m/s"],
@@ -180,7 +193,7 @@ function splitTopLevel(s: string, sep: string): string[] | null {
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const NAME_WORDS = "[a-z][a-z-]*(?: [a-z][a-z-]*){0,4}";
-const STOP = /\s(?:and|of the object|on the object|acting|that|which|in|on|for|with|at)\b.*$/;
+const STOP = /\s(?:and|of the object|on the object|acting|that|which|on|for|with|at)\b.*$/;
 
 /** Words kept before a quantity's head word: "net external force", "coefficient of kinetic friction". */
 const MODIFIERS = new Set(
@@ -217,6 +230,10 @@ export function nameOf(symbol: string, text: string): string | null {
     new RegExp(`\\b(?:the |a |an |its )?(${NAME_WORDS}) \\(${s}\\)`, "u"),
     new RegExp(`\\b(?:the|a|an|with|of|its) (${NAME_WORDS}) ${s}(?=[\\s,.;)])`, "u"),
     new RegExp(`\\b(?:the |a |an )?(${NAME_WORDS})(?:,| is| as)\\s+${s}\\s?=`, "u"),
+    // "Tangential speed v and angular speed ω": no article; not for symbols that are words ("a").
+    ...(/^(?:a|A|I)$/.test(symbol)
+      ? []
+      : [new RegExp(`(?:^|[\\s(,])(${NAME_WORDS}),? ${s}(?=[\\s,.;)])`, "mu")]),
   ];
   for (const re of patterns) {
     const m = re.exec(text);
@@ -236,14 +253,20 @@ export function nameOf(symbol: string, text: string): string | null {
 }
 
 /** Symbols that are constants, not quantities to vary (g is varied only as a given). */
-const CONSTANTS = new Set(["π", "G", "c", "e"]);
+const CONSTANTS = new Set(["π", "G", "e"]);
+
+/** Constants a school problem gives (g) or states (c), named by the passage or not. */
+export const FIXED: Record<string, { name: string; value: number; text: string }> = {
+  g: { name: "acceleration due to gravity", value: 9.8, text: "g = 9.8 m/s²" },
+  c: { name: "speed of light", value: 3.0e8, text: "c = 3.0 × 10⁸ m/s" },
+};
 
 /** Every usable equation stated in the question-worthy text of the passages. */
 export function extractEquations(chunks: readonly IContextChunk[]): IEquation[] {
   const out: IEquation[] = [];
   const seen = new Set<string>();
   for (const chunk of chunks) {
-    const text = questionWorthyText(chunk);
+    const text = questionWorthyText(chunk, EQUATION_ZONES);
     for (const m of text.matchAll(EQUATION_RE)) {
       const lhs = m[1]!;
       const rhs = m[2]!.replace(/[.,;]+$/, "");
@@ -282,8 +305,14 @@ export function extractEquations(chunks: readonly IContextChunk[]): IEquation[] 
 }
 
 function quantity(symbol: string, text: string): IQuantity | null {
-  // g is a given (9.8 m/s²) in every school problem, named or not.
-  const name = symbol === "g" ? "acceleration due to gravity" : nameOf(symbol, text);
+  // g is a given (9.8 m/s²) in every school problem, named or not; c when the passage names light.
+  const fixed = FIXED[symbol];
+  const name =
+    fixed && (symbol === "g" || /\bspeed of light\b/i.test(text))
+      ? fixed.name
+      : fixed
+        ? null
+        : nameOf(symbol, text);
   if (!name) return null;
   const unit = unitOfName(name);
   return unit ? { symbol, name, unit: unit.unit, dims: unit.dims } : null;

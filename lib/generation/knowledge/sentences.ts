@@ -168,7 +168,10 @@ export const QUESTION_WORTHY_ZONES: ReadonlySet<EZone> = new Set([
  * no sentence runs across it; headings stay). Zones come with the passage, or are read from its
  * text by the ingestion's classifier.
  */
-export function questionWorthyText(chunk: IContextChunk): string {
+export function questionWorthyText(
+  chunk: IContextChunk,
+  zones: ReadonlySet<EZone> = QUESTION_WORTHY_ZONES,
+): string {
   const spans =
     chunk.zoneSpans && chunk.zoneSpans.length > 0
       ? chunk.zoneSpans
@@ -181,7 +184,7 @@ export function questionWorthyText(chunk: IContextChunk): string {
     const text = chunk.content.slice(start, end);
     // Headings stay (they name the block a sentence sits in); the zone's text goes.
     const headings = text.split("\n").filter((l) => /^\s*#/.test(l));
-    out += QUESTION_WORTHY_ZONES.has(zone) ? text : `\n\n${headings.map((h) => `${h}\n\n`).join("")}`;
+    out += zones.has(zone) ? text : `\n\n${headings.map((h) => `${h}\n\n`).join("")}`;
     at = end;
   }
   return out + chunk.content.slice(at);
