@@ -45,9 +45,11 @@ export interface IJudgement {
 }
 
 /**
- * Stage 7, judge: a calibrated relevance for each returned passage (calibrate.ts) and, when even
- * the best one is below REFUSE_BELOW, a refusal: the scope has nothing on this query, and eight weak
- * passages would only mislead. Queries with no topic words (an instruction and a chapter) are
+ * Stage 7, judge: a calibrated relevance for each returned passage (calibrate.ts) and, when the
+ * query's relevance to the scope is below REFUSE_BELOW, a refusal: the scope has nothing on this
+ * query, and eight weak passages would only mislead. The query's relevance is queryRelevance (the
+ * best passage with the scope evidence: its cosine against the pool, and the share of the query's
+ * words the whole scope never uses, from `vocabulary`), else the best passage's relevance. Queries with no topic words (an instruction and a chapter) are
  * never refused: the filters say what they are about.
  */
 export function judgeRelevance(
