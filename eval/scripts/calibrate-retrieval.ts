@@ -9,10 +9,11 @@
  *   and the refusal trade-off per threshold.
  * Prints the coefficients to paste into calibrate.ts. Both books are ingested (as `--refusal`).
  */
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Command } from "commander";
 import { fitLogistic, type ILogisticModel, logLoss, predictLogistic } from "@/lib/eval/logistic";
-import type { IRelevanceFeatures } from "@/lib/retrieval/calibrate";
+import type { IQueryJudgement, IRelevanceFeatures } from "@/lib/retrieval/calibrate";
 import { filtersOf, type IManifest, readJsonl, readManifest, sectionMapper } from "./support/eval-corpus";
 import { openOfflineWorkspace } from "./support/workspace";
 
@@ -24,8 +25,29 @@ const opts = new Command()
     "../shared/eval/corpus/physics",
   ])
   .option("--data-dir <dir>", "embedded database", ".bench/eval/two-books")
+  .option(
+    "--dump-queries <file>",
+    "instead: write each calibration query's scope evidence (JSONL) for fitting the refusal",
+  )
+  .option("--questions <files...>", "exam questions for --dump-queries (in scope)", [
+    "../shared/eval/questions/biology-2e.jsonl",
+    "../shared/eval/questions/biology-2e-short-answer.jsonl",
+    "eval/retrieval/physics-exam-questions.jsonl",
+  ])
+  .option("--calibration <files...>", "out-of-scope sets for --dump-queries (never the held-out one)", [
+    "eval/retrieval/out-of-scope-calibration.jsonl",
+    "eval/retrieval/out-of-scope.jsonl",
+  ])
   .parse()
-  .opts<{ queries: string; outOfScope: string; corpora: string[]; dataDir: string }>();
+  .opts<{
+    queries: string;
+    outOfScope: string;
+    corpora: string[];
+    dataDir: string;
+    dumpQueries?: string;
+    questions: string[];
+    calibration: string[];
+  }>();
 
 const ws = await openOfflineWorkspace(path.resolve(opts.dataDir));
 for (const c of opts.corpora) await ws.ingest([c]);
@@ -58,6 +80,44 @@ async function collect(m: IManifest, query: string, grades: Record<string, numbe
     },
   );
   return out;
+}
+
+if (opts.dumpQueries) {
+  const { realQueries } = await import("./support/eval-refusal");
+  const lines: string[] = [];
+  const judge = async (m: IManifest, query: string) => {
+    let judged: IQueryJudgement | undefined;
+    await retrieve(
+      { db: ws.db, embedder: ws.embedder, model: null, llmTimeoutMs: 0 },
+      ws.userId,
+      { filters: filtersOf(m), query, topK: 8, enableRerank: true },
+      {
+        refuse: false,
+        planTuning: { latencyBudgetMs: Number.POSITIVE_INFINITY },
+        onJudged: (_, q) => {
+          judged = q;
+        },
+      },
+    );
+    return judged;
+  };
+  for (const q of await realQueries(manifests, opts.queries, opts.questions))
+    lines.push(JSON.stringify({ ...q, inScope: true, judged: await judge(byBook.get(q.scope)!, q.query) }));
+  for (const file of opts.calibration)
+    for (const q of await readJsonl<{ scope: string; kind: string; query: string }>(file))
+      lines.push(
+        JSON.stringify({
+          set: `out-of-scope ${q.kind}`,
+          scope: q.scope,
+          query: q.query,
+          half: "even",
+          inScope: false,
+          judged: await judge(byBook.get(q.scope)!, q.query),
+        }),
+      );
+  await writeFile(opts.dumpQueries, `${lines.join("\n")}\n`);
+  await ws.db.close();
+  process.exit(0);
 }
 
 const open = await readJsonl<{ query: string; relevant: Record<string, number> }>(opts.queries);

@@ -37,11 +37,19 @@ const opts = new Command()
   .option("--budget", "apply the planner's production latency budget (figures then depend on machine load)")
   .option("--tune <k=v,...>", "planner weights and limits (PLAN_DEFAULTS keys; tuning)")
   .option("--follow-ups <file>", "run the follow-up sequences instead (eval/retrieval/follow-ups.jsonl)")
-  .option("--refusal <file>", "run the out-of-scope set and the open queries over both books instead")
+  .option(
+    "--refusal <files...>",
+    "run out-of-scope sets and the in-scope queries (open, --questions, section titles) over both books instead",
+  )
+  .option("--questions <files...>", "exam questions counted as in scope by --refusal", [
+    "../shared/eval/questions/biology-2e.jsonl",
+    "../shared/eval/questions/biology-2e-short-answer.jsonl",
+    "eval/retrieval/physics-exam-questions.jsonl",
+  ])
   .option("--physics <dir>", "second book for --refusal", "../shared/eval/corpus/physics")
   .option(
     "--mcq <file>",
-    "pasted MCQs instead: stem + lettered options from an eval question file (../shared/eval/questions/biology-2e.jsonl)",
+    "pasted exam questions instead (an eval question file: ../shared/eval/questions/biology-2e.jsonl, …-short-answer.jsonl, eval/retrieval/physics-exam-questions.jsonl)",
   )
   .option("--json", "print JSON")
   .parse()
@@ -58,7 +66,8 @@ const opts = new Command()
     budget?: boolean;
     tune?: string;
     followUps?: string;
-    refusal?: string;
+    refusal?: string[];
+    questions: string[];
     physics: string;
     mcq?: string;
   }>();
@@ -166,6 +175,7 @@ if (opts.refusal) {
     corpora: [opts.corpus, opts.physics],
     outOfScope: opts.refusal,
     openQueries: opts.queries,
+    questions: opts.questions,
     planTuning,
     json: !!opts.json,
   });
@@ -208,25 +218,29 @@ interface IQuery {
   relevant: TGrades;
 }
 /**
- * `--mcq`: each end-of-section MCQ pasted whole ("stem A) … B) …"), labelled like the open set's
- * exam questions (its section grade 2, the rest of its chapter grade 1).
+ * `--mcq`: each end-of-section question pasted whole, labelled like the open set's exam questions
+ * (its section grade 2, the rest of its chapter grade 1): an MCQ as "stem A) … B) …" (type
+ * "pasted mcq"), a question without options as its stem (type "pasted <kind>": short answers,
+ * numericals, assertion–reason, fill-ins). Questions that need a figure are left out.
  */
 async function mcqQueries(file: string): Promise<IQuery[]> {
   const rows = await readJsonl<{
     id: string;
     sectionId: string;
+    kind?: string;
     stem: string;
-    options: string[];
+    options?: string[];
     needsFigure: boolean;
   }>(file);
   return rows
-    .filter((r) => !r.needsFigure && r.options.length >= 3)
+    .filter((r) => !r.needsFigure && (r.options === undefined || r.options.length >= 3))
     .map((r) => {
       const chapter = manifest.chapters.find((c) => c.sections.some((s) => s.id === r.sectionId));
       const relevant: TGrades = Object.fromEntries(
         (chapter?.sections ?? []).map((s) => [s.id, s.id === r.sectionId ? 2 : 1]),
       );
-      const letters = r.options.map((o, i) => `${"ABCDE"[i]}) ${o}`).join(" ");
+      if (!r.options) return { id: r.id, query: r.stem, type: `pasted ${r.kind ?? "question"}`, relevant };
+      const letters = r.options.map((o, i) => `${"ABCDEFGH"[i]}) ${o}`).join(" ");
       return { id: r.id, query: `${r.stem} ${letters}`, type: "pasted mcq", relevant };
     });
 }

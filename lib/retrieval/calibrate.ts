@@ -159,3 +159,87 @@ export function calibratedRelevance(f: IRelevanceFeatures, embeddingModel: strin
 
 /** Feature vector in a fixed order, for fitting (`npm run eval:calibrate`). */
 export const FEATURE_ORDER = ["coverage", "heading", "cosine", "cosineLift", "scopeCoverage"] as const;
+
+/** One query word as the scope sees it (the refusal's scope evidence). */
+export interface IScopeWord {
+  word: string;
+  /** specificity(word): rare in general English → near 1. */
+  specificity: number;
+  /** Passages of the whole scope containing it (scope-vocabulary.ts). */
+  df: number;
+  /** In the best passage. */
+  inBest: boolean;
+}
+
+/** What the judge saw about the query as a whole (the refusal fit, `npm run eval:calibrate`). */
+export interface IQueryJudgement {
+  passages: number;
+  words: IScopeWord[];
+  bestRelevance: number;
+  best: IRelevanceFeatures | null;
+}
+
+/**
+ * The query's scope evidence: the share of its topic words (weighted by specificity) that occur
+ * nowhere in the scope. Near 0 for a query in the scope's own words; high for a query whose
+ * specific words the scope never uses ("offside", "carbonara", "Lagrangian").
+ */
+export function absentShare(words: readonly IScopeWord[]): number | null {
+  let total = 0;
+  let absent = 0;
+  for (const w of words) {
+    total += w.specificity;
+    if (w.df === 0) absent += w.specificity;
+  }
+  return total > 0 ? absent / total : null;
+}
+
+/**
+ * The refusal's query-level model (offline embedder): a logistic score over the best passage's
+ * calibrated relevance (as a logit), its cosine and cosine lift (a query whose embedding sits near
+ * the bulk of the scope has a high pool median, so cosine up and lift down both count), and the
+ * absent share. Fitted on the even lines of the in-scope sets (open Biology queries, Biology's
+ * pasted MCQs and short answers, Physics section titles) against
+ * eval/retrieval/out-of-scope-calibration.jsonl and out-of-scope.jsonl; the odd lines and
+ * out-of-scope-heldout.jsonl check it (`npm run eval:calibrate -- --dump-queries`,
+ * docs/retrieval-quality.md). `cut` is the score below which a query is refused: it refused 6 of
+ * 1,017 even-line in-scope queries.
+ */
+const SCOPE_MODEL = {
+  intercept: -3.947,
+  logitBest: 0.767,
+  cosine: 27.912,
+  cosineLift: -16.878,
+  absent: -7.855,
+  cut: -2.4,
+};
+
+const logit = (p: number) => {
+  const q = Math.min(1 - 1e-4, Math.max(1e-4, p));
+  return Math.log(q / (1 - q));
+};
+
+/**
+ * The query's relevance to the scope, on the scale of REFUSE_BELOW (below it: refused): the
+ * query-level model's score shifted so that its cut falls on REFUSE_BELOW. Null where the model
+ * does not apply (another embedder, no vector score, no scope evidence): the best passage's
+ * relevance decides alone, as before.
+ */
+export function queryRelevance(
+  best: number,
+  bestFeatures: IRelevanceFeatures | null,
+  absent: number | null,
+  embeddingModel: string,
+): number | null {
+  if (!CALIBRATIONS[embeddingModel] || absent === null || !bestFeatures) return null;
+  const { cosine, cosineLift } = bestFeatures;
+  if (cosine === null || cosineLift === null) return null;
+  const m = SCOPE_MODEL;
+  const z =
+    m.intercept +
+    m.logitBest * logit(best) +
+    m.cosine * cosine +
+    m.cosineLift * cosineLift +
+    m.absent * absent;
+  return 1 / (1 + Math.exp(-(z - m.cut + logit(REFUSE_BELOW))));
+}

@@ -4,13 +4,14 @@ import type { TRetrievalQueryRequest, TRetrievalQueryResponse } from "@/schema/r
 import { assessAndCorrect } from "./pipeline/correct";
 import { applyFocus } from "./pipeline/focus";
 import { gatherPlan, tuningOf } from "./pipeline/gather-plan";
-import { judgeRelevance } from "./pipeline/judge";
+import { judgedWords, judgeRelevance } from "./pipeline/judge";
 import { resolveNavigation } from "./pipeline/navigate";
 import { rankGathered, runPass } from "./pipeline/pass";
 import { buildResponse } from "./pipeline/respond";
 import { applyFollowUp, leaveOutExcluded } from "./pipeline/session";
 import type { IRetrievalRun, IRetrieveAblation, IRetrieveDeps } from "./pipeline/types";
 import { understandQuery } from "./pipeline/understand";
+import { scopeVocabulary } from "./scope-vocabulary";
 
 export {
   DEFAULT_COHERENCE,
@@ -104,7 +105,18 @@ export async function retrieve(
   const kept = leaveOutExcluded(focused.pass, followUp.excluded);
 
   const assessed = await assessAndCorrect(run, kept.pass);
-  const judgement = judgeRelevance(run, assessed.top, assessed.pass.candidates, plan.options);
+  // The scope's frequency of the query's words (the refusal's scope evidence): one indexed lookup,
+  // after ranking so that it never delays the LLM stages' deadline.
+  const vocabulary =
+    ablation.refuse === false && !ablation.onJudged
+      ? null
+      : await scopeVocabulary(
+          deps.db,
+          userId,
+          req.filters,
+          judgedWords([...understanding.classification.topicTerms, ...plan.options]),
+        ).catch(() => null);
+  const judgement = judgeRelevance(run, assessed.top, assessed.pass.candidates, plan.options, vocabulary);
   return buildResponse(run, assessed, started, explanations, {
     plan,
     probes: gathered.probes,

@@ -111,6 +111,31 @@ describe("POST /api/retrieval/query", () => {
     expect(body.items[0].weak).toBe(false);
   });
 
+  it("refuses a real question from another subject (scope evidence), with the reason and next steps", async () => {
+    for (const query of [
+      "offside rule in football explained",
+      "Which of the following battles ended Napoleon's rule? A) Waterloo B) Trafalgar C) Austerlitz D) Leipzig",
+    ]) {
+      const { status, body } = await ask({ filters: FILTERS, query, topK: 8 });
+      expect(status).toBe(200);
+      expect(() => RetrievalQueryResponseSchema.parse(body)).not.toThrow();
+      expect(body.items, query).toEqual([]);
+      expect(["no_terms_in_scope", "weak_evidence"]).toContain(body.refusal.code);
+      expect(body.refusal.message.length).toBeGreaterThan(20);
+      expect(body.refusal.bestRelevance).toBeLessThan(body.refusal.threshold);
+      expect(body.suggestions.length).toBeGreaterThan(0);
+    }
+    // A pasted exam question on the scope's subject is answered.
+    const { body } = await ask({
+      filters: FILTERS,
+      query:
+        "Which of the following is not a component of the plasma membrane? A) phospholipids B) proteins C) cholesterol D) peptidoglycan",
+      topK: 8,
+    });
+    expect(body.refusal).toBeUndefined();
+    expect(body.items.length).toBe(8);
+  });
+
   it("flags every passage under 0.5 relevance as weak (not preselected), and only those", async () => {
     for (const query of [
       "light reactions of photosynthesis",

@@ -2,11 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fitLogistic, logLoss, predictLogistic } from "@/lib/eval/logistic";
 import {
+  absentShare,
   calibratedRelevance,
   cosineOf,
   medianCosine,
   PRESELECT_FROM,
   queryEvidence,
+  queryRelevance,
   REFUSE_BELOW,
   relevanceFeatures,
   specificity,
@@ -90,5 +92,52 @@ describe("logistic regression (the calibration fit)", () => {
     expect(predictLogistic(m, [0.9, 0.5])).toBeGreaterThan(0.8);
     expect(predictLogistic(m, [0.1, 0.5])).toBeLessThan(0.2);
     expect(logLoss(m, xs, ys)).toBeLessThan(logLoss({ intercept: 0, weights: [0, 0] }, xs, ys));
+  });
+});
+
+describe("the refusal's scope evidence", () => {
+  const word = (w: string, df: number) => ({ word: w, specificity: specificity(w), df, inBest: df > 0 });
+
+  it("absentShare weighs the words the scope never uses by their specificity", () => {
+    expect(absentShare([])).toBeNull();
+    expect(absentShare([word("mitochondria", 120), word("membrane", 300)])).toBe(0);
+    expect(absentShare([word("offside", 0), word("carbonara", 0)])).toBe(1);
+    // A specific absent word counts for more than a common present one.
+    const mixed = absentShare([word("offside", 0), word("rule", 40)])!;
+    expect(mixed).toBeGreaterThan(0.5);
+    expect(mixed).toBeLessThan(1);
+  });
+
+  it("queryRelevance applies only to the offline embedder with a vector score and scope evidence", () => {
+    const f = { coverage: 1, heading: 1, cosine: 0.7, cosineLift: 0.1, scopeCoverage: 1 };
+    expect(queryRelevance(0.9, f, 0, "text-embedding-3-small")).toBeNull();
+    expect(
+      queryRelevance(0.9, { ...f, cosine: null, cosineLift: null }, 0, "paperwise-offline-v1"),
+    ).toBeNull();
+    expect(queryRelevance(0.9, f, null, "paperwise-offline-v1")).toBeNull();
+    expect(queryRelevance(0.9, null, 0, "paperwise-offline-v1")).toBeNull();
+  });
+
+  it("queryRelevance falls as words go missing from the scope and rises with the evidence", () => {
+    const f = { coverage: 0.5, heading: 0, cosine: 0.3, cosineLift: 0.15, scopeCoverage: 0.5 };
+    const present = queryRelevance(0.4, f, 0, "paperwise-offline-v1")!;
+    const half = queryRelevance(0.4, f, 0.5, "paperwise-offline-v1")!;
+    const gone = queryRelevance(0.4, f, 1, "paperwise-offline-v1")!;
+    expect(present).toBeGreaterThan(half);
+    expect(half).toBeGreaterThan(gone);
+    expect(gone).toBeLessThan(REFUSE_BELOW);
+    expect(queryRelevance(0.9, f, 0, "paperwise-offline-v1")!).toBeGreaterThan(present);
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: -0.5, max: 0.5, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (best, cosine, cosineLift, absent) => {
+          const q = queryRelevance(best, { ...f, cosine, cosineLift }, absent, "paperwise-offline-v1")!;
+          return q >= 0 && q <= 1;
+        },
+      ),
+    );
   });
 });

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { filtersOf, type IManifest, readJsonl, readManifest } from "./eval-corpus";
 import { openOfflineWorkspace } from "./workspace";
 
@@ -6,6 +8,76 @@ interface IOutOfScope {
   scope: string;
   kind: string;
   query: string;
+}
+
+export interface IRealQuery {
+  set: string;
+  scope: string;
+  query: string;
+  /** even | odd: the line's parity within its set (tune on even, check on odd). */
+  half: "even" | "odd";
+}
+
+/**
+ * In-scope queries that must not be refused: the open Biology queries, the books' exam questions
+ * as a teacher pastes them (MCQs with lettered options, short answers, `--questions` files whose
+ * `book` names an ingested corpus) and, for Physics (whose queries are held out), one query per
+ * section title.
+ */
+export async function realQueries(
+  manifests: readonly IManifest[],
+  openQueries: string,
+  questionFiles: readonly string[],
+): Promise<IRealQuery[]> {
+  const out: IRealQuery[] = [];
+  const books = new Set(manifests.map((m) => m.book));
+  const push = (set: string, scope: string, queries: string[]) => {
+    for (const [i, query] of queries.entries())
+      out.push({ set, scope, query, half: i % 2 === 0 ? "even" : "odd" });
+  };
+  if (books.has("biology-2e"))
+    push(
+      "biology-2e open",
+      "biology-2e",
+      (await readJsonl<{ query: string }>(openQueries)).map((q) => q.query),
+    );
+  for (const file of questionFiles) {
+    if (!existsSync(file)) continue;
+    const rows = (
+      await readJsonl<{
+        book: string;
+        kind: string;
+        stem: string;
+        options?: string[];
+        needsFigure?: boolean;
+      }>(file)
+    ).filter((r) => books.has(r.book) && !r.needsFigure);
+    for (const book of new Set(rows.map((r) => r.book))) {
+      const mine = rows.filter((r) => r.book === book);
+      const mcq = mine.filter((r) => (r.options?.length ?? 0) >= 3);
+      const other = mine.filter((r) => (r.options?.length ?? 0) < 3);
+      if (mcq.length) push(`${book} pasted MCQs (${path.basename(file)})`, book, mcq.map(pastedMcq));
+      if (other.length)
+        push(
+          `${book} questions (${path.basename(file)})`,
+          book,
+          other.map((r) => r.stem),
+        );
+    }
+  }
+  for (const m of manifests)
+    if (m.book !== "biology-2e")
+      push(
+        `${m.book} section titles`,
+        m.book,
+        m.chapters.flatMap((ch) => ch.sections.filter((x) => !x.number.endsWith(".0")).map((x) => x.title)),
+      );
+  return out;
+}
+
+/** An MCQ as a teacher pastes it: the stem, then "A) … B) …". */
+export function pastedMcq(r: { stem: string; options?: string[] }): string {
+  return `${r.stem} ${(r.options ?? []).map((o, i) => `${"ABCDEFGH"[i]}) ${o}`).join(" ")}`;
 }
 
 /**
@@ -18,8 +90,9 @@ interface IOutOfScope {
 export async function runRefusalEval(p: {
   dataDir: string;
   corpora: string[];
-  outOfScope: string;
+  outOfScope: string[];
   openQueries: string;
+  questions: string[];
   planTuning: Record<string, number>;
   json: boolean;
 }) {
@@ -40,34 +113,25 @@ export async function runRefusalEval(p: {
   };
 
   const rows: { scope: string; kind: string; refused: boolean; query: string; best: number }[] = [];
-  for (const q of await readJsonl<IOutOfScope>(p.outOfScope)) {
-    const m = byBook.get(q.scope);
-    if (!m) throw new Error(`no corpus for scope ${q.scope}`);
-    rows.push({ scope: q.scope, kind: q.kind, query: q.query, ...(await refused(m, q.query)) });
-  }
-  const real: { set: string; refused: boolean; query: string; best: number }[] = [];
-  const bio = byBook.get("biology-2e");
-  if (bio) {
-    const open = await readJsonl<{ query: string }>(p.openQueries);
-    for (const [i, q] of open.entries()) {
-      real.push({
-        set: `biology-2e open, ${i % 2 === 0 ? "even" : "odd"} lines`,
-        query: q.query,
-        ...(await refused(bio, q.query)),
-      });
+  for (const file of p.outOfScope)
+    for (const q of await readJsonl<IOutOfScope>(file)) {
+      const m = byBook.get(q.scope);
+      if (!m) throw new Error(`no corpus for scope ${q.scope}`);
+      const scope = `${path.basename(file, ".jsonl")} · ${q.scope}`;
+      rows.push({ scope, kind: q.kind, query: q.query, ...(await refused(m, q.query)) });
     }
-  }
-  const phys = byBook.get("physics");
-  if (phys) {
-    for (const ch of phys.chapters)
-      for (const s of ch.sections.filter((x) => !x.number.endsWith(".0")))
-        real.push({ set: "physics section titles", query: s.title, ...(await refused(phys, s.title)) });
-  }
+  const real: { set: string; refused: boolean; query: string; best: number }[] = [];
+  for (const q of await realQueries(manifests, p.openQueries, p.questions))
+    real.push({
+      set: `${q.set}, ${q.half} lines`,
+      query: q.query,
+      ...(await refused(byBook.get(q.scope)!, q.query)),
+    });
   await ws.db.close();
 
   const groups = new Map<string, { n: number; refused: number }>();
   for (const r of rows) {
-    for (const key of [`${r.scope} · ${r.kind}`, `${r.scope} · all`, "all out-of-scope"]) {
+    for (const key of [`${r.scope} · ${r.kind}`, `${r.scope} · all`]) {
       const g = groups.get(key) ?? { n: 0, refused: 0 };
       g.n++;
       if (r.refused) g.refused++;

@@ -1,14 +1,19 @@
-import { terms } from "@/lib/text/tokenize";
+import { contentWords, stem, terms } from "@/lib/text/tokenize";
 import type { TRetrievalQueryResponse } from "@/schema/retrieval.schema";
 import {
+  absentShare,
   calibratedRelevance,
   type IRelevanceFeatures,
+  type IScopeWord,
   medianCosine,
   PRESELECT_FROM,
   queryEvidence,
+  queryRelevance,
   REFUSE_BELOW,
   relevanceFeatures,
+  specificity,
 } from "../calibrate";
+import type { IScopeVocabulary } from "../scope-vocabulary";
 import { type ICandidate, type IRetrievalRun, keyOf } from "./types";
 
 /** Candidates whose words count as "found in the scope" (the searched pool, best first). */
@@ -40,9 +45,12 @@ export interface IJudgement {
 }
 
 /**
- * Stage 8, judge: a calibrated relevance for each returned passage (calibrate.ts) and, when even
- * the best one is below REFUSE_BELOW, a refusal: the scope has nothing on this query, and eight weak
- * passages would only mislead. Queries with no topic words (an instruction and a chapter) are
+ * Stage 8, judge: a calibrated relevance for each returned passage (calibrate.ts) and, when the
+ * query's relevance to the scope is below REFUSE_BELOW, a refusal: the scope has nothing on this
+ * query, and eight weak passages would only mislead. The query's relevance is queryRelevance (the
+ * best passage with the scope evidence: its cosine against the pool, and the share of the query's
+ * words the whole scope never uses, from `vocabulary`), else the best passage's relevance. Queries
+ * with no topic words (an instruction and a chapter) are
  * never refused: the filters say what they are about.
  */
 export function judgeRelevance(
@@ -50,6 +58,7 @@ export function judgeRelevance(
   top: readonly ICandidate[],
   pool: readonly ICandidate[],
   extraTopicWords: readonly string[] = [],
+  vocabulary: IScopeVocabulary | null = null,
 ): IJudgement {
   const { classification } = run.understanding;
   const sample = pool.slice(0, SCOPE_SAMPLE);
@@ -87,6 +96,17 @@ export function judgeRelevance(
     if (a && b) return score(b) > score(a) ? b : a;
     return a ?? b ?? { coverage: 1, heading: 1, cosine: null, cosineLift: null, scopeCoverage: 1 };
   });
+  const relevance = features.map((f) => round3(calibratedRelevance(f, run.deps.embedder.modelId)));
+  const weak = relevance.map((r) => r < PRESELECT_FROM);
+  const best = Math.max(0, ...relevance);
+  const bestIndex = relevance.indexOf(best);
+  const words = vocabulary
+    ? scopeWords(
+        [...classification.topicTerms, ...extraTopicWords],
+        vocabulary,
+        bestIndex >= 0 && top[bestIndex] ? stemsOf(top[bestIndex]!) : new Set(),
+      )
+    : [];
   run.ablation.onJudged?.(
     top.map((c, i) => ({
       documentId: c.row.document_id,
@@ -94,16 +114,23 @@ export function judgeRelevance(
       sectionPath: c.row.section_path,
       features: features[i]!,
     })),
+    {
+      passages: vocabulary?.passages ?? 0,
+      words,
+      bestRelevance: best,
+      best: bestIndex >= 0 ? (features[bestIndex] ?? null) : null,
+    },
   );
-  const relevance = features.map((f) => round3(calibratedRelevance(f, run.deps.embedder.modelId)));
-  const weak = relevance.map((r) => r < PRESELECT_FROM);
-  const best = Math.max(0, ...relevance);
+  // The query as a whole (calibrate.ts SCOPE_MODEL): the best passage's relevance with the pool's
+  // cosine and how many of the query's words the scope never uses.
+  const bestFeatures = bestIndex >= 0 ? (features[bestIndex] ?? null) : null;
+  const scoped = queryRelevance(best, bestFeatures, absentShare(words), run.deps.embedder.modelId) ?? best;
   const refuse =
     run.ablation.refuse !== false &&
     !noTopic &&
     !classification.broad &&
     top.length > 0 &&
-    best < REFUSE_BELOW;
+    scoped < REFUSE_BELOW;
   if (!refuse) return { relevance, features, weak };
   const nothing = (features[0]?.scopeCoverage ?? 0) === 0;
   return {
@@ -114,11 +141,36 @@ export function judgeRelevance(
       code: nothing ? "no_terms_in_scope" : "weak_evidence",
       message: nothing
         ? "None of the query's topic words occur in this scope: nothing here is about it."
-        : "Nothing in this scope is clearly about the query: the closest passages share only a word or two with it.",
-      bestRelevance: round3(best),
+        : "Nothing in this scope is clearly about the query: the closest passages share only a word or two with it, and its words are not this subject's.",
+      bestRelevance: round3(scoped),
       threshold: REFUSE_BELOW,
     },
   };
+}
+
+/** The query's content words (one per stem) with their specificity and scope frequency. */
+export function scopeWords(
+  topicWords: readonly string[],
+  vocabulary: IScopeVocabulary,
+  bestStems: ReadonlySet<string>,
+): IScopeWord[] {
+  const seen = new Set<string>();
+  const out: IScopeWord[] = [];
+  for (const t of topicWords)
+    for (const word of contentWords(t)) {
+      const s = stem(word);
+      if (seen.has(s) || /^\d+$/.test(word)) continue;
+      seen.add(s);
+      const df = vocabulary.df.get(word.toLowerCase());
+      if (df === undefined) continue;
+      out.push({ word, specificity: specificity(word), df, inBest: bestStems.has(s) });
+    }
+  return out;
+}
+
+/** The words whose scope frequency the judge needs (scope-vocabulary.ts looks them up). */
+export function judgedWords(topicWords: readonly string[]): string[] {
+  return [...new Set(topicWords.flatMap((t) => contentWords(t)).filter((w) => !/^\d+$/.test(w)))];
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;

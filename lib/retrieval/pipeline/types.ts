@@ -4,7 +4,7 @@ import type { TRetrievalQueryRequest, TRetrievalQueryResponse } from "@/schema/r
 import type { EZone, IEmbedder, TZoneSpan } from "@/types/chunk.types";
 import { passageKey } from "@/types/generation.types";
 import type { IQueryClassification } from "@/types/retrieval.types";
-import type { IRelevanceFeatures } from "../calibrate";
+import type { IQueryJudgement, IRelevanceFeatures } from "../calibrate";
 import type { IHybridRow, IScopeChapter } from "../store";
 import type { TPlanTuning } from "./defaults";
 
@@ -44,6 +44,7 @@ export interface IRetrieveAblation {
   /** Receives each passage's relevance features (the calibration fit, `npm run eval:calibrate`). */
   onJudged?: (
     passages: { documentId: string; chunkIndex: number; sectionPath: string; features: IRelevanceFeatures }[],
+    query?: IQueryJudgement,
   ) => void;
   /** Planner stages (the eval's ablations): false switches a stage off. */
   planner?: boolean;
