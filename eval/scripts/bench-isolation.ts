@@ -18,7 +18,7 @@
  *   8. (unless --skip-provider) a model provider that accepts requests and never answers
  *      (stand-in on 127.0.0.1): bystander p95 once the breakers are open, vs offline idle.
  * --phases picks the load phases to run (idle always runs first), e.g. `--phases flood`.
- * The server is started with scripts/support/next-server.ts, like the other HTTP benchmarks.
+ * The server is started with eval/scripts/support/next-server.ts, like the other HTTP benchmarks.
  * Per phase: bystander requests, p50, p95, max, failures, the server's RSS (max during, and
  * after), data dir size.
  */

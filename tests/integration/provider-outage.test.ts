@@ -384,7 +384,7 @@ describe("a model that streams at a real model's pace (400 ms to the first token
       expect(firstDecided).toBeGreaterThan(0);
       expect(standIn.calls.question).toBeGreaterThanOrEqual(6);
       expect(text).toContain('"type":"data-set"');
-      // Target: within 3× (scripts/bench-outage.ts holds the figure); generous for a loaded machine.
+      // Target: within 3× (eval/scripts/bench-outage.ts holds the figure); generous for a loaded machine.
       expect(total).toBeLessThan(4 * firstDecided);
     } finally {
       setLanguageModelForProcess(

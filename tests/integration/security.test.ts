@@ -12,6 +12,7 @@ import { GET as pyqCheck } from "@/app/api/papers/[id]/pyq-check/route";
 import { DELETE as deletePaper, GET as getPaper, PUT as putPaper } from "@/app/api/papers/[id]/route";
 import { POST as createPaper, GET as listPapers } from "@/app/api/papers/route";
 import { GET as getSet } from "@/app/api/question-sets/[id]/route";
+import { GET as listSets } from "@/app/api/question-sets/route";
 import { PATCH as patchQuestion } from "@/app/api/questions/[id]/route";
 import { GET as searchQuestions } from "@/app/api/questions/route";
 import { GET as chunks } from "@/app/api/resources/[id]/chunks/route";
@@ -115,6 +116,7 @@ const SCOPE_TABLE: [string, string, THandler, TApiScope, () => Record<string, st
   ["POST", "resources", upload as THandler, "resources:write", () => ({}), "multipart"],
   ["DELETE", "resources/[id]", deleteResource as THandler, "resources:write", () => ({ id: NONE })],
   ["POST", "resources/[id]/retry", retry as THandler, "resources:write", () => ({ id: NONE })],
+  ["GET", "question-sets", listSets as THandler, "questions:read", () => ({})],
   ["GET", "question-sets/[id]", getSet as THandler, "questions:read", () => ({ id: NONE })],
   ["GET", "questions", searchQuestions as THandler, "questions:read", () => ({})],
   ["POST", "generation", generation as THandler, "generation:write", () => ({}), { filters: FILTERS }],

@@ -13,7 +13,7 @@ const builder = (exportReady: boolean) =>
     id: "6f1c2e4a-1b2c-4d3e-8f40-123456789abc",
     exportReady,
     state: "saved",
-    check: { problems: [] },
+    check: { problems: [], chapters: [], bloom: [], bloomBands: [], types: [], difficulty: [] },
     pyq: { data: undefined },
   }) as unknown as TPaperBuilder;
 
