@@ -91,9 +91,12 @@ export async function vectorIndexBytes(db: ISqlExecutor): Promise<number | null>
 }
 
 export interface ICreateVectorIndexOptions {
-  /** HNSW graph degree (pgvector default 16). */
+  /**
+   * HNSW graph degree (pgvector's default is 16; 32 with ef_construction 128 lifted recall@8 from
+   * 0.64–0.85 to 0.92–0.96 at 300k chunks, for a 4.3× longer build: docs/scaling.md).
+   */
   m?: number;
-  /** Candidates kept while building (pgvector default 64). */
+  /** Candidates kept while building (pgvector's default is 64). */
   efConstruction?: number;
   /** Memory for the build; the graph should fit (≈ 1.3 GB at 1M chunks, docs/scaling.md). */
   maintenanceWorkMem?: string;
@@ -109,8 +112,8 @@ export async function createVectorIndex(
   db: IDatabase,
   opts: ICreateVectorIndexOptions = {},
 ): Promise<number> {
-  const m = Math.trunc(opts.m ?? 16);
-  const ef = Math.trunc(opts.efConstruction ?? 64);
+  const m = Math.trunc(opts.m ?? 32);
+  const ef = Math.trunc(opts.efConstruction ?? 128);
   if (!(m >= 2 && m <= 100 && ef >= 4 && ef <= 1000))
     throw new Error("m must be 2–100 and ef_construction 4–1000");
   const mem = opts.maintenanceWorkMem ?? "1GB";

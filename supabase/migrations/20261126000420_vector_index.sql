@@ -4,8 +4,9 @@
 -- crossover, and keeps the exact scoped scan otherwise. No migration creates the index: on small
 -- scopes it only slows ingestion (every inserted chunk walks the graph), so `npm run db:index`
 -- creates it when a scope passes the crossover. It is a trade, not a free win: on the 1M-chunk
--- run HNSW answered large scopes in 60-140 ms where the exact scan took 0.5-2 s, but found only
--- 0.6-0.76 of the exact 8 nearest companion vectors (docs/scaling.md).
+-- run HNSW (m 16) answered large scopes in 60-140 ms where the exact scan took 0.5-2 s, but found
+-- only 0.6-0.76 of the exact 8 nearest companion vectors; at 300k chunks m 32 / ef_construction 128
+-- (what db:index builds) found 0.92-0.96, for a 4.3x longer build (docs/scaling.md).
 --
 -- The crossover, measured on 1M chunks (docs/scaling.md): a scope of at least
 -- `paperwise.hnsw_min_chunks` chunks (default 20000) that is also at least
