@@ -6,7 +6,6 @@ import { regenerateOne, useGeneration } from "@/hooks/use-generation";
 import { applyPatch } from "@/lib/questions/edit";
 import { QUESTION_TYPES } from "@/schema/enums.schema";
 import type { TPatchQuestion, TQuestionSet } from "@/schema/generation.schema";
-import type { TRetrievalItem } from "@/schema/retrieval.schema";
 import { patchQuestion } from "@/services/generation.services";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType, EStrategy, ISlot, TQuestion, TQuestionPartData } from "@/types/generation.types";
