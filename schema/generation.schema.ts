@@ -80,6 +80,17 @@ export const GenerationRequestSchema = z
     useSection: z.boolean().default(false),
     /** Questions already in the teacher's set: a regenerated question must differ from them. */
     avoidPrompts: z.array(z.string().max(1500)).max(60).optional(),
+    /**
+     * "Regenerate" / "Try again": the saved question this one-question set replaces. "Add
+     * questions from your sets" then lists the latest version once, with its earlier versions.
+     */
+    replaces: z.uuid().optional(),
+    /**
+     * The client's id for this run. With it, a dropped connection (a reload, a closed tab) lets the
+     * set finish and be saved; only `POST /api/generation/stop` with the same id stops it. Without
+     * it, the reader going away stops the run and nothing is saved.
+     */
+    runId: z.uuid().optional(),
     /** Deterministic runs (offline generator); defaults to a random seed. */
     seed: z
       .number()
@@ -281,6 +292,20 @@ export const QuestionSummarySchema = z
     status: z.enum(QUESTION_STATUSES),
     chapter: z.string().optional(),
     createdAt: z.string(),
+    /**
+     * Earlier versions this question replaced ("Regenerate" / "Try again"), newest first; they are
+     * not listed on their own.
+     */
+    earlierVersions: z
+      .array(
+        z.object({
+          id: z.string(),
+          promptText: z.string(),
+          status: z.enum(QUESTION_STATUSES),
+          createdAt: z.string(),
+        }),
+      )
+      .optional(),
   })
   .meta({ id: "QuestionSummary", description: "A saved question in search results (for reuse in papers)" });
 
