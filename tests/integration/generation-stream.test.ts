@@ -447,6 +447,26 @@ describe("a reload during generation is not a Stop (a request with a runId)", ()
     expect(await setCount()).toBe(before + 1);
   });
 
+  it("a run finishing after its reader left still holds one of the user's generation slots", async () => {
+    use(streamingModel(stroma(), { firstTokenMs: 50, tokenMs: 20 }), 5_000);
+    const first = await post({ ...oneMcq(), runId: randomUUID() });
+    expect(first.status).toBe(200);
+    const reader = first.body!.getReader();
+    await reader.read();
+    // The reload: the reader goes away; the run goes on (the cancel settles when it is saved).
+    const gone = reader.cancel();
+    const second = await post({ ...oneMcq(), runId: randomUUID() });
+    expect(second.status).toBe(200);
+    // Two running (the default cap): a third is refused until one has finished.
+    const third = await post({ ...oneMcq(), runId: randomUUID() });
+    expect(third.status).toBe(429);
+    await readParts(second);
+    await gone;
+    const fourth = await post(oneMcq());
+    expect(fourth.status).toBe(200);
+    expect((await readParts(fourth)).some((p) => p.type === "data-set")).toBe(true);
+  });
+
   it("refuses a run id that is not a UUID, naming the field", async () => {
     const res = await stopRun("not-a-run");
     expect(res.status).toBe(400);
