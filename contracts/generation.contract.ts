@@ -8,6 +8,7 @@ import {
   QuestionSetSummarySchema,
   QuestionSummarySchema,
   SavedQuestionSchema,
+  StopGenerationSchema,
 } from "@/schema/generation.schema";
 import { GenerationSupportRequestSchema, GenerationSupportResponseSchema } from "@/schema/support.schema";
 import { defineContract, uuidParams } from "./contract";
@@ -35,6 +36,22 @@ export const generationContract = defineContract({
       bloomTargets: ["Remember", "Understand", "Apply"],
     },
   },
+});
+
+export const stopGenerationContract = defineContract({
+  name: "generation.stop",
+  method: "POST",
+  path: "/api/generation/stop",
+  summary:
+    "Stop a generation started with this runId (the teacher's Stop): its model calls stop and nothing is saved. A run whose reader only went away (a reload, a closed tab) is finished and saved instead",
+  description:
+    "stopped is false when no run of yours with this id is going on (finished already, or not started yet: a run that starts within a minute with this id stops at once)",
+  tag: "generation",
+  auth: { kind: "user", scope: "generation:write", roles: ["teacher", "admin"] },
+  body: StopGenerationSchema,
+  maxBodyBytes: 1024,
+  response: z.object({ ok: z.literal(true), stopped: z.boolean() }),
+  example: { runId: "0b8f3a52-3c4d-4e5f-9a6b-7c8d9e0f1a2b" },
 });
 
 export const generationSupportContract = defineContract({

@@ -5,6 +5,7 @@ import { DefaultChatTransport, readUIMessageStream, type UIMessageChunk } from "
 import { useCallback, useRef, useState } from "react";
 import { AppError } from "@/lib/errors";
 import type { TGenerationRequestInput } from "@/schema/generation.schema";
+import { stopGeneration } from "@/services/generation.services";
 import { apiFetch } from "@/services/http";
 import type {
   IGenerationErrorData,
@@ -80,6 +81,10 @@ function readableError(err: unknown): string {
   return err instanceof Error && err.message ? err.message : "Generation failed";
 }
 
+/** A run id for the server (none where `crypto.randomUUID` is missing: then a reload stops the set). */
+const newRunId = (): string | null =>
+  typeof crypto !== "undefined" && typeof crypto.randomUUID === "function" ? crypto.randomUUID() : null;
+
 const isAbort = (err: unknown) => err instanceof DOMException && err.name === "AbortError";
 
 export type TGenerationStatus = "ready" | "submitted" | "streaming" | "error";
@@ -87,8 +92,9 @@ export type TGenerationStatus = "ready" | "submitted" | "streaming" | "error";
 /**
  * Streams a question set: each card updates in place from "generating" through the model's
  * "draft" (rewritten as it grows, or replaced when the quality gate refuses it) to "final" or
- * "failed". `stop` aborts the request, which stops the model calls on the server; what arrived
- * stays on screen.
+ * "failed". `stop` tells the server to stop the run (its model calls stop, nothing is saved) and
+ * aborts the request; what arrived stays on screen. A reload is not a stop: the server finishes
+ * and saves the set, and the builder offers it afterwards.
  */
 export function useGeneration() {
   const queryClient = useQueryClient();
@@ -98,19 +104,31 @@ export function useGeneration() {
   const [notices, setNotices] = useState<string[]>([]);
   // Not aborted on unmount: going back to the results lets a started set finish and be saved.
   const abort = useRef<AbortController | null>(null);
+  // The running set's id: Stop tells the server by it, so a reload (the reader only going away)
+  // is not taken for a Stop and the server finishes and saves the set.
+  const runId = useRef<string | null>(null);
+
+  /** The teacher's Stop (or a new set replacing the running one): cancels on the server too. */
+  const stop = useCallback(() => {
+    if (runId.current) void stopGeneration(runId.current).catch(() => undefined);
+    runId.current = null;
+    abort.current?.abort();
+  }, []);
 
   const generate = useCallback(
     async (request: TGenerationRequestInput) => {
-      abort.current?.abort();
+      stop();
       const controller = new AbortController();
       abort.current = controller;
+      const id = newRunId();
+      runId.current = id;
       setNotices([]);
       setMessage(null);
       setError(null);
       setStatus("submitted");
       let prefetched = false;
       try {
-        const stream = readGeneration(request, {
+        const stream = readGeneration(id ? { ...request, runId: id } : request, {
           signal: controller.signal,
           onNotice: (n) => setNotices((cur) => [...cur, n]),
         });
@@ -129,7 +147,9 @@ export function useGeneration() {
           }
         }
         if (abort.current === controller) setStatus("ready");
+        if (runId.current === id) runId.current = null;
       } catch (err) {
+        if (runId.current === id) runId.current = null;
         if (abort.current !== controller) return;
         if (isAbort(err) || controller.signal.aborted) setStatus("ready");
         else {
@@ -138,12 +158,12 @@ export function useGeneration() {
         }
       }
     },
-    [queryClient],
+    [queryClient, stop],
   );
 
   return {
     generate,
-    stop: () => abort.current?.abort(),
+    stop,
     status,
     error,
     ...generationParts(message),

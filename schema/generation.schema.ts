@@ -51,6 +51,9 @@ export const BlueprintSchema = z
   });
 export type TBlueprint = z.infer<typeof BlueprintSchema>;
 
+/** Hex 8-4-4-4-12 without an RFC version check (stored ids are not all version 4). */
+const ANY_UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
 export const ChunkRefSchema = z.strictObject({
   documentId: z.uuid(),
   chunkIndex: z.number().int().min(0).max(1_000_000),
@@ -80,6 +83,17 @@ export const GenerationRequestSchema = z
     useSection: z.boolean().default(false),
     /** Questions already in the teacher's set: a regenerated question must differ from them. */
     avoidPrompts: z.array(z.string().max(1500)).max(60).optional(),
+    /**
+     * "Regenerate" / "Try again": the saved question this one-question set replaces. "Add
+     * questions from your sets" then lists the latest version once, with its earlier versions.
+     */
+    replaces: z.string().regex(ANY_UUID, "Not a question id").optional(),
+    /**
+     * The client's id for this run. With it, a dropped connection (a reload, a closed tab) lets the
+     * set finish and be saved; only `POST /api/generation/stop` with the same id stops it. Without
+     * it, the reader going away stops the run and nothing is saved.
+     */
+    runId: z.string().regex(ANY_UUID, "Not a run id (a UUID)").optional(),
     /** Deterministic runs (offline generator); defaults to a random seed. */
     seed: z
       .number()
@@ -281,8 +295,27 @@ export const QuestionSummarySchema = z
     status: z.enum(QUESTION_STATUSES),
     chapter: z.string().optional(),
     createdAt: z.string(),
+    /**
+     * Earlier versions this question replaced ("Regenerate" / "Try again"), newest first; they are
+     * not listed on their own.
+     */
+    earlierVersions: z
+      .array(
+        z.object({
+          id: z.string(),
+          promptText: z.string(),
+          status: z.enum(QUESTION_STATUSES),
+          createdAt: z.string(),
+        }),
+      )
+      .optional(),
   })
   .meta({ id: "QuestionSummary", description: "A saved question in search results (for reuse in papers)" });
+
+/** POST /api/generation/stop: the teacher's Stop for the run started with this `runId`. */
+export const StopGenerationSchema = z.strictObject({
+  runId: z.string().regex(ANY_UUID, "Not a run id (a UUID)"),
+});
 
 /** GET /api/questions: the caller's saved questions, for reuse in papers. */
 export const QuestionSearchQuerySchema = z.strictObject({

@@ -3,6 +3,7 @@ import {
   getQuestionSetContract,
   listQuestionSetsContract,
   patchQuestionContract,
+  stopGenerationContract,
 } from "@/contracts/generation.contract";
 import { AppError } from "@/lib/errors";
 import type { TGenerationRequestInput } from "@/schema/generation.schema";
@@ -48,3 +49,6 @@ export const getGenerationSupport = (context: { documentId: string; chunkIndex: 
 /** The caller's recent sets, newest first. */
 export const listQuestionSets = (limit = 10) =>
   apiFetch(listQuestionSetsContract, { query: { limit: String(limit) } });
+
+/** The teacher's Stop for the run started with `runId`: nothing of it is saved. */
+export const stopGeneration = (runId: string) => apiFetch(stopGenerationContract, { body: { runId } });

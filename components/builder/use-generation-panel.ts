@@ -185,6 +185,7 @@ export function useGenerationPanel({
 
   async function regenerate(slot: ISlot) {
     setRegenerating(slot.id);
+    const replaces = persistedId(slot.id);
     try {
       // Lead with a different passage each time so the replacement draws on other evidence.
       const shift = (Object.keys(overrides).length + slot.index + 1) % Math.max(1, contextRefs.length);
@@ -196,6 +197,8 @@ export function useGenerationPanel({
         ...(topic ? { topic: topic.slice(0, 500) } : {}),
         ...(blueprint.useSection ? { useSection: true } : {}),
         avoidPrompts: finals.map((f) => f.promptText),
+        // The stored question this one replaces: "Add questions from your sets" lists the latest once.
+        ...(replaces ? { replaces } : {}),
         seed: Math.floor(Math.random() * 1_000_000),
       });
       setOverrides((cur) => ({ ...cur, [slot.id]: { ...q, id: slot.id } }));

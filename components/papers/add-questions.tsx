@@ -144,6 +144,18 @@ export function AddQuestions({
                   </span>
                 </span>
               </label>
+              {q.earlierVersions && q.earlierVersions.length > 0 && (
+                <details className="ml-7 text-xs text-muted-foreground" data-testid="earlier-versions">
+                  <summary className="cursor-pointer">
+                    {plural(q.earlierVersions.length, "earlier version")} (replaced by Regenerate)
+                  </summary>
+                  <ul className="mt-1 flex flex-col gap-1">
+                    {q.earlierVersions.map((v) => (
+                      <li key={v.id}>{v.promptText}</li>
+                    ))}
+                  </ul>
+                </details>
+              )}
             </li>
           );
         })}

@@ -393,6 +393,8 @@ export async function searchQuestions(
        and ($2::text is null or q.type = $2) and ($3::text is null or q.bloom_level = $3)
        and ($4::text is null or d.chapter_number::text = $4 or d.chapter_name ilike '%' || $4 || '%')
        and ($5::text is null or q.prompt_text ilike '%' || $5 || '%')
+       and not exists (select 1 from question_sets r join questions rq on rq.set_id = r.id
+         where r.user_id = $1 and r.request->>'replaces' = q.id::text and rq.status <> 'rejected')
      order by q.created_at desc, q.position limit $6`,
     [
       userId,
@@ -402,6 +404,11 @@ export async function searchQuestions(
       f.q ? escapeLike(f.q) : null,
       f.limit,
     ],
+  );
+  const earlier = await earlierVersions(
+    db,
+    userId,
+    rows.map((r) => r.id),
   );
   return rows.map((r) => ({
     id: r.id,
@@ -418,7 +425,73 @@ export async function searchQuestions(
       ? { chapter: [r.chapter_number, r.chapter_name].filter((x) => x !== null && x !== "").join(" · ") }
       : {}),
     createdAt: new Date(r.created_at).toISOString(),
+    ...(earlier.has(r.id) ? { earlierVersions: earlier.get(r.id) } : {}),
   }));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+type TEarlierVersion = NonNullable<IQuestionSummary["earlierVersions"]>[number];
+
+/**
+ * The versions each question replaced ("Regenerate" / "Try again" save a one-question set whose
+ * request names the question it `replaces`), newest first, following the chain back (A → B → C
+ * gives C two earlier versions). Only the caller's own sets and questions count.
+ */
+async function earlierVersions(
+  db: ISqlExecutor,
+  userId: string,
+  ids: readonly string[],
+): Promise<Map<string, TEarlierVersion[]>> {
+  const out = new Map<string, TEarlierVersion[]>();
+  if (ids.length === 0) return out;
+  const edges = await db.query<{ id: string; replaced: string | null }>(
+    `select q.id, s.request->>'replaces' as replaced from question_sets s join questions q on q.set_id = s.id
+     where s.user_id = $1 and jsonb_typeof(s.request->'replaces') = 'string'`,
+    [userId],
+  );
+  if (edges.length === 0) return out;
+  const replacedBy = new Map(
+    edges.flatMap((e) => (e.replaced && UUID.test(e.replaced) ? [[e.id, e.replaced]] : [])),
+  );
+  const chains = new Map<string, string[]>();
+  for (const id of ids) {
+    const chain: string[] = [];
+    const seen = new Set([id]);
+    for (let cur = replacedBy.get(id); cur && !seen.has(cur); cur = replacedBy.get(cur)) {
+      seen.add(cur);
+      chain.push(cur);
+    }
+    if (chain.length > 0) chains.set(id, chain);
+  }
+  if (chains.size === 0) return out;
+  const found = await db.query<{
+    id: string;
+    prompt_text: string;
+    status: TEarlierVersion["status"];
+    created_at: string | Date;
+  }>(
+    `select q.id, q.prompt_text, q.status, q.created_at from questions q join question_sets s on s.id = q.set_id
+     where s.user_id = $1 and q.id = any($2::uuid[])`,
+    [userId, [...new Set([...chains.values()].flat())]],
+  );
+  const byId = new Map(found.map((f) => [f.id, f]));
+  for (const [id, chain] of chains) {
+    const versions = chain.flatMap((c) => {
+      const f = byId.get(c);
+      return f
+        ? [
+            {
+              id: f.id,
+              promptText: f.prompt_text,
+              status: f.status,
+              createdAt: new Date(f.created_at).toISOString(),
+            },
+          ]
+        : [];
+    });
+    if (versions.length > 0) out.set(id, versions);
+  }
+  return out;
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -201,9 +201,10 @@ export async function withConcurrencySlot(
         controller.error(err);
       }
     },
+    // Held until the body's own cancel settles: a generation whose reader went away and that
+    // finishes its set anyway (a run with a runId) still counts against the user's cap.
     cancel(reason) {
-      release();
-      return reader.cancel(reason);
+      return reader.cancel(reason).finally(release);
     },
   });
   return new Response(body, {

@@ -72,8 +72,33 @@ test("a card shows the question as the model writes it, as a draft, until the ga
   await page.screenshot({ path: testInfo.outputPath("cards-final.png"), fullPage: true });
 });
 
+/** The id of the teacher's newest saved set (or null), read through the API as the page's session. */
+async function newestSetId(page: Page): Promise<string | null> {
+  const res = await page.request.get("/api/question-sets?limit=1");
+  expect(res.ok()).toBe(true);
+  const { sets } = (await res.json()) as { sets: { id: string }[] };
+  return sets[0]?.id ?? null;
+}
+
+test("a reload while the model is writing keeps the set: the server finishes it and the builder offers it", async ({
+  page,
+}, testInfo) => {
+  const builder = await startGenerating(page, 2);
+  const before = await newestSetId(page);
+  await expect(builder.questionCards().first().getByTestId("draft-prompt")).toContainText("According to");
+  await page.reload();
+  // The reader went away mid-question; the server goes on and saves the set.
+  await expect.poll(() => newestSetId(page), { timeout: 60_000 }).not.toBe(before);
+  await page.goto("/");
+  await expect(page.getByTestId("latest-set-offer")).toContainText("was saved");
+  await page.screenshot({ path: testInfo.outputPath("reload-offer.png"), fullPage: true });
+  await page.getByTestId("latest-set-offer").getByRole("button", { name: "Open it" }).click();
+  await expect(page).toHaveURL(/[?&]set=/);
+});
+
 test("Stop ends a generation while the model is writing", async ({ page }, testInfo) => {
   const builder = await startGenerating(page, 3);
+  const before = await newestSetId(page);
   const first = builder.questionCards().first();
   await expect(first.getByTestId("draft-prompt")).toContainText("According to");
   await page.getByRole("button", { name: "Stop" }).click();
@@ -84,5 +109,8 @@ test("Stop ends a generation while the model is writing", async ({ page }, testI
   await page.waitForTimeout(1_500);
   await expect(page.getByTestId("set-saved")).toHaveCount(0);
   await expect(page.locator('[data-testid="question-card"][data-status="final"]')).toHaveCount(0);
+  // Stop is not a dropped connection: the server saved nothing either.
+  await page.waitForTimeout(3_000);
+  expect(await newestSetId(page)).toBe(before);
   await page.screenshot({ path: testInfo.outputPath("stopped.png"), fullPage: true });
 });

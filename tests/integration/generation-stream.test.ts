@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as generate } from "@/app/api/generation/route";
+import { POST as stopGeneration } from "@/app/api/generation/stop/route";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
@@ -114,6 +116,19 @@ async function readParts(res: Response, onPart?: (p: IPart) => boolean | undefin
 function post(json: unknown, signal?: AbortSignal) {
   return generate(makeRequest("POST", "/api/generation", { token: env.teacher.token, json, signal }), {});
 }
+
+/** The teacher's Stop button: POST /api/generation/stop with the run's id. */
+async function stopRun(runId: unknown, token = env.teacher.token) {
+  const res = await stopGeneration(
+    makeRequest("POST", "/api/generation/stop", { token, json: { runId } }),
+    {},
+  );
+  return { status: res.status, body: await res.json() };
+}
+
+const setCount = async () =>
+  ((await env.db.query<{ n: number }>("select count(*)::int as n from question_sets")) as [{ n: number }])[0]
+    .n;
 
 const oneMcq = (count = 1) => ({
   filters: FILTERS,
@@ -362,5 +377,101 @@ describe("cancelling a generation", () => {
       "select count(*)::int as n from question_sets",
     )) as [{ n: number }];
     expect(after).toBe(before);
+  });
+});
+
+describe("a reload during generation is not a Stop (a request with a runId)", () => {
+  it("a dropped connection lets the set finish and saves it, with the model calls left running", async () => {
+    const model = use(streamingModel(stroma(), { firstTokenMs: 50, tokenMs: 5 }), 5_000);
+    const before = await setCount();
+    const runId = randomUUID();
+    const client = new AbortController();
+    // The reader goes away at the first draft, as a reload does; the read returns once the
+    // server has finished the set it kept going.
+    const parts = await readParts(await post({ ...oneMcq(), runId }, client.signal), (p) => {
+      if (p.type !== "data-question" || p.data?.status !== "draft") return false;
+      client.abort();
+      return true;
+    });
+    expect(parts.some((p) => p.type === "data-set")).toBe(false);
+    expect(model.calls.length).toBeGreaterThan(0);
+    expect(model.calls.every((c) => c.signal?.aborted !== true)).toBe(true);
+    expect(await setCount()).toBe(before + 1);
+    const [saved] = await env.db.query<{ request: Record<string, unknown>; n: number }>(
+      `select s.request, (select count(*)::int from questions q where q.set_id = s.id) as n
+       from question_sets s where s.user_id = $1 order by s.created_at desc limit 1`,
+      [env.teacher.id],
+    );
+    expect(saved?.n).toBe(1);
+    // The run id is the client's handle, not part of what the set was made from.
+    expect(saved?.request.runId).toBeUndefined();
+    // The run is over: a late Stop finds nothing to stop.
+    expect((await stopRun(runId)).body).toEqual({ ok: true, stopped: false });
+  });
+
+  it("Stop (the stop endpoint, then the fetch aborted) stops the model calls and saves nothing", async () => {
+    const model = use(streamingModel(stroma(), { firstTokenMs: 50, tokenMs: 30 }), 5_000);
+    const before = await setCount();
+    const runId = randomUUID();
+    const client = new AbortController();
+    let stopped: Promise<unknown> | undefined;
+    // Stop pressed at the first draft: the client tells the server, then aborts its fetch.
+    const parts = await readParts(await post({ ...oneMcq(3), runId }, client.signal), (p) => {
+      if (p.type !== "data-question" || p.data?.status !== "draft") return false;
+      stopped = stopRun(runId);
+      client.abort();
+      return true;
+    });
+    expect(await stopped).toEqual({ status: 200, body: { ok: true, stopped: true } });
+    expect(parts.some((p) => p.type === "data-set")).toBe(false);
+    const calls = model.calls.length;
+    await new Promise((r) => setTimeout(r, 300));
+    for (const call of model.calls) expect(call.signal?.aborted).toBe(true);
+    expect(model.calls).toHaveLength(calls);
+    expect(await setCount()).toBe(before);
+  });
+
+  it("a Stop that arrives before its run starts still stops it; another user's Stop stops nothing", async () => {
+    use(streamingModel(stroma(), { tokenChars: 8, tokenMs: 1 }), 5_000);
+    const before = await setCount();
+    const early = randomUUID();
+    expect((await stopRun(early)).body).toEqual({ ok: true, stopped: false });
+    const stoppedParts = await readParts(await post({ ...oneMcq(), runId: early }));
+    expect(stoppedParts.some((p) => p.type === "data-set")).toBe(false);
+    expect(await setCount()).toBe(before);
+
+    const mine = randomUUID();
+    expect((await stopRun(mine, env.otherTeacher.token)).body).toEqual({ ok: true, stopped: false });
+    const parts = await readParts(await post({ ...oneMcq(), runId: mine }));
+    expect(parts.some((p) => p.type === "data-set")).toBe(true);
+    expect(await setCount()).toBe(before + 1);
+  });
+
+  it("a run finishing after its reader left still holds one of the user's generation slots", async () => {
+    use(streamingModel(stroma(), { firstTokenMs: 50, tokenMs: 20 }), 5_000);
+    const first = await post({ ...oneMcq(), runId: randomUUID() });
+    expect(first.status).toBe(200);
+    const reader = first.body!.getReader();
+    await reader.read();
+    // The reload: the reader goes away; the run goes on (the cancel settles when it is saved).
+    const gone = reader.cancel();
+    const second = await post({ ...oneMcq(), runId: randomUUID() });
+    expect(second.status).toBe(200);
+    // Two running (the default cap): a third is refused until one has finished.
+    const third = await post({ ...oneMcq(), runId: randomUUID() });
+    expect(third.status).toBe(429);
+    await readParts(second);
+    await gone;
+    const fourth = await post(oneMcq());
+    expect(fourth.status).toBe(200);
+    expect((await readParts(fourth)).some((p) => p.type === "data-set")).toBe(true);
+  });
+
+  it("refuses a run id that is not a UUID, naming the field", async () => {
+    const res = await stopRun("not-a-run");
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain("runId");
+    const gen = await post({ ...oneMcq(), runId: 42 });
+    expect(gen.status).toBe(400);
   });
 });

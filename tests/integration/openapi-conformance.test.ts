@@ -6,6 +6,7 @@ import { POST as login } from "@/app/api/auth/login/route";
 import { POST as logout } from "@/app/api/auth/logout/route";
 import { GET as me } from "@/app/api/auth/me/route";
 import { POST as generation } from "@/app/api/generation/route";
+import { POST as generationStop } from "@/app/api/generation/stop/route";
 import { POST as generationSupport } from "@/app/api/generation/support/route";
 import { GET as health } from "@/app/api/health/route";
 import { GET as openapi } from "@/app/api/openapi.json/route";
@@ -344,6 +345,25 @@ describe("the OpenAPI document against real responses (Ajv)", () => {
       {},
     );
     await conforms("POST", "/api/generation", stream);
+    await conforms(
+      "POST",
+      "/api/generation/stop",
+      await generationStop(
+        makeRequest("POST", "/api/generation/stop", {
+          token: t(),
+          json: { runId: "0b8f3a52-3c4d-4e5f-9a6b-7c8d9e0f1a2b" },
+        }),
+        {},
+      ),
+    );
+    await conforms(
+      "POST",
+      "/api/generation/stop",
+      await generationStop(
+        makeRequest("POST", "/api/generation/stop", { token: t(), json: { runId: "x" } }),
+        {},
+      ),
+    );
     // Every event matches the documented GenerationStreamEvent, and the stream ends with [DONE].
     const events = (await stream.text())
       .split("\n")

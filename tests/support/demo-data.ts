@@ -49,6 +49,7 @@ export async function generateSet(
     blueprint: unknown;
     seed?: number;
     useSection?: boolean;
+    replaces?: string;
   },
 ): Promise<string> {
   const res = await generate(makeRequest("POST", "/api/generation", { token, json: body }), {});

@@ -166,4 +166,38 @@ describe("useGeneration", () => {
     expect(result.current.status).toBe("error");
     expect(result.current.error).toBe("Invalid request Pick a passage");
   });
+
+  it("sends a run id, and Stop posts it to the stop endpoint before aborting (a reload sends no stop)", async () => {
+    const calls: { url: string; body: Record<string, unknown> }[] = [];
+    vi.stubGlobal("fetch", async (url: string, init: RequestInit) => {
+      calls.push({ url: String(url), body: JSON.parse(String(init.body)) });
+      if (String(url).endsWith("/api/generation/stop")) return Response.json({ ok: true, stopped: true });
+      const stream = createUIMessageStream<TGenerationMessage>({
+        // A set still being written: the stream stays open until the client aborts.
+        execute: ({ writer }) =>
+          new Promise<void>((resolve) => {
+            writer.write(
+              part({ type: "data-question", id: SLOT.id, data: { slot: SLOT, status: "generating" } }),
+            );
+            init.signal?.addEventListener("abort", () => resolve());
+          }),
+      });
+      return createUIMessageStreamResponse({ stream });
+    });
+    const { result } = renderHook(() => useGeneration(), { wrapper: wrapper() });
+    let running: Promise<void> | undefined;
+    act(() => {
+      running = result.current.generate(REQUEST);
+    });
+    await waitFor(() => expect(result.current.status).toBe("streaming"));
+    const runId = calls[0]?.body.runId;
+    expect(runId).toMatch(/^[0-9a-f-]{36}$/);
+    await act(async () => {
+      result.current.stop();
+      await running;
+    });
+    expect(calls.map((c) => c.url)).toEqual(["/api/generation", "/api/generation/stop"]);
+    expect(calls[1]?.body).toEqual({ runId });
+    expect(result.current.status).toBe("ready");
+  });
 });

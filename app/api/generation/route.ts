@@ -7,6 +7,7 @@ import { getConfig } from "@/lib/config/env";
 import { getDb } from "@/lib/db";
 import { runInBackground } from "@/lib/db/background";
 import { ensureEvidence } from "@/lib/generation/evidence";
+import { registerRun } from "@/lib/generation/runs";
 import { loadContext, loadExemplars, loadScope, saveQuestionSet } from "@/lib/generation/store";
 import { withConcurrencySlot } from "@/lib/http/rate-limit";
 import { handle, type IHandlerInput } from "@/lib/http/route";
@@ -15,8 +16,17 @@ import { plural } from "@/lib/text/plural";
 import { runGenerationIsolated } from "@/lib/workers/generation";
 import type { TGenerationMessage } from "@/types/generation.types";
 
-/** The stream, telling `onCancel` when its reader goes away (a runtime without request signals). */
-function cancellable<T>(source: ReadableStream<T>, onCancel: () => void): ReadableStream<T> {
+/**
+ * The stream, telling `onCancel` when its reader goes away (a runtime without request signals).
+ * With `finishWhenDropped` (a run the client can stop by its `runId`) a reader going away does not
+ * cancel: the set is read to its end here and saved; the returned promise settles when it is, so
+ * the user's generation slot stays held until then.
+ */
+function cancellable<T>(
+  source: ReadableStream<T>,
+  onCancel: () => void,
+  finishWhenDropped: boolean,
+): ReadableStream<T> {
   const reader = source.getReader();
   return new ReadableStream<T>({
     async pull(controller) {
@@ -25,10 +35,24 @@ function cancellable<T>(source: ReadableStream<T>, onCancel: () => void): Readab
       else controller.enqueue(value);
     },
     cancel(reason) {
+      if (finishWhenDropped) {
+        log.info("generation.reader_gone", { finishing: true });
+        return drain(reader);
+      }
       onCancel();
       return reader.cancel(reason);
     },
   });
+}
+
+async function drain<T>(reader: ReadableStreamDefaultReader<T>): Promise<void> {
+  try {
+    while (!(await reader.read()).done) {
+      // Nobody reads the parts any more; the set is still saved at the end of the stream.
+    }
+  } catch (err) {
+    log.error("generation.drain_failed", { error: describeError(err) });
+  }
 }
 
 /**
@@ -36,7 +60,10 @@ function cancellable<T>(source: ReadableStream<T>, onCancel: () => void): Readab
  * (stable id; generating → draft while a language model writes it → final | failed, rewritten in
  * place), `data-progress`, structured `data-error` parts, and a last `data-set` part with the id
  * of the persisted set. Bad input, auth and evidence problems are answered as JSON errors before
- * the stream starts. When the client goes away (Stop), the model calls stop and nothing is saved.
+ * the stream starts. A request with a `runId` is stopped only by `POST /api/generation/stop`
+ * (the teacher's Stop: the model calls stop and nothing is saved); when its reader just goes away
+ * (a reload, a closed tab) the set is finished and saved, so the builder can offer it after the
+ * reload. Without a `runId` the reader going away is the Stop, as before.
  */
 export const POST = handle(generationContract, (input) =>
   // One of this user's concurrent generations (429 past the cap), held until the stream ends.
@@ -49,6 +76,30 @@ async function generate({
   body,
   rateHeaders,
 }: IHandlerInput<typeof generationContract>): Promise<Response> {
+  // Registered first, so a Stop while the passages are checked is not lost.
+  const cancel = new AbortController();
+  const stop = () => cancel.abort(request.signal.reason ?? new DOMException("cancelled", "AbortError"));
+  const runId = body.runId;
+  const unregister = runId ? registerRun(principal.userId, runId, stop) : () => {};
+  try {
+    return await start({ request, principal, body, rateHeaders }, cancel, stop, unregister);
+  } catch (err) {
+    unregister();
+    throw err;
+  }
+}
+
+async function start(
+  {
+    request,
+    principal,
+    body,
+    rateHeaders,
+  }: Omit<IHandlerInput<typeof generationContract>, "params" | "query">,
+  cancel: AbortController,
+  stop: () => void,
+  unregister: () => void,
+): Promise<Response> {
   const db = await getDb();
   const model = getLanguageModel();
   const timeoutMs = getLlmTimeoutMs();
@@ -83,12 +134,14 @@ async function generate({
     ),
   );
 
-  // Stop (the client aborts its fetch) aborts the request's signal; every model call listens to it.
-  const cancel = new AbortController();
-  const stop = () => cancel.abort(request.signal.reason ?? new DOMException("cancelled", "AbortError"));
-  request.signal.addEventListener("abort", stop, { once: true });
-  // Gone already while the evidence was checked: nothing to generate for.
-  if (request.signal.aborted) stop();
+  // Without a runId, Stop is the client aborting its fetch: the request's signal stops every model
+  // call. With one, only the stop endpoint does (see `cancellable`).
+  const finishWhenDropped = body.runId !== undefined;
+  if (!finishWhenDropped) {
+    request.signal.addEventListener("abort", stop, { once: true });
+    // Gone already while the evidence was checked: nothing to generate for.
+    if (request.signal.aborted) stop();
+  }
   const stream = createUIMessageStream<TGenerationMessage>({
     execute: async ({ writer }) => {
       for (const message of evidence.warnings)
@@ -127,6 +180,7 @@ async function generate({
         () => randomUUID(),
       );
       request.signal.removeEventListener("abort", stop);
+      unregister();
       if (result.cancelled) {
         // Nobody reads the stream any more; a half set saved unseen would only clutter "earlier sets".
         log.info("generation.cancelled", { accepted: result.questions.length, slots: result.slots.length });
@@ -143,10 +197,12 @@ async function generate({
         },
       });
       const warnings = [...evidence.warnings, ...result.warnings];
+      // The run id is the client's handle on this request, not part of what the set was made from.
+      const { runId: _runId, ...stored } = body;
       const setId = await step(() =>
         saveQuestionSet(db, {
           userId: principal.userId,
-          request: body,
+          request: stored,
           questions: result.questions,
           generator: result.generator,
           warnings,
@@ -164,9 +220,17 @@ async function generate({
       });
     },
     onError: (err) => {
+      unregister();
       log.error("generation.stream_failed", { error: describeError(err) });
       return "Generation stopped because of an internal error; nothing was saved.";
     },
   });
-  return createUIMessageStreamResponse({ stream: cancellable(stream, stop), headers: rateHeaders });
+  const response = createUIMessageStreamResponse({ stream, headers: rateHeaders });
+  // The encoded body itself is wrapped, so a drained run's cancel settles only when the set is saved.
+  if (!response.body) return response;
+  return new Response(cancellable(response.body, stop, finishWhenDropped), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
