@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as login } from "@/app/api/auth/login/route";
 import { POST as generation } from "@/app/api/generation/route";
+import { POST as generationStop } from "@/app/api/generation/stop/route";
 import { POST as generationSupport } from "@/app/api/generation/support/route";
 import { GET as exportPaper } from "@/app/api/papers/[id]/export/route";
 import { POST as regenerateItem } from "@/app/api/papers/[id]/items/[itemId]/regenerate/route";
@@ -120,6 +121,14 @@ const SCOPE_TABLE: [string, string, THandler, TApiScope, () => Record<string, st
   ["GET", "question-sets/[id]", getSet as THandler, "questions:read", () => ({ id: NONE })],
   ["GET", "questions", searchQuestions as THandler, "questions:read", () => ({})],
   ["POST", "generation", generation as THandler, "generation:write", () => ({}), { filters: FILTERS }],
+  [
+    "POST",
+    "generation/stop",
+    generationStop as THandler,
+    "generation:write",
+    () => ({}),
+    { runId: "6f1c2e4a-1b2c-4d3e-8f40-123456789abc" },
+  ],
   [
     "POST",
     "generation/support",
