@@ -80,21 +80,30 @@ async function newestSetId(page: Page): Promise<string | null> {
   return sets[0]?.id ?? null;
 }
 
-test("a reload while the model is writing keeps the set: the server finishes it and the builder offers it", async ({
-  page,
-}, testInfo) => {
-  const builder = await startGenerating(page, 2);
-  const before = await newestSetId(page);
-  await expect(builder.questionCards().first().getByTestId("draft-prompt")).toContainText("According to");
-  await page.reload();
-  // The reader went away mid-question; the server goes on and saves the set.
-  await expect.poll(() => newestSetId(page), { timeout: 60_000 }).not.toBe(before);
-  await page.goto("/");
-  await expect(page.getByTestId("latest-set-offer")).toContainText("was saved");
-  await page.screenshot({ path: testInfo.outputPath("reload-offer.png"), fullPage: true });
-  await page.getByTestId("latest-set-offer").getByRole("button", { name: "Open it" }).click();
-  await expect(page).toHaveURL(/[?&]set=/);
-});
+for (const size of [
+  { name: "390×844", width: 390, height: 844 },
+  { name: "1366×900", width: 1366, height: 900 },
+]) {
+  test.describe(`at ${size.name}`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+
+    test("a reload while the model is writing keeps the set: the server finishes it and the builder offers it", async ({
+      page,
+    }, testInfo) => {
+      const builder = await startGenerating(page, 2);
+      const before = await newestSetId(page);
+      await expect(builder.questionCards().first().getByTestId("draft-prompt")).toContainText("According to");
+      await page.reload();
+      // The reader went away mid-question; the server goes on and saves the set.
+      await expect.poll(() => newestSetId(page), { timeout: 60_000 }).not.toBe(before);
+      await page.goto("/");
+      await expect(page.getByTestId("latest-set-offer")).toContainText("was saved");
+      await page.screenshot({ path: testInfo.outputPath("reload-offer.png"), fullPage: true });
+      await page.getByTestId("latest-set-offer").getByRole("button", { name: "Open it" }).click();
+      await expect(page).toHaveURL(/[?&]set=/);
+    });
+  });
+}
 
 test("Stop ends a generation while the model is writing", async ({ page }, testInfo) => {
   const builder = await startGenerating(page, 3);
