@@ -41,40 +41,42 @@ export function SupportTable({ context }: { context: { documentId: string; chunk
   return (
     <details className="text-sm" data-testid="support-table" open={missing.length > 0}>
       <summary className="cursor-pointer font-medium">What the selected passages can support</summary>
-      <div className="mt-2 overflow-x-auto">
-        <table className="w-full border-collapse text-left">
-          <thead>
-            <tr>
-              <th className="py-1 pr-2 font-medium">Type</th>
-              {BLOOM_LEVELS.map((l) => (
-                <th key={l} className="px-1 py-1 font-medium">
-                  {l}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {QUESTION_TYPES.map((t) => (
-              <tr key={t} className="border-t">
-                <th className="py-1 pr-2 font-normal">{LABEL[t]}</th>
-                {BLOOM_LEVELS.map((l) => {
-                  const row = at(t, l);
-                  const n = row?.count ?? 0;
-                  return (
-                    <td
-                      key={l}
-                      title={row?.reason || `${n} ${n === 1 ? "piece" : "pieces"} of material`}
-                      className={n === 0 ? "px-1 py-1 text-muted-foreground" : "px-1 py-1"}
-                    >
-                      {n}
-                    </td>
-                  );
-                })}
-              </tr>
+      <table className="mt-2 w-full border-collapse text-left">
+        <thead>
+          <tr>
+            <th className="py-1 pr-2 font-medium">Type</th>
+            {BLOOM_LEVELS.map((l) => (
+              <th key={l} className="px-1 py-1 font-medium">
+                {/* On a phone the six level names do not fit side by side: "Rem", "Und", … */}
+                <span aria-hidden="true" className="sm:hidden">
+                  {l.slice(0, 3)}
+                </span>
+                <span className="sr-only sm:not-sr-only">{l}</span>
+              </th>
             ))}
-          </tbody>
-        </table>
-      </div>
+          </tr>
+        </thead>
+        <tbody>
+          {QUESTION_TYPES.map((t) => (
+            <tr key={t} className="border-t">
+              <th className="py-1 pr-2 font-normal">{LABEL[t]}</th>
+              {BLOOM_LEVELS.map((l) => {
+                const row = at(t, l);
+                const n = row?.count ?? 0;
+                return (
+                  <td
+                    key={l}
+                    title={row?.reason || `${n} ${n === 1 ? "piece" : "pieces"} of material`}
+                    className={n === 0 ? "px-1 py-1 text-muted-foreground" : "px-1 py-1"}
+                  >
+                    {n}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
       {missing.length > 0 && (
         <ul className="mt-2 list-disc pl-5 text-muted-foreground" data-testid="support-missing">
           {missing.map((m) => (
