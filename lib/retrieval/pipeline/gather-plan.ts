@@ -1,15 +1,8 @@
 import "server-only";
 import { describeError, log } from "@/lib/log";
-import { type ILlmQueryPlan, planQueryWithLlm } from "@/lib/steps/plan/llm";
+import { hypotheticalPassage, offlineVariant, startLlmPlan } from "@/lib/steps/plan";
 import type { IQueryPlan } from "@/lib/steps/plan/offline";
-import {
-  feedbackVariant,
-  headingVariant,
-  hypotheticalPassage,
-  synonymVariant,
-} from "@/lib/steps/plan/variants";
 import { contentWords } from "@/lib/text/tokenize";
-import { synonyms } from "@/lib/text/wordnet";
 import type { EProbeSource } from "@/types/retrieval.types";
 import { PLAN_DEFAULTS, type TPlanTuning } from "./defaults";
 import { fuseProbeLists, type IProbeList } from "./fuse-probes";
@@ -40,31 +33,6 @@ export function tuningOf(run: IRetrievalRun): TPlanTuning {
     ...(budget !== undefined ? { latencyBudgetMs: budget } : {}),
     ...run.ablation.planTuning,
   };
-}
-
-/** The language model's variants and passage, or the reason there are none. */
-type TLlmOutcome = { ok: true; plan: ILlmQueryPlan; ms: number } | { ok: false; reason: string; ms: number };
-
-function startLlmPlan(run: IRetrievalRun, plan: IQueryPlan, budgetMs: number): Promise<TLlmOutcome> | null {
-  const { deps, req } = run;
-  if (!plan.llm || !deps.model) return null;
-  const t0 = performance.now();
-  return planQueryWithLlm(
-    deps.model,
-    {
-      query: plan.mainText,
-      subject: req.filters.subject,
-      grade: req.filters.grade,
-      ...(req.filters.chapterName ? { chapterName: req.filters.chapterName } : {}),
-    },
-    budgetMs,
-  ).then(
-    (p): TLlmOutcome => ({ ok: true, plan: p, ms: performance.now() - t0 }),
-    (err: unknown): TLlmOutcome => {
-      log.warn("retrieval.plan_llm_failed", { error: describeError(err) });
-      return { ok: false, reason: describeError(err).slice(0, 120), ms: performance.now() - t0 };
-    },
-  );
 }
 
 /**
@@ -181,22 +149,13 @@ export async function gatherPlan(
       });
   }
   for (const kind of ablation.offlineVariants ?? []) {
-    const text =
-      kind === "feedback"
-        ? feedbackVariant(plan.mainText, firstContents, 3)
-        : kind === "synonyms"
-          ? synonymVariant(
-              plan.mainText,
-              understanding.classification.topicTerms,
-              (w) => synonyms(w, { maxSenses: 1 }),
-              firstContents,
-              3,
-            )
-          : headingVariant(
-              plan.mainText,
-              main.candidates.slice(0, tuning.feedbackDocs).map((c) => c.row.section_path),
-              2,
-            );
+    const text = offlineVariant(
+      kind,
+      plan.mainText,
+      understanding.classification.topicTerms,
+      firstContents,
+      main.candidates.slice(0, tuning.feedbackDocs).map((c) => c.row.section_path),
+    );
     if (text) await optional(kind, text, tuning.offlineVariantWeight);
   }
   return { gathered: fuseProbeLists(lists, ablation.fusion ?? "score"), probes, fallbacks, llmMs };
