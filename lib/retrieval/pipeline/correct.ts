@@ -31,9 +31,9 @@ function assess(run: IRetrievalRun, pass: IPassResult): { top: ICandidate[]; con
  * pass is more confident.
  */
 export async function assessAndCorrect(run: IRetrievalRun, first: IPassResult): Promise<IAssessedPass> {
-  const { req, ablation, understanding } = run;
+  const { req, settings, understanding } = run;
   const { top, confidence } = assess(run, first);
-  if (!shouldRetry(confidence.confidence) || ablation.retry === false || top.length === 0) {
+  if (!shouldRetry(confidence.confidence) || !settings.retry || top.length === 0) {
     return { pass: first, top, confidence, retried: false, warnings: [] };
   }
   const alpha = understanding.alpha;

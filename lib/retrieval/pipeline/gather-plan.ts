@@ -4,7 +4,6 @@ import { hypotheticalPassage, offlineVariant, startLlmPlan } from "@/lib/steps/p
 import type { IQueryPlan } from "@/lib/steps/plan/offline";
 import { contentWords } from "@/lib/text/tokenize";
 import type { EProbeSource } from "@/types/retrieval.types";
-import { PLAN_DEFAULTS, type TPlanTuning } from "./defaults";
 import { fuseProbeLists, type IProbeList } from "./fuse-probes";
 import { type IGathered, searchCandidates } from "./pass";
 import type { IRetrievalRun } from "./types";
@@ -26,15 +25,6 @@ export interface IGatherOutcome {
   llmMs: number;
 }
 
-export function tuningOf(run: IRetrievalRun): TPlanTuning {
-  const budget = run.deps.planBudgetMs;
-  return {
-    ...PLAN_DEFAULTS,
-    ...(budget !== undefined ? { latencyBudgetMs: budget } : {}),
-    ...run.ablation.planTuning,
-  };
-}
-
 /**
  * Stage 2, gather: run the plan's probes and fuse their lists (execute the query plan). The
  * query's own probe always runs; every other probe is optional: it is skipped once the request is
@@ -46,8 +36,8 @@ export async function gatherPlan(
   plan: IQueryPlan,
   startedAt: number,
 ): Promise<IGatherOutcome> {
-  const { understanding, ablation } = run;
-  const tuning = tuningOf(run);
+  const { understanding, settings } = run;
+  const tuning = settings.plan;
   const { alpha, limit, chapterNumber } = understanding;
   const probes: IProbeReport[] = [];
   const fallbacks: string[] = [];
@@ -132,7 +122,7 @@ export async function gatherPlan(
   }
 
   const firstContents = main.candidates.slice(0, tuning.feedbackDocs).map((c) => c.row.content);
-  if (plan.hyde && !llmHyde && ablation.hyde !== false) {
+  if (plan.hyde && !llmHyde && settings.hyde) {
     const passage = hypotheticalPassage(plan.mainText, firstContents, {
       maxSentences: tuning.hydeSentences,
       maxChars: tuning.hydeMaxChars,
@@ -148,7 +138,7 @@ export async function gatherPlan(
         note: "no key sentences",
       });
   }
-  for (const kind of ablation.offlineVariants ?? []) {
+  for (const kind of settings.offlineVariants) {
     const text = offlineVariant(
       kind,
       plan.mainText,
@@ -158,5 +148,5 @@ export async function gatherPlan(
     );
     if (text) await optional(kind, text, tuning.offlineVariantWeight);
   }
-  return { gathered: fuseProbeLists(lists, ablation.fusion ?? "score"), probes, fallbacks, llmMs };
+  return { gathered: fuseProbeLists(lists, settings.fusion), probes, fallbacks, llmMs };
 }
