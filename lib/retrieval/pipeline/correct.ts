@@ -37,7 +37,7 @@ export async function assessAndCorrect(run: IRetrievalRun, first: IPassResult): 
     return { pass: first, top, confidence, retried: false, warnings: [] };
   }
   const alpha = understanding.alpha;
-  const altAlpha = req.alpha ?? (alpha > 0.5 ? alpha - RETRY_ALPHA_SHIFT : alpha + RETRY_ALPHA_SHIFT);
+  const altAlpha = settings.alpha ?? (alpha > 0.5 ? alpha - RETRY_ALPHA_SHIFT : alpha + RETRY_ALPHA_SHIFT);
   const alt = await runPass(run, {
     searchText: req.query,
     alpha: altAlpha,
