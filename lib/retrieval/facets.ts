@@ -2,27 +2,7 @@ import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
 import type { TFacetsResponse } from "@/schema/retrieval.schema";
 import type { EResourceType } from "@/types/curriculum.types";
-
-interface IFacetRow {
-  board: string;
-  grade: string;
-  subject: string;
-  resource_type: EResourceType;
-  chapter_number: number | null;
-  chapter_name: string | null;
-  chunks: number;
-}
-
-interface IResourceRow {
-  id: string;
-  board: string;
-  grade: string;
-  subject: string;
-  title: string;
-  resource_type: EResourceType;
-  chapter_number: number | null;
-  chapter_name: string | null;
-}
+import { facetRows, visibleResources } from "./store";
 
 const TYPE_ORDER: Record<EResourceType, number> = { textbook: 0, pyq: 1, notes: 2, other: 3 };
 
@@ -36,17 +16,8 @@ type TSubjectFacet = TFacetsResponse["boards"][number]["grades"][number]["subjec
 
 /** Board → Class → Subject tree of what the caller can search (ready documents only). */
 export async function loadFacets(db: ISqlExecutor, userId: string): Promise<TFacetsResponse["boards"]> {
-  const rows = await db.query<IFacetRow>(
-    `select board, grade, subject, resource_type, chapter_number, chapter_name, sum(chunk_count)::int as chunks
-     from documents where visibility = 'shared' or owner_id = $1
-     group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 5 nulls last, 6`,
-    [userId],
-  );
-  const resources = await db.query<IResourceRow>(
-    `select id, board, grade, subject, title, resource_type, chapter_number, chapter_name
-     from documents where visibility = 'shared' or owner_id = $1`,
-    [userId],
-  );
+  const rows = await facetRows(db, userId);
+  const resources = await visibleResources(db, userId);
   const boards = new Map<string, Map<string, Map<string, TSubjectFacet>>>();
   for (const r of rows) {
     const grades = boards.get(r.board) ?? new Map<string, Map<string, TSubjectFacet>>();

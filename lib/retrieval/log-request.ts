@@ -2,6 +2,7 @@ import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
 import { describeError, log } from "@/lib/log";
 import type { TRetrievalQueryResponse } from "@/schema/retrieval.schema";
+import { insertRetrievalLog } from "./store";
 
 /** The plan as the log keeps it: decisions and counts, no query or passage text (probe texts are both). */
 export function planSummary(res: TRetrievalQueryResponse) {
@@ -52,26 +53,21 @@ export async function logRetrieval(
     ...timings,
   });
   try {
-    await db.query(
-      `insert into retrieval_logs (user_id, query_type, query_chars, top_k, alpha, reranker, confidence, retried,
-         enhanced, result_count, top_fused, top_rerank, timings, plan)
-       values ($1,$2,$3,$4,$5,$6,$7,$8,false,$9,$10,$11,$12,$13)`,
-      [
-        userId,
-        res.classification.type,
-        queryChars,
-        topK,
-        res.classification.alpha,
-        res.debug.reranker,
-        Math.round(res.confidence),
-        res.debug.retried,
-        res.items.length,
-        top?.fusedScore ?? null,
-        top?.rerankScore ?? null,
-        JSON.stringify(timings),
-        JSON.stringify(plan),
-      ],
-    );
+    await insertRetrievalLog(db, {
+      userId,
+      queryType: res.classification.type,
+      queryChars,
+      topK,
+      alpha: res.classification.alpha,
+      reranker: res.debug.reranker,
+      confidence: Math.round(res.confidence),
+      retried: res.debug.retried,
+      resultCount: res.items.length,
+      topFused: top?.fusedScore ?? null,
+      topRerank: top?.rerankScore ?? null,
+      timings: JSON.stringify(timings),
+      plan: JSON.stringify(plan),
+    });
   } catch (err) {
     log.warn("retrieval.log_failed", { error: describeError(err) });
   }

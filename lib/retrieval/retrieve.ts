@@ -3,12 +3,13 @@ import { planQuery } from "@/lib/steps/plan/offline";
 import type { TRetrievalQueryRequest, TRetrievalQueryResponse } from "@/schema/retrieval.schema";
 import { assessAndCorrect } from "./pipeline/correct";
 import { applyFocus } from "./pipeline/focus";
-import { gatherPlan, tuningOf } from "./pipeline/gather-plan";
+import { gatherPlan } from "./pipeline/gather-plan";
 import { judgedWords, judgeRelevance } from "./pipeline/judge";
 import { resolveNavigation } from "./pipeline/navigate";
 import { rankGathered, runPass } from "./pipeline/pass";
 import { buildResponse } from "./pipeline/respond";
 import { applyFollowUp, leaveOutExcluded } from "./pipeline/session";
+import { resolveSettings } from "./pipeline/settings";
 import type { IRetrievalRun, IRetrieveAblation, IRetrieveDeps } from "./pipeline/types";
 import { understandQuery } from "./pipeline/understand";
 import { scopeVocabulary } from "./scope-vocabulary";
@@ -40,16 +41,14 @@ export async function retrieve(
 ): Promise<TRetrievalQueryResponse> {
   const started = performance.now();
   const { followUp, req } = applyFollowUp(request);
-  const understanding = await understandQuery(deps, userId, req, ablation);
-  const plannerOn = req.planner !== false && ablation.planner !== false;
-  // The planner's probes are the corrective search: a second pass after them found nothing better
-  // on the open set and was the slowest requests' cost (README, "Query planner"). "The next section"
-  // names its target: no retry may widen the search away from it.
+  // Every setting from the request, the ablation knobs and the defaults, resolved once.
+  const settings = resolveSettings(deps, req, ablation, { navigation: Boolean(followUp.navigation) });
+  const understanding = await understandQuery(deps, userId, req, settings);
   const run: IRetrievalRun = {
     deps,
     userId,
     req,
-    ablation: followUp.navigation || plannerOn ? { ...ablation, retry: false } : ablation,
+    settings,
     understanding,
     llmDeadline: started + deps.llmTimeoutMs,
   };
@@ -70,11 +69,11 @@ export async function retrieve(
     classification: understanding.classification,
     clientVariants: req.variants,
     switches: {
-      planner: plannerOn,
-      variants: ablation.variants !== false,
-      hyde: ablation.hyde !== false,
-      hydeLookups: ablation.hydeLookups === true,
-      focus: ablation.focus !== false && !navigation,
+      planner: settings.planner,
+      variants: settings.variants,
+      hyde: settings.hyde,
+      hydeLookups: settings.hydeLookups,
+      focus: settings.focus && !navigation,
       llm: deps.model !== null,
     },
   });
@@ -108,7 +107,7 @@ export async function retrieve(
   // The scope's frequency of the query's words (the refusal's scope evidence): one indexed lookup,
   // after ranking so that it never delays the LLM stages' deadline.
   const vocabulary =
-    ablation.refuse === false && !ablation.onJudged
+    !settings.refuse && !settings.onJudged
       ? null
       : await scopeVocabulary(
           deps.db,
@@ -122,7 +121,7 @@ export async function retrieve(
     probes: gathered.probes,
     fallbacks: gathered.fallbacks,
     focus: focused.focus,
-    budgetMs: tuningOf(run).latencyBudgetMs,
+    budgetMs: settings.plan.latencyBudgetMs,
     planMs,
     llmPlanMs: gathered.llmMs,
     judgement,

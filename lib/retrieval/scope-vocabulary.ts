@@ -1,6 +1,7 @@
 import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
 import type { TRetrievalQueryRequest } from "@/schema/retrieval.schema";
+import { scopeWordCounts } from "./store";
 
 /**
  * How often each of the query's words occurs in the whole scope (board, grade, subject, resource
@@ -29,25 +30,11 @@ export async function scopeVocabulary(
   const unique = [...new Set(words.map((w) => w.toLowerCase()))].slice(0, MAX_WORDS);
   const rt = filters.resourceType;
   const resourceTypes = rt ? (Array.isArray(rt) ? [...new Set(rt)] : [rt]) : null;
-  const rows = await db.query<{ word: string | null; df: number; passages: number }>(
-    `with scope as (
-       select d.id, d.chunk_count from documents d
-       where d.board = $1 and d.grade = $2 and d.subject = $3
-         and (d.visibility = 'shared' or d.owner_id = $4)
-         and ($5::text[] is null or d.resource_type = any ($5::text[]))
-     ),
-     lex as (
-       select w.word, (select u.lexeme from unnest(to_tsvector('english', w.word)) u limit 1) as lexeme
-       from unnest($6::text[]) as w(word)
-     )
-     select lex.word,
-            (select count(*) from chunk_terms t
-              where t.lexeme = lex.lexeme and t.document_id in (select id from scope))::int as df,
-            (select coalesce(sum(chunk_count), 0) from scope)::int as passages
-     from lex where lex.lexeme is not null
-     union all
-     select null, 0, (select coalesce(sum(chunk_count), 0) from scope)::int`,
-    [filters.board, filters.grade, filters.subject, userId, resourceTypes, unique],
+  const rows = await scopeWordCounts(
+    db,
+    userId,
+    { board: filters.board, grade: filters.grade, subject: filters.subject, resourceTypes },
+    unique,
   );
   const df = new Map<string, number>();
   let passages = 0;

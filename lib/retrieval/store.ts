@@ -170,3 +170,125 @@ export async function sectionPathsInOrder(db: ISqlExecutor, documentId: string):
   );
   return rows.map((r) => r.section_path);
 }
+
+export interface IFacetRow {
+  board: string;
+  grade: string;
+  subject: string;
+  resource_type: EResourceType;
+  chapter_number: number | null;
+  chapter_name: string | null;
+  chunks: number;
+}
+
+/** Passages per board, grade, subject, resource type and chapter the user can search. */
+export function facetRows(db: ISqlExecutor, userId: string): Promise<IFacetRow[]> {
+  return db.query<IFacetRow>(
+    `select board, grade, subject, resource_type, chapter_number, chapter_name, sum(chunk_count)::int as chunks
+     from documents where visibility = 'shared' or owner_id = $1
+     group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 5 nulls last, 6`,
+    [userId],
+  );
+}
+
+export interface IVisibleResourceRow {
+  id: string;
+  board: string;
+  grade: string;
+  subject: string;
+  title: string;
+  resource_type: EResourceType;
+  chapter_number: number | null;
+  chapter_name: string | null;
+}
+
+/** Every document the user can search (shared or their own). */
+export function visibleResources(db: ISqlExecutor, userId: string): Promise<IVisibleResourceRow[]> {
+  return db.query<IVisibleResourceRow>(
+    `select id, board, grade, subject, title, resource_type, chapter_number, chapter_name
+     from documents where visibility = 'shared' or owner_id = $1`,
+    [userId],
+  );
+}
+
+export interface IScopeWordRow {
+  /** Null on the one row that only carries the scope's passage count. */
+  word: string | null;
+  df: number;
+  passages: number;
+}
+
+/**
+ * For each word with a lexeme: the passages in the scope whose BM25 postings (`chunk_terms`) hold
+ * it, and the scope's passage count (also on one extra row with a null word, so an empty word list
+ * still answers). The chapter is not part of the scope.
+ */
+export function scopeWordCounts(
+  db: ISqlExecutor,
+  userId: string,
+  scope: { board: string; grade: string; subject: string; resourceTypes: string[] | null },
+  words: readonly string[],
+): Promise<IScopeWordRow[]> {
+  return db.query<IScopeWordRow>(
+    `with scope as (
+       select d.id, d.chunk_count from documents d
+       where d.board = $1 and d.grade = $2 and d.subject = $3
+         and (d.visibility = 'shared' or d.owner_id = $4)
+         and ($5::text[] is null or d.resource_type = any ($5::text[]))
+     ),
+     lex as (
+       select w.word, (select u.lexeme from unnest(to_tsvector('english', w.word)) u limit 1) as lexeme
+       from unnest($6::text[]) as w(word)
+     )
+     select lex.word,
+            (select count(*) from chunk_terms t
+              where t.lexeme = lex.lexeme and t.document_id in (select id from scope))::int as df,
+            (select coalesce(sum(chunk_count), 0) from scope)::int as passages
+     from lex where lex.lexeme is not null
+     union all
+     select null, 0, (select coalesce(sum(chunk_count), 0) from scope)::int`,
+    [scope.board, scope.grade, scope.subject, userId, scope.resourceTypes, words],
+  );
+}
+
+export interface IRetrievalLogRow {
+  userId: string;
+  queryType: string;
+  queryChars: number;
+  topK: number;
+  alpha: number;
+  reranker: string;
+  confidence: number;
+  retried: boolean;
+  resultCount: number;
+  topFused: number | null;
+  topRerank: number | null;
+  /** JSON text. */
+  timings: string;
+  /** JSON text. */
+  plan: string;
+}
+
+/** One row of `retrieval_logs` (shapes and timings only; never the query text). */
+export async function insertRetrievalLog(db: ISqlExecutor, r: IRetrievalLogRow): Promise<void> {
+  await db.query(
+    `insert into retrieval_logs (user_id, query_type, query_chars, top_k, alpha, reranker, confidence, retried,
+       enhanced, result_count, top_fused, top_rerank, timings, plan)
+     values ($1,$2,$3,$4,$5,$6,$7,$8,false,$9,$10,$11,$12,$13)`,
+    [
+      r.userId,
+      r.queryType,
+      r.queryChars,
+      r.topK,
+      r.alpha,
+      r.reranker,
+      r.confidence,
+      r.retried,
+      r.resultCount,
+      r.topFused,
+      r.topRerank,
+      r.timings,
+      r.plan,
+    ],
+  );
+}

@@ -31,13 +31,13 @@ function assess(run: IRetrievalRun, pass: IPassResult): { top: ICandidate[]; con
  * pass is more confident.
  */
 export async function assessAndCorrect(run: IRetrievalRun, first: IPassResult): Promise<IAssessedPass> {
-  const { req, ablation, understanding } = run;
+  const { req, settings, understanding } = run;
   const { top, confidence } = assess(run, first);
-  if (!shouldRetry(confidence.confidence) || ablation.retry === false || top.length === 0) {
+  if (!shouldRetry(confidence.confidence) || !settings.retry || top.length === 0) {
     return { pass: first, top, confidence, retried: false, warnings: [] };
   }
   const alpha = understanding.alpha;
-  const altAlpha = req.alpha ?? (alpha > 0.5 ? alpha - RETRY_ALPHA_SHIFT : alpha + RETRY_ALPHA_SHIFT);
+  const altAlpha = settings.alpha ?? (alpha > 0.5 ? alpha - RETRY_ALPHA_SHIFT : alpha + RETRY_ALPHA_SHIFT);
   const alt = await runPass(run, {
     searchText: req.query,
     alpha: altAlpha,

@@ -5,10 +5,10 @@ import { type ICandidate, type IRetrievalRun, keyOf } from "./types";
 
 /** Neighbours each side of a hit: the request's `expand` wins over the query type's window. */
 export function adjacentWindowFor(run: IRetrievalRun): number {
-  const { req, ablation, understanding } = run;
-  if (req.expand === false || ablation.expansion === false) return 0;
+  const { settings, understanding } = run;
+  if (settings.adjacent === "off") return 0;
   const window = understanding.classification.adjacentWindow;
-  return req.expand ? Math.max(1, window) : window;
+  return settings.adjacent === "at-least-one" ? Math.max(1, window) : window;
 }
 
 /**

@@ -1,5 +1,4 @@
 import "server-only";
-import { tuningOf } from "./gather-plan";
 import { searchCandidates } from "./pass";
 import { bookSectionOf, type ICandidate, type IPassResult, type IRetrievalRun, keyOf } from "./types";
 
@@ -155,7 +154,7 @@ export async function applyFocus(
     };
   }
   if (!opts.chapterFocus || run.understanding.chapterNumber !== null) return { pass, focus: null };
-  const tuning = tuningOf(run);
+  const tuning = run.settings.plan;
   const focused = await focusOnChapter(run, pass.candidates, opts.searchText, {
     depth: tuning.focusDepth,
     minShare: tuning.focusMinShare,

@@ -1,17 +1,9 @@
 import "server-only";
 import { describeError, log } from "@/lib/log";
-import { type ILlmQueryPlan, planQueryWithLlm } from "@/lib/steps/plan/llm";
+import { hypotheticalPassage, offlineVariant, startLlmPlan } from "@/lib/steps/plan";
 import type { IQueryPlan } from "@/lib/steps/plan/offline";
-import {
-  feedbackVariant,
-  headingVariant,
-  hypotheticalPassage,
-  synonymVariant,
-} from "@/lib/steps/plan/variants";
 import { contentWords } from "@/lib/text/tokenize";
-import { synonyms } from "@/lib/text/wordnet";
 import type { EProbeSource } from "@/types/retrieval.types";
-import { PLAN_DEFAULTS, type TPlanTuning } from "./defaults";
 import { fuseProbeLists, type IProbeList } from "./fuse-probes";
 import { type IGathered, searchCandidates } from "./pass";
 import type { IRetrievalRun } from "./types";
@@ -33,40 +25,6 @@ export interface IGatherOutcome {
   llmMs: number;
 }
 
-export function tuningOf(run: IRetrievalRun): TPlanTuning {
-  const budget = run.deps.planBudgetMs;
-  return {
-    ...PLAN_DEFAULTS,
-    ...(budget !== undefined ? { latencyBudgetMs: budget } : {}),
-    ...run.ablation.planTuning,
-  };
-}
-
-/** The language model's variants and passage, or the reason there are none. */
-type TLlmOutcome = { ok: true; plan: ILlmQueryPlan; ms: number } | { ok: false; reason: string; ms: number };
-
-function startLlmPlan(run: IRetrievalRun, plan: IQueryPlan, budgetMs: number): Promise<TLlmOutcome> | null {
-  const { deps, req } = run;
-  if (!plan.llm || !deps.model) return null;
-  const t0 = performance.now();
-  return planQueryWithLlm(
-    deps.model,
-    {
-      query: plan.mainText,
-      subject: req.filters.subject,
-      grade: req.filters.grade,
-      ...(req.filters.chapterName ? { chapterName: req.filters.chapterName } : {}),
-    },
-    budgetMs,
-  ).then(
-    (p): TLlmOutcome => ({ ok: true, plan: p, ms: performance.now() - t0 }),
-    (err: unknown): TLlmOutcome => {
-      log.warn("retrieval.plan_llm_failed", { error: describeError(err) });
-      return { ok: false, reason: describeError(err).slice(0, 120), ms: performance.now() - t0 };
-    },
-  );
-}
-
 /**
  * Stage 2, gather: run the plan's probes and fuse their lists (execute the query plan). The
  * query's own probe always runs; every other probe is optional: it is skipped once the request is
@@ -78,8 +36,8 @@ export async function gatherPlan(
   plan: IQueryPlan,
   startedAt: number,
 ): Promise<IGatherOutcome> {
-  const { understanding, ablation } = run;
-  const tuning = tuningOf(run);
+  const { understanding, settings } = run;
+  const tuning = settings.plan;
   const { alpha, limit, chapterNumber } = understanding;
   const probes: IProbeReport[] = [];
   const fallbacks: string[] = [];
@@ -164,7 +122,7 @@ export async function gatherPlan(
   }
 
   const firstContents = main.candidates.slice(0, tuning.feedbackDocs).map((c) => c.row.content);
-  if (plan.hyde && !llmHyde && ablation.hyde !== false) {
+  if (plan.hyde && !llmHyde && settings.hyde) {
     const passage = hypotheticalPassage(plan.mainText, firstContents, {
       maxSentences: tuning.hydeSentences,
       maxChars: tuning.hydeMaxChars,
@@ -180,24 +138,15 @@ export async function gatherPlan(
         note: "no key sentences",
       });
   }
-  for (const kind of ablation.offlineVariants ?? []) {
-    const text =
-      kind === "feedback"
-        ? feedbackVariant(plan.mainText, firstContents, 3)
-        : kind === "synonyms"
-          ? synonymVariant(
-              plan.mainText,
-              understanding.classification.topicTerms,
-              (w) => synonyms(w, { maxSenses: 1 }),
-              firstContents,
-              3,
-            )
-          : headingVariant(
-              plan.mainText,
-              main.candidates.slice(0, tuning.feedbackDocs).map((c) => c.row.section_path),
-              2,
-            );
+  for (const kind of settings.offlineVariants) {
+    const text = offlineVariant(
+      kind,
+      plan.mainText,
+      understanding.classification.topicTerms,
+      firstContents,
+      main.candidates.slice(0, tuning.feedbackDocs).map((c) => c.row.section_path),
+    );
     if (text) await optional(kind, text, tuning.offlineVariantWeight);
   }
-  return { gathered: fuseProbeLists(lists, ablation.fusion ?? "score"), probes, fallbacks, llmMs };
+  return { gathered: fuseProbeLists(lists, settings.fusion), probes, fallbacks, llmMs };
 }

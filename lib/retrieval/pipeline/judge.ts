@@ -107,7 +107,7 @@ export function judgeRelevance(
         bestIndex >= 0 && top[bestIndex] ? stemsOf(top[bestIndex]!) : new Set(),
       )
     : [];
-  run.ablation.onJudged?.(
+  run.settings.onJudged?.(
     top.map((c, i) => ({
       documentId: c.row.document_id,
       chunkIndex: c.row.chunk_index,
@@ -126,11 +126,7 @@ export function judgeRelevance(
   const bestFeatures = bestIndex >= 0 ? (features[bestIndex] ?? null) : null;
   const scoped = queryRelevance(best, bestFeatures, absentShare(words), run.deps.embedder.modelId) ?? best;
   const refuse =
-    run.ablation.refuse !== false &&
-    !noTopic &&
-    !classification.broad &&
-    top.length > 0 &&
-    scoped < REFUSE_BELOW;
+    run.settings.refuse && !noTopic && !classification.broad && top.length > 0 && scoped < REFUSE_BELOW;
   if (!refuse) return { relevance, features, weak };
   const nothing = (features[0]?.scopeCoverage ?? 0) === 0;
   return {

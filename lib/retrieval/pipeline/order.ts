@@ -1,17 +1,16 @@
 import { smoothByGroup } from "../coherence";
 import { diversifyBySection } from "../diversify";
-import { DEFAULT_COHERENCE, DEFAULT_COHERENCE_PROTECT, DEFAULT_SECTION_SPREAD_LAMBDA } from "./defaults";
 import { type ICandidate, type IRetrievalRun, scoreOf, sectionOf } from "./types";
 
 /** Stage 5a, document smoothing: chapters with several strong passages lift their members (coherence.ts). */
 export function smoothByChapter(run: IRetrievalRun, candidates: ICandidate[]): ICandidate[] {
-  const weight = run.ablation.coherenceWeight ?? DEFAULT_COHERENCE;
+  const weight = run.settings.coherenceWeight;
   if (weight <= 0 || candidates.length <= 1) return candidates;
   return smoothByGroup(candidates, {
     group: (c) => c.row.document_id,
     score: scoreOf,
     weight,
-    protect: run.ablation.coherenceProtect ?? DEFAULT_COHERENCE_PROTECT,
+    protect: run.settings.coherenceProtect,
   }).map(({ item }) => item);
 }
 
@@ -21,13 +20,13 @@ export function smoothByChapter(run: IRetrievalRun, candidates: ICandidate[]): I
  * section's best unless it ranks clearly higher.
  */
 export function spreadOverSections(run: IRetrievalRun, candidates: ICandidate[]): ICandidate[] {
-  const { ablation, understanding } = run;
-  if (ablation.diversify === false) return candidates;
+  const { settings, understanding } = run;
+  if (!settings.diversify) return candidates;
   if (understanding.classification.broad) {
     return diversifyBySection(candidates, { key: (c) => sectionOf(c.row), score: scoreOf });
   }
   if (candidates.length <= 1) return candidates;
-  const lambda = ablation.sectionSpreadLambda ?? DEFAULT_SECTION_SPREAD_LAMBDA;
+  const lambda = settings.sectionSpreadLambda;
   if (lambda >= 1) return candidates;
   // Relevance = rank after smoothing (its scores are not comparable across the protected head).
   const rank = new Map(candidates.map((c, i) => [c, i]));

@@ -153,7 +153,7 @@ export function buildResponse(
     classification: {
       type: classification.type,
       alpha: understanding.alpha,
-      alphaSource: req.alpha !== undefined ? "request" : "classifier",
+      alphaSource: run.settings.alpha !== undefined ? "request" : "classifier",
       searchText: classification.searchText,
       adjacentWindow: classification.adjacentWindow,
       fanout: understanding.fanout,

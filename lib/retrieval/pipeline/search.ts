@@ -17,11 +17,11 @@ export interface ISearchResult {
 
 /** Stage 2a, search (once per probe of the gather stage): embed the probe's text and run the one hybrid SQL statement inside the scope. */
 export async function searchProbe(run: IRetrievalRun, probe: IProbe): Promise<ISearchResult> {
-  const { deps, req, ablation, userId } = run;
+  const { deps, req, settings, userId } = run;
   const { filters } = req;
   const t0 = performance.now();
-  const keywordOnly = ablation.legs === "keyword" || probe.legs === "keyword";
-  const vectorOnly = ablation.legs === "vector" || probe.legs === "vector";
+  const keywordOnly = settings.legs === "keyword" || probe.legs === "keyword";
+  const vectorOnly = settings.legs === "vector" || probe.legs === "vector";
   const embedding = keywordOnly ? null : await deps.embedder.embedQuery(probe.searchText);
   const embedMs = performance.now() - t0;
   const t1 = performance.now();
@@ -39,7 +39,7 @@ export async function searchProbe(run: IRetrievalRun, probe: IProbe): Promise<IS
     embeddingModel: deps.embedder.modelId,
     alpha: probe.alpha,
     limit: probe.limit,
-    bm25: ablation.bm25,
+    bm25: settings.bm25,
   });
   return { rows, embedMs, sqlMs: performance.now() - t1 };
 }

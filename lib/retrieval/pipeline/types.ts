@@ -63,6 +63,49 @@ export interface IRetrieveAblation {
   planTuning?: Partial<TPlanTuning>;
 }
 
+/**
+ * Every setting a retrieval stage reads, resolved once at the top of `retrieve()` from the three
+ * places they come from: the request, the eval's ablation knobs and the production defaults
+ * (`defaults.ts`, with the deployment's planner budget). Stages read this, never the sources.
+ */
+export interface IRetrievalSettings {
+  /** Which search legs run ("both" in production). */
+  legs: "both" | "vector" | "keyword";
+  /** The request's own α (wins over the classifier's), if it gave one. */
+  alpha: number | undefined;
+  /** Added to the classifier's α. */
+  alphaShift: number;
+  classifier: boolean;
+  chapterNarrowing: boolean;
+  /** SQL candidate pool as a multiple of the rerank fanout (at least 1). */
+  poolFactor: number;
+  /** Adjacent expansion: off, the query type's window, or at least one neighbour (the request asked). */
+  adjacent: "off" | "classifier" | "at-least-one";
+  bm25: { k1: number; b: number; headingWeight: number } | undefined;
+  rerank: boolean;
+  /** Weight of the fused score inside the offline reranker (undefined: the reranker's default). */
+  rerankFusedWeight: number | undefined;
+  coherenceWeight: number;
+  coherenceProtect: number;
+  diversify: boolean;
+  sectionSpreadLambda: number;
+  zones: boolean;
+  /** The corrective retry (off with the planner, and for "the next section"). */
+  retry: boolean;
+  refuse: boolean;
+  onJudged: IRetrieveAblation["onJudged"];
+  /** Planner stages. */
+  planner: boolean;
+  variants: boolean;
+  hyde: boolean;
+  hydeLookups: boolean;
+  focus: boolean;
+  fusion: "score" | "rrf";
+  offlineVariants: readonly ("synonyms" | "feedback" | "headings")[];
+  /** The planner's weights, limits and budgets. */
+  plan: TPlanTuning;
+}
+
 /** A passage on its way through the pipeline. */
 export interface ICandidate {
   row: IHybridRow;
@@ -98,7 +141,7 @@ export interface IProbe {
   alpha: number;
   limit: number;
   chapter: number | null;
-  /** Which legs to run; default both (the ablation's `legs` still wins). */
+  /** Which legs to run; default both (the settings' `legs` still wins). */
   legs?: "both" | "vector" | "keyword";
 }
 
@@ -120,7 +163,8 @@ export interface IRetrievalRun {
   deps: IRetrieveDeps;
   userId: string;
   req: TRetrievalQueryRequest;
-  ablation: IRetrieveAblation;
+  /** Every setting, resolved once from the request, the ablation knobs and the defaults. */
+  settings: IRetrievalSettings;
   understanding: IQueryUnderstanding;
   /**
    * When the request's language-model budget ends (performance.now() time): the planner's call and

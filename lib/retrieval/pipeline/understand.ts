@@ -4,8 +4,7 @@ import type { TRetrievalQueryRequest } from "@/schema/retrieval.schema";
 import type { IQueryClassification } from "@/types/retrieval.types";
 import { classifyQuery } from "../classify";
 import { scopeChapters } from "../store";
-import { DEFAULT_POOL_FACTOR } from "./defaults";
-import type { IQueryUnderstanding, IRetrieveAblation, IRetrieveDeps } from "./types";
+import type { IQueryUnderstanding, IRetrievalSettings, IRetrieveDeps } from "./types";
 
 /** With the classifier ablated, every query is searched as typed with an even split. */
 function neutralClassification(classified: IQueryClassification, query: string): IQueryClassification {
@@ -20,14 +19,10 @@ function neutralClassification(classified: IQueryClassification, query: string):
   };
 }
 
-function alphaFor(
-  req: TRetrievalQueryRequest,
-  classification: IQueryClassification,
-  ablation: IRetrieveAblation,
-): number {
-  if (ablation.legs === "vector") return 1;
-  if (ablation.legs === "keyword") return 0;
-  return req.alpha ?? Math.min(1, Math.max(0, classification.alpha + (ablation.alphaShift ?? 0)));
+function alphaFor(classification: IQueryClassification, settings: IRetrievalSettings): number {
+  if (settings.legs === "vector") return 1;
+  if (settings.legs === "keyword") return 0;
+  return settings.alpha ?? Math.min(1, Math.max(0, classification.alpha + settings.alphaShift));
 }
 
 /**
@@ -38,16 +33,15 @@ export async function understandQuery(
   deps: IRetrieveDeps,
   userId: string,
   req: TRetrievalQueryRequest,
-  ablation: IRetrieveAblation,
+  settings: IRetrievalSettings,
 ): Promise<IQueryUnderstanding> {
   const { filters } = req;
   const chapters = await scopeChapters(deps.db, userId, filters);
   // A pasted MCQ is classified by its stem; the options become probes (plan.ts).
   const mcq = splitMcqOptions(req.query);
   const classified = classifyQuery(mcq?.stem ?? req.query, { chapters });
-  const classification =
-    ablation.classifier === false ? neutralClassification(classified, req.query) : classified;
-  const alpha = alphaFor(req, classification, ablation);
+  const classification = settings.classifier ? classified : neutralClassification(classified, req.query);
+  const alpha = alphaFor(classification, settings);
   const fanout =
     req.rerankFanout ?? Math.max(req.topK, Math.round(req.topK * classification.fanoutMultiplier));
   const explanations = [...classification.reasons];
@@ -58,15 +52,12 @@ export async function understandQuery(
     chapterNumber === null &&
     !filters.chapterName &&
     classification.chapterRef !== undefined &&
-    ablation.chapterNarrowing !== false &&
+    settings.chapterNarrowing &&
     chapters.some((c) => c.number === classification.chapterRef)
   ) {
     chapterNumber = classification.chapterRef;
     explanations.push(`Searched within chapter ${chapterNumber}, which the query names.`);
   }
-  const limit = Math.max(
-    Math.round(fanout * Math.max(1, ablation.poolFactor ?? DEFAULT_POOL_FACTOR)),
-    req.topK,
-  );
+  const limit = Math.max(Math.round(fanout * settings.poolFactor), req.topK);
   return { chapters, classification, alpha, fanout, chapterNumber, limit, explanations };
 }

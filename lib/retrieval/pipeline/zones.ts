@@ -38,7 +38,7 @@ export function favourZones(run: IRetrievalRun, candidates: ICandidate[]): ICand
     seen.add(key);
     return true;
   });
-  if (run.ablation.zones === false) return unique;
+  if (!run.settings.zones) return unique;
   const intent = zoneIntent(run.req.query);
   const scaled = unique.map((c) => {
     const f = zoneFactor(c.zone, intent);

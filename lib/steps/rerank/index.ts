@@ -36,7 +36,7 @@ async function rerankPoolWithLlm(
 }
 
 function rerankPoolOffline(run: IRetrievalRun, pool: ICandidate[]): ICandidate[] {
-  const { req, ablation, understanding } = run;
+  const { req, settings, understanding } = run;
   const results = rerankOffline(
     { ...understanding.classification, original: req.query },
     pool.map((c) => ({
@@ -48,7 +48,7 @@ function rerankPoolOffline(run: IRetrievalRun, pool: ICandidate[]): ICandidate[]
     })),
     {
       bloomTargets: req.bloomTargets,
-      ...(ablation.rerankFusedWeight !== undefined ? { fusedWeight: ablation.rerankFusedWeight } : {}),
+      ...(settings.rerankFusedWeight !== undefined ? { fusedWeight: settings.rerankFusedWeight } : {}),
     },
   );
   const byKey = new Map(results.map((r) => [r.key, r.rerankScore]));
@@ -66,8 +66,8 @@ export async function rerankCandidates(
   run: IRetrievalRun,
   candidates: ICandidate[],
 ): Promise<IRerankOutcome> {
-  const { deps, req, ablation, understanding } = run;
-  if (!req.enableRerank || ablation.rerank === false || candidates.length <= 1) {
+  const { deps, settings, understanding } = run;
+  if (!settings.rerank || candidates.length <= 1) {
     return { candidates, reranker: "none", warnings: [] };
   }
   const pool = candidates.slice(0, understanding.fanout);
