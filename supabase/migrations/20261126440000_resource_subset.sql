@@ -2,7 +2,8 @@
 -- takes an optional list of document ids; null keeps the whole subject. The function gains a
 -- 16th parameter, so the 15-parameter version is dropped first (an overload with a defaulted
 -- extra parameter would make every 15-argument call ambiguous). The body is the one of
--- 20261122000300_hybrid_search.sql with one more condition on the scope.
+-- 20261126000420_vector_index.sql (vector stage through paperwise_vector_candidates) with one more
+-- condition on the scope.
 drop function if exists public.paperwise_hybrid_search(
   uuid, text, text, text, text[], int, text, text, vector, text, double precision, int,
   double precision, double precision, double precision
@@ -94,11 +95,8 @@ begin
     from (
       select pre.d, pre.i, (c.embedding <=> p_embedding)::double precision as dist
       from (
-        select l.document_id as d, l.chunk_index as i
-        from chunk_lite l
-        where l.document_id = any (v_vec_scope)
-        order by l.embedding_lite <#> v_lite
-        limit greatest(p_limit * 4, 64)
+        select vc.document_id as d, vc.chunk_index as i
+        from public.paperwise_vector_candidates(v_vec_scope, v_n::bigint, v_lite, greatest(p_limit * 4, 64)) vc
       ) pre
       join document_chunks c on c.document_id = pre.d and c.chunk_index = pre.i
       order by 3
