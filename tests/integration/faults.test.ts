@@ -111,9 +111,13 @@ describe("misbehaving LLM provider (real @ai-sdk/openai client)", () => {
       );
       expect(q.status).toBe(200);
       const qb = await q.json();
-      expect(qb.debug.reranker).toBe("fused-fallback");
+      // The planner's model call shares the 400 ms budget; on a loaded machine it can spend all
+      // of it and the offline reranker orders the results instead of the fused fallback.
+      expect(["fused-fallback", "offline"]).toContain(qb.debug.reranker);
       expect(qb.items).toHaveLength(8);
-      expect(qb.warnings.join(" ")).toMatch(/fused order/);
+      expect(qb.warnings.join(" ")).toMatch(
+        qb.debug.reranker === "offline" ? /budget was spent on planning/ : /fused order/,
+      );
 
       const e = await enhance(
         makeRequest("POST", "/api/retrieval/enhance-query", {

@@ -206,10 +206,17 @@ describe("POST /api/retrieval/query", () => {
       });
       expect(status).toBe(200);
       expect(Date.now() - started).toBeLessThan(5000);
-      expect(body.debug.reranker).toBe("fused-fallback");
+      // The planner's model call shares the 200 ms budget: on a loaded machine it can spend all of
+      // it, and then the offline reranker orders the results (with its own warning) instead of the
+      // fused fallback. Both are the guarded outcome; neither may wait for the model.
+      expect(["fused-fallback", "offline"]).toContain(body.debug.reranker);
       expect(body.warnings.join(" ")).toMatch(/reranker/);
-      const fused = body.items.map((i: { fusedScore: number }) => i.fusedScore);
-      expect(fused).toEqual([...fused].sort((a, b) => b - a));
+      if (body.debug.reranker === "fused-fallback") {
+        const fused = body.items.map((i: { fusedScore: number }) => i.fusedScore);
+        expect(fused).toEqual([...fused].sort((a, b) => b - a));
+      } else {
+        expect(body.warnings.join(" ")).toMatch(/budget was spent on planning/);
+      }
     }
     setLanguageModelForProcess(undefined);
   });
