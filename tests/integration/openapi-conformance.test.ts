@@ -1,4 +1,3 @@
-import path from "node:path";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -43,7 +42,7 @@ import { createApiToken } from "@/lib/auth/api-tokens";
 import { paperToUpdate } from "@/lib/papers/store";
 import { EXPORT_FORMATS } from "@/schema/enums.schema";
 import type { IPaper } from "@/types/paper.types";
-import { BIOLOGY, DEMO_DIR, generateSet, ingestOne } from "../support/demo-data";
+import { BIOLOGY, generateSet, ingestDemoChapter } from "../support/demo-data";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
 
 /**
@@ -108,11 +107,7 @@ const a = () => env.admin.token;
 beforeAll(async () => {
   env = await createTestEnv();
   doc = (await (await openapi(makeRequest("GET", "/api/openapi.json"), {})).json()) as TDoc;
-  docId = await ingestOne(env, {
-    userId: env.admin.id,
-    file: path.join(DEMO_DIR, "biology-2e/ch04-cell-structure.md"),
-    defaults: { ...BIOLOGY, resourceType: "textbook", visibility: "shared", chapterNumber: 4 },
-  });
+  docId = await ingestDemoChapter(env, "ch04-cell-structure.md", 4);
   const [row] = await env.db.query<{ id: string }>("select ingestion_id as id from documents where id = $1", [
     docId,
   ]);

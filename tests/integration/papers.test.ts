@@ -1,4 +1,3 @@
-import path from "node:path";
 import mammoth from "mammoth";
 import { extractText } from "unpdf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +11,7 @@ import { POST as createPaper, GET as listPapers } from "@/app/api/papers/route";
 import { GET as getSet } from "@/app/api/question-sets/[id]/route";
 import { PATCH as patchQuestion } from "@/app/api/questions/[id]/route";
 import type { IPaper, IPaperCheck } from "@/types/paper.types";
-import { BIOLOGY, DEMO_DIR, generateSet, ingestOne } from "../support/demo-data";
+import { BIOLOGY, generateSet, ingestDemoChapter, ingestOne } from "../support/demo-data";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
 
 let env: ITestEnv;
@@ -36,17 +35,7 @@ async function setQuestions(token: string, setId: string) {
 
 beforeAll(async () => {
   env = await createTestEnv();
-  docId = await ingestOne(env, {
-    userId: env.admin.id,
-    file: path.join(DEMO_DIR, "biology-2e/ch04-cell-structure.md"),
-    defaults: {
-      ...BIOLOGY,
-      resourceType: "textbook",
-      visibility: "shared",
-      chapterNumber: 4,
-      chapterName: "Cell Structure",
-    },
-  });
+  docId = await ingestDemoChapter(env, "ch04-cell-structure.md", 4, "Cell Structure");
   // The whole demo chapter (cell structure holds the most material for written questions). The
   // offline generator leaves a slot empty rather than fill it with a form readers reject (a
   // chapter carries only a few MCQs it can write), so the paper's 6 MCQ, 4 short and 2 long

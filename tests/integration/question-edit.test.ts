@@ -1,11 +1,10 @@
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as addItems } from "@/app/api/papers/[id]/items/route";
 import { POST as createPaper } from "@/app/api/papers/route";
 import { GET as getSet } from "@/app/api/question-sets/[id]/route";
 import { PATCH as patchQuestion } from "@/app/api/questions/[id]/route";
 import { GET as searchQuestions } from "@/app/api/questions/route";
-import { BIOLOGY, DEMO_DIR, generateSet, ingestOne } from "../support/demo-data";
+import { BIOLOGY, generateSet, ingestDemoChapter } from "../support/demo-data";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
 
 type TSaved = {
@@ -38,17 +37,7 @@ async function patch(id: string, json: unknown, token = env.teacher.token) {
 
 beforeAll(async () => {
   env = await createTestEnv();
-  const docId = await ingestOne(env, {
-    userId: env.admin.id,
-    file: path.join(DEMO_DIR, "biology-2e/ch04-cell-structure.md"),
-    defaults: {
-      ...BIOLOGY,
-      resourceType: "textbook",
-      visibility: "shared",
-      chapterNumber: 4,
-      chapterName: "Cells",
-    },
-  });
+  const docId = await ingestDemoChapter(env, "ch04-cell-structure.md", 4, "Cells");
   const [{ n }] = (await env.db.query<{ n: number }>(
     "select count(*)::int as n from document_chunks where document_id = $1",
     [docId],

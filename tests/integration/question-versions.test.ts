@@ -1,8 +1,7 @@
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PATCH as patchQuestion } from "@/app/api/questions/[id]/route";
 import { GET as searchQuestions } from "@/app/api/questions/route";
-import { BIOLOGY, DEMO_DIR, generateSet, ingestOne } from "../support/demo-data";
+import { BIOLOGY, generateSet, ingestDemoChapter } from "../support/demo-data";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
 
 /**
@@ -36,17 +35,7 @@ async function oneQuestion(seed: number, replaces?: string, token = env.teacher.
 
 beforeAll(async () => {
   env = await createTestEnv();
-  const docId = await ingestOne(env, {
-    userId: env.admin.id,
-    file: path.join(DEMO_DIR, "biology-2e/ch04-cell-structure.md"),
-    defaults: {
-      ...BIOLOGY,
-      resourceType: "textbook",
-      visibility: "shared",
-      chapterNumber: 4,
-      chapterName: "Cells",
-    },
-  });
+  const docId = await ingestDemoChapter(env, "ch04-cell-structure.md", 4, "Cells");
   context = Array.from({ length: 30 }, (_, i) => ({ documentId: docId, chunkIndex: i }));
 });
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { buildConfig } from "@/lib/config/env";
 import { getDb, getReadDb, setDbForProcess } from "@/lib/db";
 import { openPostgres } from "@/lib/db/postgres";
 import type { IDatabase, ISqlExecutor } from "@/lib/db/types";
-import { BIOLOGY, DEMO_DIR, ingestOne } from "../support/demo-data";
+import { BIOLOGY, ingestDemoChapter } from "../support/demo-data";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
 
 /**
@@ -58,11 +58,7 @@ const seen: string[] = [];
 
 beforeAll(async () => {
   env = await createTestEnv();
-  docId = await ingestOne(env, {
-    userId: env.admin.id,
-    file: `${DEMO_DIR}/biology-2e/ch05-structure-and-function-of-plasma-membranes.md`,
-    defaults: { ...BIOLOGY, resourceType: "textbook", visibility: "shared", chapterNumber: 5 },
-  });
+  docId = await ingestDemoChapter(env, "ch05-structure-and-function-of-plasma-membranes.md", 5);
   const [row] = await env.db.query<{ ingestion_id: string }>(
     "select ingestion_id from documents where id = $1",
     [docId],

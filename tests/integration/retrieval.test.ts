@@ -1,43 +1,19 @@
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as enhance } from "@/app/api/retrieval/enhance-query/route";
 import { GET as facets } from "@/app/api/retrieval/facets/route";
 import { POST as query } from "@/app/api/retrieval/query/route";
-import { getEmbedder } from "@/lib/ai/embedder";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
-import { ingestFiles } from "@/lib/ingestion/ingest-files";
-import { getStorage } from "@/lib/storage";
 import { RetrievalQueryResponseSchema } from "@/schema/retrieval.schema";
+import { BIOLOGY, seedDemoWithPrivateNotes } from "../support/demo-data";
 import { failingModel, hangingModel, textModel } from "../support/mock-models";
 import { createTestEnv, type ITestEnv, makeRequest } from "../support/test-env";
 
-const DEMO = path.join(import.meta.dirname, "../../supabase/seed/demo/biology-2e");
-const FILTERS = { board: "OpenStax", grade: "11", subject: "Biology" };
+const FILTERS = BIOLOGY;
 
 let env: ITestEnv;
 beforeAll(async () => {
   env = await createTestEnv();
-  const results = await ingestFiles(env.db, getStorage(), getEmbedder(), {
-    userId: env.admin.id,
-    inputs: [DEMO],
-    defaults: { resourceType: "textbook", visibility: "shared" },
-    maxBytes: 50 * 1024 * 1024,
-  });
-  expect(results.every((r) => !r.error)).toBe(true);
-  const notes = path.join(import.meta.dirname, "../fixtures/openstax/ch31-soil-and-plant-nutrition.md");
-  const privateNotes = await ingestFiles(env.db, getStorage(), getEmbedder(), {
-    userId: env.teacher.id,
-    inputs: [notes],
-    defaults: {
-      ...FILTERS,
-      resourceType: "notes",
-      visibility: "private",
-      chapterNumber: 31,
-      chapterName: "Soil and Plant Nutrition",
-    },
-    maxBytes: 50 * 1024 * 1024,
-  });
-  expect(privateNotes[0]?.error).toBeUndefined();
+  await seedDemoWithPrivateNotes(env);
 });
 afterAll(async () => {
   setLanguageModelForProcess(undefined);

@@ -4,7 +4,7 @@ import { getEmbedder } from "@/lib/ai/embedder";
 import type { ISqlExecutor } from "@/lib/db";
 import { createPaper } from "@/lib/papers/store";
 import { hybridSearch } from "@/lib/retrieval/store";
-import { BIOLOGY, DEMO_DIR, ingestOne } from "../support/demo-data";
+import { BIOLOGY, ingestDemoChapter, ingestOne } from "../support/demo-data";
 import { testDbKind } from "../support/test-db";
 import { createTestEnv, type ITestEnv } from "../support/test-env";
 
@@ -68,11 +68,7 @@ beforeAll(async () => {
     name: "notes.md",
     text: `# My notes\n\n## Plants\n\nThese are my own notes on ${text}, written for one class only. ${text} again.\n`,
   });
-  sharedDoc = await ingestOne(env, {
-    userId: env.admin.id,
-    file: `${DEMO_DIR}/biology-2e/ch08-photosynthesis.md`,
-    defaults: { ...BIOLOGY, resourceType: "textbook", visibility: "shared", chapterNumber: 8 },
-  });
+  sharedDoc = await ingestDemoChapter(env, "ch08-photosynthesis.md", 8);
   docA = await ingestOne(env, {
     userId: env.teacher.id,
     markdown: notes(PRIVATE_A),

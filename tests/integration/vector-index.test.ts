@@ -11,7 +11,7 @@ import {
   vectorIndexBytes,
 } from "@/lib/db/vector-index";
 import { hybridSearch, type IHybridSearchParams } from "@/lib/retrieval/store";
-import { BIOLOGY, DEMO_DIR, ingestOne } from "../support/demo-data";
+import { BIOLOGY, ingestDemoChapter } from "../support/demo-data";
 import { createTestEnv, type ITestEnv } from "../support/test-env";
 
 /**
@@ -67,11 +67,7 @@ async function indexScansReaching(target: number): Promise<number> {
 
 beforeAll(async () => {
   env = await createTestEnv();
-  await ingestOne(env, {
-    userId: env.admin.id,
-    file: `${DEMO_DIR}/biology-2e/ch05-structure-and-function-of-plasma-membranes.md`,
-    defaults: { ...BIOLOGY, resourceType: "textbook", visibility: "shared", chapterNumber: 5 },
-  });
+  await ingestDemoChapter(env, "ch05-structure-and-function-of-plasma-membranes.md", 5);
   await env.db.exec("analyze chunk_lite");
   // createVectorIndex needs one connection (its memory setting is the session's).
   single = env.kind === "postgres" ? openPostgres(env.location, { max: 1 }) : env.db;
@@ -146,11 +142,7 @@ describe("HNSW at the crossover", () => {
 
   it("keeps ingesting with the index present, and drops it", async () => {
     const before = (await scopeSizes(env.db)).total;
-    await ingestOne(env, {
-      userId: env.admin.id,
-      file: `${DEMO_DIR}/biology-2e/ch04-cell-structure.md`,
-      defaults: { ...BIOLOGY, resourceType: "textbook", visibility: "shared", chapterNumber: 4 },
-    });
+    await ingestDemoChapter(env, "ch04-cell-structure.md", 4);
     expect((await scopeSizes(env.db)).total).toBeGreaterThan(before);
     await dropVectorIndex(env.db);
     expect(await vectorIndexBytes(env.db)).toBeNull();

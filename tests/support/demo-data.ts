@@ -11,6 +11,35 @@ import { readGenerationStream } from "./ui-stream";
 
 export const DEMO_DIR = path.join(import.meta.dirname, "../../supabase/seed/demo");
 export const BIOLOGY = { board: "OpenStax", grade: "11", subject: "Biology" } as const;
+const SOIL_NOTES = path.join(import.meta.dirname, "../fixtures/openstax/ch31-soil-and-plant-nutrition.md");
+
+/**
+ * The retrieval suites' scope: the shared Biology demo book (uploaded by the admin) and the
+ * teacher's private notes on soil (chapter 31) in the same Board → Class → Subject.
+ */
+export async function seedDemoWithPrivateNotes(env: ITestEnv, notesTitle?: string): Promise<void> {
+  const shared = await ingestFiles(env.db, getStorage(), getEmbedder(), {
+    userId: env.admin.id,
+    inputs: [path.join(DEMO_DIR, "biology-2e")],
+    defaults: { resourceType: "textbook", visibility: "shared" },
+    maxBytes: 50 * 1024 * 1024,
+  });
+  const notes = await ingestFiles(env.db, getStorage(), getEmbedder(), {
+    userId: env.teacher.id,
+    inputs: [SOIL_NOTES],
+    defaults: {
+      ...BIOLOGY,
+      resourceType: "notes",
+      visibility: "private",
+      chapterNumber: 31,
+      chapterName: "Soil and Plant Nutrition",
+      ...(notesTitle ? { title: notesTitle } : {}),
+    },
+    maxBytes: 50 * 1024 * 1024,
+  });
+  const failed = [...shared, ...notes].find((r) => r.error);
+  if (failed) throw new Error(`demo seeding failed: ${JSON.stringify(failed.error)}`);
+}
 
 /** Ingests one file (a path, or inline Markdown written to the env's data dir) and returns its document id. */
 export async function ingestOne(
@@ -38,6 +67,26 @@ export async function ingestOne(
   const documentId = result?.ingestion?.document_id;
   if (!documentId) throw new Error(`ingestion of ${input} produced no document`);
   return documentId;
+}
+
+/** Ingests one chapter of the Biology demo book as the admin's shared textbook; its document id. */
+export function ingestDemoChapter(
+  env: ITestEnv,
+  file: string,
+  chapterNumber: number,
+  chapterName?: string,
+): Promise<string> {
+  return ingestOne(env, {
+    userId: env.admin.id,
+    file: path.join(DEMO_DIR, "biology-2e", file),
+    defaults: {
+      ...BIOLOGY,
+      resourceType: "textbook",
+      visibility: "shared",
+      chapterNumber,
+      ...(chapterName ? { chapterName } : {}),
+    },
+  });
 }
 
 /** Runs the real generation route (offline generator) and returns the saved set id. */
