@@ -6,12 +6,12 @@
  * queries for the duration, then the same with M concurrent generation streams mixed in.
  * Reports throughput, p50/p95/p99, errors and the server's RSS at start and end.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { Command } from "commander";
+import { login, percentile, startNextServer } from "./support/next-server";
 
 const opts = new Command()
   .option("--duration <s>", "seconds per run", "60")
@@ -21,67 +21,14 @@ const opts = new Command()
   .parse()
   .opts<{ duration: string; connections: string; streams: string; port: string }>();
 
-const base = `http://127.0.0.1:${opts.port}`;
-if (!existsSync(".next/BUILD_ID")) spawnSync("npx", ["next", "build"], { stdio: "inherit" });
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "paperwise-load-"));
-const server = spawn(
-  process.execPath,
-  ["node_modules/next/dist/bin/next", "start", "-p", opts.port, "-H", "127.0.0.1"],
-  {
-    env: {
-      ...process.env,
-      PAPERWISE_DATA_DIR: dataDir,
-      PAPERWISE_RATE_LIMIT_PER_MIN: "0",
-      PAPERWISE_LOG_LEVEL: "warn",
-      PAPERWISE_LLM: "offline",
-      PAPERWISE_EMBEDDER: "offline",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  },
-);
-
-function rssMb(pid: number): number {
-  // next start forks its server worker; count the whole process tree.
-  const pids = [
-    pid,
-    ...spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
-      .stdout.split("\n")
-      .filter(Boolean)
-      .map(Number),
-  ];
-  let kb = 0;
-  for (const p of pids) {
-    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
-    kb += m ? Number(m[1]) : 0;
-  }
-  return kb / 1024;
-}
-
-async function waitReady() {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("server did not become ready");
-}
-
-const pct = (xs: number[], q: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
+const server = await startNextServer(Number(opts.port), { PAPERWISE_DATA_DIR: dataDir });
+const { base } = server;
+const pct = percentile;
 
 try {
-  await waitReady();
-  const login = (await (
-    await fetch(`${base}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "teacher@paperwise.local", password: "paperwise-teacher" }),
-    })
-  ).json()) as { accessToken: string };
-  const headers = { authorization: `Bearer ${login.accessToken}`, "content-type": "application/json" };
+  const accessToken = await login(base, "teacher@paperwise.local", "paperwise-teacher");
+  const headers = { authorization: `Bearer ${accessToken}`, "content-type": "application/json" };
   const filters = { board: "OpenStax", grade: "11", subject: "Biology" };
   const queries = readFileSync(path.join(process.cwd(), "../shared/eval/queries-open.jsonl"), "utf8")
     .split("\n")
@@ -113,7 +60,7 @@ try {
   );
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const streams of [0, Number(opts.streams)]) {
-    const rssStart = rssMb(server.pid!);
+    const rssStart = server.rssMb();
     const times: number[] = [];
     const run = autocannon({
       url: base,
@@ -157,11 +104,10 @@ try {
     await Promise.all(workers);
     const errors = result.errors + result.timeouts + result.non2xx;
     console.log(
-      `| ${Number(opts.connections)} retrieval clients${streams ? ` + ${streams} generation streams` : ""} | ${result.requests.total} | ${result.requests.average.toFixed(1)} | ${pct(times, 0.5).toFixed(0)} | ${pct(times, 0.95).toFixed(0)} | ${pct(times, 0.99).toFixed(0)} | ${errors} | ${streams ? `${sets} (${genErrors})` : "–"} | ${rssStart.toFixed(0)} → ${rssMb(server.pid!).toFixed(0)} |`,
+      `| ${Number(opts.connections)} retrieval clients${streams ? ` + ${streams} generation streams` : ""} | ${result.requests.total} | ${result.requests.average.toFixed(1)} | ${pct(times, 0.5).toFixed(0)} | ${pct(times, 0.95).toFixed(0)} | ${pct(times, 0.99).toFixed(0)} | ${errors} | ${streams ? `${sets} (${genErrors})` : "–"} | ${rssStart.toFixed(0)} → ${server.rssMb().toFixed(0)} |`,
     );
   }
 } finally {
-  server.kill("SIGTERM");
-  await new Promise((r) => setTimeout(r, 500));
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

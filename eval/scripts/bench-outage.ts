@@ -17,12 +17,12 @@
  * --stream-only runs phase 4 alone.
  * Sequential requests (one client), so the figures are latencies, not queueing.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Command } from "commander";
 import { startOpenAIStandIn } from "../../tests/support/openai-stand-in";
+import { type INextServer, login, percentile, startNextServer } from "./support/next-server";
 
 const opts = new Command()
   .option("--queries <n>", "retrieval requests per measured phase", "200")
@@ -51,49 +51,18 @@ const BLUEPRINT = {
   ],
 };
 
-if (!existsSync(".next/BUILD_ID")) spawnSync("npx", ["next", "build"], { stdio: "inherit" });
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "paperwise-outage-"));
 const standIn = await startOpenAIStandIn("hang");
 
-function startServer(env: Record<string, string>): ChildProcess {
-  return spawn(
-    process.execPath,
-    ["node_modules/next/dist/bin/next", "start", "-p", opts.port, "-H", "127.0.0.1"],
-    {
-      env: {
-        ...process.env,
-        PAPERWISE_DATA_DIR: dataDir,
-        PAPERWISE_RATE_LIMIT_PER_MIN: "0",
-        PAPERWISE_LOG_LEVEL: "error",
-        PAPERWISE_EMBEDDER: "offline",
-        ...env,
-      },
-      stdio: ["ignore", "ignore", "inherit"],
-    },
-  );
+function startServer(env: Record<string, string>): Promise<INextServer> {
+  return startNextServer(Number(opts.port), {
+    PAPERWISE_DATA_DIR: dataDir,
+    PAPERWISE_LOG_LEVEL: "error",
+    ...env,
+  });
 }
 
-async function stopServer(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null) return;
-  const exited = new Promise((r) => server.once("exit", r));
-  server.kill("SIGTERM");
-  await exited;
-}
-
-async function waitReady(): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("server did not become ready");
-}
-
-const pct = (xs: number[], q: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
+const pct = percentile;
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
 
 const queries = (() => {
@@ -108,14 +77,8 @@ const queries = (() => {
 })();
 
 async function session() {
-  const login = (await (
-    await fetch(`${base}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "teacher@paperwise.local", password: "paperwise-teacher" }),
-    })
-  ).json()) as { accessToken: string };
-  const headers = { authorization: `Bearer ${login.accessToken}`, "content-type": "application/json" };
+  const accessToken = await login(base, "teacher@paperwise.local", "paperwise-teacher");
+  const headers = { authorization: `Bearer ${accessToken}`, "content-type": "application/json" };
 
   async function retrieve(query: string) {
     const started = performance.now();
@@ -200,22 +163,15 @@ async function streamingSets(): Promise<void> {
   standIn.mode = "stream";
   standIn.firstTokenMs = 400;
   standIn.tokensPerSecond = 50;
-  server = startServer({
+  server = await startServer({
     PAPERWISE_LLM: "openai",
     OPENAI_API_KEY: "stand-in",
     OPENAI_BASE_URL: standIn.baseURL,
     PAPERWISE_LLM_TIMEOUT_MS: "30000",
   });
-  await waitReady();
   const s = await session();
   const context = await s.generationContext();
-  const login = (await (
-    await fetch(`${base}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "teacher@paperwise.local", password: "paperwise-teacher" }),
-    })
-  ).json()) as { accessToken: string };
+  const accessToken = await login(base, "teacher@paperwise.local", "paperwise-teacher");
   console.log(
     "\n| 6-MCQ set (streaming stand-in) | first decided | whole set | ratio | model calls | final |",
   );
@@ -226,7 +182,7 @@ async function streamingSets(): Promise<void> {
     const t0 = performance.now();
     const res = await fetch(`${base}/api/generation`, {
       method: "POST",
-      headers: { authorization: `Bearer ${login.accessToken}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${accessToken}`, "content-type": "application/json" },
       body: JSON.stringify({
         filters: FILTERS,
         context,
@@ -253,11 +209,11 @@ async function streamingSets(): Promise<void> {
   console.log(
     `\nTarget: a 6-question set within 3× its first decided question: worst ${Math.max(...ratios).toFixed(2)}×`,
   );
-  await stopServer(server);
+  await server.stop();
   server = null;
 }
 
-let server: ChildProcess | null = null;
+let server: INextServer | null = null;
 try {
   if (opts.streamOnly) {
     await streamingSets();
@@ -267,21 +223,19 @@ try {
     );
     console.log("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|");
 
-    server = startServer({ PAPERWISE_LLM: "offline" });
-    await waitReady();
+    server = await startServer({ PAPERWISE_LLM: "offline" });
     let s = await session();
     for (const q of queries.slice(0, 10)) await s.retrieve(q); // warm-up: routes, WordNet
     await s.generationContext();
     const offline = await measure(s, "offline (PAPERWISE_LLM=offline)");
-    await stopServer(server);
+    await server.stop();
 
-    server = startServer({
+    server = await startServer({
       PAPERWISE_LLM: "openai",
       OPENAI_API_KEY: "stand-in",
       OPENAI_BASE_URL: standIn.baseURL,
       PAPERWISE_BREAKER_COOLDOWN_MS: opts.coolDownMs,
     });
-    await waitReady();
     s = await session();
     // Until the breakers open, every step pays its timeout once per request.
     const opening: string[] = [];
@@ -330,12 +284,12 @@ try {
         rerankBack,
       )}, generation called it again after ${fmt(generationBack)}`,
     );
-    await stopServer(server);
+    await server.stop();
     server = null;
     await streamingSets();
   }
 } finally {
-  if (server) await stopServer(server);
+  if (server) await server.stop();
   await standIn.close();
   rmSync(dataDir, { recursive: true, force: true });
 }

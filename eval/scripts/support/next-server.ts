@@ -61,8 +61,10 @@ export async function startNextServer(port: number, env: Record<string, string>)
       return kb / 1024;
     },
     async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
-      await new Promise((r) => setTimeout(r, 500));
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     },
   };
   for (let i = 0; i < 240; i++) {
