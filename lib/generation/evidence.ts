@@ -7,9 +7,9 @@ import type { IRetrieveDeps } from "@/lib/retrieval/retrieve";
 import { retrieve } from "@/lib/retrieval/retrieve";
 import type { TGenerationRequest } from "@/schema/generation.schema";
 import { type IContextChunk, passageKey } from "@/types/generation.types";
-import { assessAnswerability } from "./answerability";
-import { extractConcepts, extractTerms } from "./knowledge/lexicon";
-import { chunkKey, collectSentences } from "./knowledge/sentences";
+import { assessAnswerability } from "./offline/answerability";
+import { extractConcepts, extractTerms } from "./offline/knowledge/lexicon";
+import { chunkKey, collectSentences } from "./offline/knowledge/sentences";
 
 export interface IEvidence {
   chunks: IContextChunk[];

@@ -12,9 +12,6 @@ import {
   type TQuestionUpdate,
 } from "@/types/generation.types";
 import { classifyBloom } from "./bloom-classifier";
-import { isModelTimeout, streamLlmQuestion, throttleDrafts } from "./draft";
-import { LEVEL_NEEDS } from "./forms";
-import { formUseKey, mulberry32, shuffle } from "./forms/common";
 import {
   createGateContext,
   type EGateProfile,
@@ -24,8 +21,11 @@ import {
   type IGateResult,
 } from "./gate";
 import { stemSet } from "./gate/text";
-import { chunkKey, mainSections, sectionKeyOf } from "./knowledge/sentences";
-import { createOfflineGenerator } from "./offline-generator";
+import { isModelTimeout, streamLlmQuestion, throttleDrafts } from "./llm/draft";
+import { LEVEL_NEEDS } from "./offline/forms";
+import { formUseKey, mulberry32, shuffle } from "./offline/forms/common";
+import { createOfflineGenerator } from "./offline/generator";
+import { chunkKey, mainSections, sectionKeyOf } from "./offline/knowledge/sentences";
 import { planSlots } from "./plan";
 
 export interface IGenerationEvents {
