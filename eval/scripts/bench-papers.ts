@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { runGeneration } from "@/lib/generation/run";
+import { runGeneration } from "@/lib/generation/generate";
 import { checkPaper } from "@/lib/papers/check";
 import { exportPaper } from "@/lib/papers/export";
 import { toPaperQuestion } from "@/lib/papers/store";

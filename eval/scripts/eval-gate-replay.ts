@@ -15,7 +15,7 @@ import path from "node:path";
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { MockLanguageModelV3, simulateReadableStream } from "ai/test";
 
-const { runGeneration } = await import("@/lib/generation/run");
+const { runGeneration } = await import("@/lib/generation/generate");
 const { GenerationRequestSchema } = await import("@/schema/generation.schema");
 const { BLOOM_LEVELS } = await import("@/types/bloom.types");
 type IContextChunk = import("@/types/generation.types").IContextChunk;

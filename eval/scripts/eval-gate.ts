@@ -41,9 +41,11 @@ const opts = new Command()
   .opts<{ profile: string; list?: string; support?: boolean; json?: boolean }>();
 
 const { createGateContext, gateQuestion, QUALITY_FLAGS } = await import("@/lib/generation/gate");
-const { fromLlm } = await import("@/lib/generation/draft");
+const { fromLlm } = await import("@/lib/generation/llm/draft");
 const { coverage } = await import("@/lib/generation/gate/text");
-const { chunkKey, mainSections, passageSentences } = await import("@/lib/generation/knowledge/sentences");
+const { chunkKey, mainSections, passageSentences } = await import(
+  "@/lib/generation/offline/knowledge/sentences"
+);
 type TQuestion = import("@/types/generation.types").TQuestion;
 type IContextChunk = import("@/types/generation.types").IContextChunk;
 type ISlot = import("@/types/generation.types").ISlot;

@@ -58,13 +58,13 @@ const workspace = await openOfflineWorkspace(
   path.resolve(opts.dataDir, path.basename(path.resolve(opts.corpus))),
 );
 const { retrieve } = await import("@/lib/retrieval/retrieve");
-const { runGeneration } = await import("@/lib/generation/run");
+const { runGeneration } = await import("@/lib/generation/generate");
 const { classifyBloom } = await import("@/lib/generation/bloom-classifier");
 const { createGateContext, gateQuestion, estimateDemand, QUALITY_FLAGS } = await import(
   "@/lib/generation/gate"
 );
 const { coverage, stemSet } = await import("@/lib/generation/gate/text");
-const { passageSentences } = await import("@/lib/generation/knowledge/sentences");
+const { passageSentences } = await import("@/lib/generation/offline/knowledge/sentences");
 const { loadContext, loadScope } = await import("@/lib/generation/store");
 const { GenerationRequestSchema } = await import("@/schema/generation.schema");
 const { BLOOM_LEVELS } = await import("@/types/bloom.types");

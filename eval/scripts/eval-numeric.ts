@@ -2,7 +2,7 @@
  * npx tsx --conditions=react-server eval/scripts/eval-numeric.ts -- [--corpus <dir>] [--chapters 9-23]
  *   [--samples N] [--seed S] [--reasons] [--verbose]
  *
- * Coverage of the numeric Apply generator (lib/generation/knowledge/numeric.ts) on a textbook
+ * Coverage of the numeric Apply generator (lib/generation/offline/knowledge/numeric.ts) on a textbook
  * corpus: each chapter file is extracted and chunked as ingestion does, the chunks are searched
  * for worked examples, each example is verified, and a problem is generated from each verified
  * one. Prints how many "Problem:" labels the text has (a reference count), how many worked
@@ -13,14 +13,18 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { Command } from "commander";
-import { mulberry32 as seeded } from "@/lib/generation/forms/common";
+import { mulberry32 as seeded } from "@/lib/generation/offline/forms/common";
 import {
   analyseWorkedExample,
   findWorkedExamples,
   type INumericProblem,
   makeNumericProblem,
-} from "@/lib/generation/knowledge/numeric";
-import { evaluate, parseExpression, readQuantity } from "@/lib/generation/knowledge/numeric/expression";
+} from "@/lib/generation/offline/knowledge/numeric";
+import {
+  evaluate,
+  parseExpression,
+  readQuantity,
+} from "@/lib/generation/offline/knowledge/numeric/expression";
 import { chunkDocument } from "@/lib/ingestion/chunk";
 import { extractDocument } from "@/lib/ingestion/extract";
 import type { IContextChunk } from "@/types/generation.types";

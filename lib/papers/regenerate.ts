@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { LanguageModel } from "ai";
 import type { IDatabase } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { runGeneration } from "@/lib/generation/run";
+import { runGeneration } from "@/lib/generation/generate";
 import { loadContext, loadScope, saveQuestionSet } from "@/lib/generation/store";
 import { GenerationRequestSchema } from "@/schema/generation.schema";
 import type { IPaper } from "@/types/paper.types";

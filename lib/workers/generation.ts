@@ -4,7 +4,7 @@ import {
   type IGenerationEvents,
   type IGenerationResult,
   runGeneration,
-} from "@/lib/generation/run";
+} from "@/lib/generation/generate";
 import type { TGenerationRequest } from "@/schema/generation.schema";
 import type { IContextChunk } from "@/types/generation.types";
 import { getPool } from "./pool";

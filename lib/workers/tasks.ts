@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import type { IGenerationDeps, IGenerationEvents, IGenerationResult } from "@/lib/generation/run";
+import type { IGenerationDeps, IGenerationEvents, IGenerationResult } from "@/lib/generation/generate";
 import type { TGenerationRequest } from "@/schema/generation.schema";
 import type { IExtractedDocument } from "@/types/chunk.types";
 import type { IContextChunk } from "@/types/generation.types";
@@ -33,7 +33,7 @@ export type TGenerationEvent =
   | { type: "error"; args: Parameters<IGenerationEvents["error"]> };
 
 async function generate(args: IGenerateArgs, ctx: ITaskContext): Promise<IGenerationResult> {
-  const { runGeneration } = await import("@/lib/generation/run");
+  const { runGeneration } = await import("@/lib/generation/generate");
   const { randomUUID } = await import("node:crypto");
   const send = (event: TGenerationEvent) => ctx.emit(event);
   return runGeneration(

@@ -8,7 +8,7 @@ import { POST as query } from "@/app/api/retrieval/query/route";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { resetBreakersForProcess } from "@/lib/ai/provider-guard";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
-import { PROVIDER_DOWN_MESSAGE } from "@/lib/generation/run";
+import { PROVIDER_DOWN_MESSAGE } from "@/lib/generation/generate";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
 import { getStorage } from "@/lib/storage";
 import type { TProviderStatus } from "@/schema/health.schema";

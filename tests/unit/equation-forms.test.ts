@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
-import { extractEquations, nameOf, quantityName } from "@/lib/generation/knowledge/equations";
-import { createOfflineGenerator } from "@/lib/generation/offline-generator";
+import { createOfflineGenerator } from "@/lib/generation/offline/generator";
+import { extractEquations, nameOf, quantityName } from "@/lib/generation/offline/knowledge/equations";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType, IContextChunk, ISlot } from "@/types/generation.types";
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { supportTable } from "@/lib/generation/forms";
-import { overGeneral } from "@/lib/generation/forms/reasoning";
-import { reverse } from "@/lib/generation/forms/statements";
-import type { ISentence } from "@/lib/generation/knowledge";
-import { buildKnowledge } from "@/lib/generation/knowledge";
-import { extractDependences, extractMonotonic } from "@/lib/generation/knowledge/relations";
-import { createOfflineGenerator } from "@/lib/generation/offline-generator";
+import { supportTable } from "@/lib/generation/offline/forms";
+import { overGeneral } from "@/lib/generation/offline/forms/reasoning";
+import { reverse } from "@/lib/generation/offline/forms/statements";
+import { createOfflineGenerator } from "@/lib/generation/offline/generator";
+import type { ISentence } from "@/lib/generation/offline/knowledge";
+import { buildKnowledge } from "@/lib/generation/offline/knowledge";
+import { extractDependences, extractMonotonic } from "@/lib/generation/offline/knowledge/relations";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk } from "@/types/generation.types";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion, REFUSAL_FLAGS } from "@/lib/generation/gate";
-import { runGeneration } from "@/lib/generation/run";
+import { runGeneration } from "@/lib/generation/generate";
 import { GenerationRequestSchema } from "@/schema/generation.schema";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { questionPrompt, questionSystemPrompt } from "@/lib/ai/prompts/generation";
-import { distinctPassages } from "@/lib/generation/draft";
+import { distinctPassages } from "@/lib/generation/llm/draft";
 import { type IContextChunk, type ISlot, passageKey } from "@/types/generation.types";
 
 const slot = (over: Partial<ISlot>): ISlot => ({

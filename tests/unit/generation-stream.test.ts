@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildConfig } from "@/lib/config/env";
-import { draftOf, streamLlmQuestion, throttleDrafts } from "@/lib/generation/draft";
+import { draftOf, streamLlmQuestion, throttleDrafts } from "@/lib/generation/llm/draft";
 import { GenerationRequestSchema } from "@/schema/generation.schema";
 import type { IContextChunk, IQuestionDraft, ISlot } from "@/types/generation.types";
 import { streamingModel } from "../support/mock-models";

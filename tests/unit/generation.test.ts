@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { classifyBloom } from "@/lib/generation/bloom-classifier";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
-import { createOfflineGenerator } from "@/lib/generation/offline-generator";
+import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import { arrangeLevels, largestRemainder, planSlots } from "@/lib/generation/plan";
 import { BlueprintSchema } from "@/schema/generation.schema";
 import { BLOOM_LEVELS } from "@/types/bloom.types";

@@ -1,15 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mulberry32 as seeded } from "@/lib/generation/forms/common";
+import { mulberry32 as seeded } from "@/lib/generation/offline/forms/common";
 import {
   analyseWorkedExample,
   findWorkedExamples,
   type INumericProblem,
   type IWorkedExample,
   makeNumericProblem,
-} from "@/lib/generation/knowledge/numeric";
-import { evaluate, parseExpression, readQuantity } from "@/lib/generation/knowledge/numeric/expression";
-import { formatSig, prettyText } from "@/lib/generation/knowledge/numeric/format";
+} from "@/lib/generation/offline/knowledge/numeric";
+import {
+  evaluate,
+  parseExpression,
+  readQuantity,
+} from "@/lib/generation/offline/knowledge/numeric/expression";
+import { formatSig, prettyText } from "@/lib/generation/offline/knowledge/numeric/format";
 import type { IContextChunk } from "@/types/generation.types";
 
 // Worked examples copied from OpenStax *Physics* (CC BY 4.0, ../shared/eval/corpus/physics), as

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { reverse } from "@/lib/generation/forms/statements";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
-import type { ISentence } from "@/lib/generation/knowledge";
-import { createOfflineGenerator } from "@/lib/generation/offline-generator";
+import { reverse } from "@/lib/generation/offline/forms/statements";
+import { createOfflineGenerator } from "@/lib/generation/offline/generator";
+import type { ISentence } from "@/lib/generation/offline/knowledge";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collectSentences, questionWorthyText } from "@/lib/generation/knowledge/sentences";
+import { collectSentences, questionWorthyText } from "@/lib/generation/offline/knowledge/sentences";
 import { htmlToMarkdown } from "@/lib/ingestion/html-to-markdown";
 import {
   chunkDocumentWithZones,

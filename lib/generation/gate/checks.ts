@@ -4,7 +4,7 @@ import {
   META_TEXT,
   mathDensity,
   NAVIGATION,
-} from "@/lib/generation/knowledge/sentences";
+} from "@/lib/generation/offline/knowledge/sentences";
 import { looksLikeInstruction } from "@/lib/text/injection";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import { passageKey, type TQuestion } from "@/types/generation.types";

@@ -1,4 +1,4 @@
-import { chunkKey, passageSentences, sectionKeyOf } from "@/lib/generation/knowledge/sentences";
+import { chunkKey, passageSentences, sectionKeyOf } from "@/lib/generation/offline/knowledge/sentences";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
 import {

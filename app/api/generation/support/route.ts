@@ -1,6 +1,6 @@
 import { generationSupportContract } from "@/contracts/generation.contract";
 import { getDb } from "@/lib/db";
-import { supportOf } from "@/lib/generation/offline-generator";
+import { supportOf } from "@/lib/generation/generate";
 import { loadContext, loadScope } from "@/lib/generation/store";
 import { handle } from "@/lib/http/route";
 

@@ -1,6 +1,6 @@
 import nlp from "compromise";
-import type { ICausal, IMonotonic } from "@/lib/generation/knowledge";
-import { makeNumericProblem } from "@/lib/generation/knowledge/numeric";
+import type { ICausal, IMonotonic } from "@/lib/generation/offline/knowledge";
+import { makeNumericProblem } from "@/lib/generation/offline/knowledge/numeric";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import {
   capital,

@@ -1,7 +1,7 @@
 import nlp from "compromise";
 import { coverage, stemSet } from "@/lib/generation/gate/text";
-import type { ISentence } from "@/lib/generation/knowledge";
-import { FEATURE_BOX } from "@/lib/generation/knowledge/sentences";
+import type { ISentence } from "@/lib/generation/offline/knowledge";
+import { FEATURE_BOX } from "@/lib/generation/offline/knowledge/sentences";
 import { contentWords } from "@/lib/text/tokenize";
 import type { TQuestion } from "@/types/generation.types";
 import {

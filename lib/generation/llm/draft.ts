@@ -10,8 +10,8 @@ import type {
   ISlot,
   TQuestion,
 } from "@/types/generation.types";
-import { coverage, stemSet } from "./gate/text";
-import { contextRef, passageSentences } from "./knowledge/sentences";
+import { coverage, stemSet } from "../gate/text";
+import { contextRef, passageSentences } from "../offline/knowledge/sentences";
 
 /**
  * One language-model question per slot, streamed: `streamText` with `Output.object` gives the

@@ -1,6 +1,6 @@
-import type { IConcept, IKnowledge } from "@/lib/generation/knowledge";
-import { sameConcept, termKey } from "@/lib/generation/knowledge/lexicon";
-import { contextRef } from "@/lib/generation/knowledge/sentences";
+import type { IConcept, IKnowledge } from "@/lib/generation/offline/knowledge";
+import { sameConcept, termKey } from "@/lib/generation/offline/knowledge/lexicon";
+import { contextRef } from "@/lib/generation/offline/knowledge/sentences";
 import { largestRemainder } from "@/lib/generation/plan";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import type { EBloomLevel } from "@/types/bloom.types";

@@ -1,4 +1,4 @@
-import type { IKnowledge } from "@/lib/generation/knowledge";
+import type { IKnowledge } from "@/lib/generation/offline/knowledge";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType } from "@/types/generation.types";
 import type { IForm } from "./common";

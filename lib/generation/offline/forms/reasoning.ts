@@ -1,5 +1,5 @@
-import type { ISentence, ITerm } from "@/lib/generation/knowledge";
-import { headOf, sameConcept, termKey } from "@/lib/generation/knowledge/lexicon";
+import type { ISentence, ITerm } from "@/lib/generation/offline/knowledge";
+import { headOf, sameConcept, termKey } from "@/lib/generation/offline/knowledge/lexicon";
 import {
   capital,
   clip,

@@ -1,6 +1,6 @@
 import nlp from "compromise";
-import type { IConcept, ITerm } from "@/lib/generation/knowledge";
-import { sameConcept, termKey } from "@/lib/generation/knowledge/lexicon";
+import type { IConcept, ITerm } from "@/lib/generation/offline/knowledge";
+import { sameConcept, termKey } from "@/lib/generation/offline/knowledge/lexicon";
 import { contentWords } from "@/lib/text/tokenize";
 import { usageCount } from "@/lib/text/wordnet";
 import type { TQuestion } from "@/types/generation.types";

@@ -1,4 +1,4 @@
-import type { ICausal, ISentence } from "@/lib/generation/knowledge";
+import type { ICausal, ISentence } from "@/lib/generation/offline/knowledge";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import type { TQuestion } from "@/types/generation.types";
 import { capital, clip, type IForm, type IFormEnv, keywords, lower, mcq, stripEnd, written } from "./common";

@@ -1,6 +1,11 @@
-import { FIXED, type IEquation, type IFactor, type IQuantity } from "@/lib/generation/knowledge/equations";
-import { formatSig, roundSig } from "@/lib/generation/knowledge/numeric/format";
-import { prettyMath } from "@/lib/generation/knowledge/numeric/units";
+import {
+  FIXED,
+  type IEquation,
+  type IFactor,
+  type IQuantity,
+} from "@/lib/generation/offline/knowledge/equations";
+import { formatSig, roundSig } from "@/lib/generation/offline/knowledge/numeric/format";
+import { prettyMath } from "@/lib/generation/offline/knowledge/numeric/units";
 import type { EQuestionType } from "@/types/generation.types";
 import {
   capital,

@@ -1,0 +1,193 @@
+import { guardModel } from "@/lib/ai/provider-guard";
+import type { TGenerationRequest } from "@/schema/generation.schema";
+import type { IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
+import { createGateContext, type IGateFinding } from "./gate";
+import { mulberry32, shuffle } from "./offline/forms/common";
+import { createOfflineGenerator, type IOfflineGenerator } from "./offline/generator";
+import { chunkKey, mainSections } from "./offline/knowledge/sentences";
+import { mainDocuments, phraseIndex, sectionReserve } from "./passages";
+import { planSlots } from "./plan";
+import { fillSlot } from "./slot/fill";
+import {
+  cancelled,
+  type IGenerationDeps,
+  type IGenerationEvents,
+  type IRun,
+  type ISlotGap,
+  switchToOffline,
+} from "./slot/request";
+
+/**
+ * The door to question generation: what routes, workers and scripts call. A request is planned
+ * into slots (`plan.ts`), each slot filled (`slot/`) on the model road (`llm/`) when a model is
+ * set and on the offline road (`offline/`) otherwise or when the model fails, every candidate read
+ * by the same quality gate (`gate/`).
+ */
+
+export { supportOf } from "./offline/generator";
+export type { IGenerationDeps, IGenerationEvents, ISlotGap } from "./slot/request";
+export { PROVIDER_DOWN_MESSAGE } from "./slot/request";
+
+/**
+ * Language-model slots written at once unless the caller says otherwise
+ * (`PAPERWISE_GENERATION_CONCURRENCY`): 6, so that a 6-question set is one round of drafts (and
+ * rewrites), not two — with 3, a set took about twice its first decided question (issue 26).
+ */
+export const DEFAULT_CONCURRENCY = 6;
+
+export interface IGenerationResult {
+  /** Accepted questions in slot order. */
+  questions: TQuestion[];
+  slots: ISlot[];
+  warnings: string[];
+  generator: "llm" | "offline" | "mixed";
+  gaps: ISlotGap[];
+  /** Every candidate the gate refused, by flag (the eval reports them). */
+  rejections: Partial<Record<IGateFinding["flag"], number>>;
+  /** The passages questions could cite: the selection, then the rest of its section. */
+  passages: IContextChunk[];
+  /** The caller's signal aborted before every slot was decided (the set is incomplete). */
+  cancelled: boolean;
+}
+
+/** Key positions for the set's MCQs: each of A–D equally often, in a seeded order. */
+function keyPositions(count: number, seed: number): number[] {
+  const base = Array.from({ length: Math.ceil(count / 4) * 4 }, (_, i) => i % 4);
+  return shuffle(base, mulberry32(seed ^ 0x9e3779b9)).slice(0, count);
+}
+
+const OUTPUT_WEIGHT: Record<ISlot["type"], number> = { long: 2, short: 1, mcq: 0 };
+
+/**
+ * The order parallel slots start in (their cards keep slot order): the first card first, as the
+ * teacher reads from the top, then the slots the model writes longest (long answers, then short
+ * ones), so the set is not left waiting on one long answer started last.
+ */
+function startOrder(slots: readonly ISlot[]): ISlot[] {
+  const [first, ...rest] = slots;
+  if (!first) return [];
+  const byLength = rest
+    .map((slot, i) => ({ slot, i }))
+    .sort((a, b) => OUTPUT_WEIGHT[b.slot.type] - OUTPUT_WEIGHT[a.slot.type] || a.i - b.i);
+  return [first, ...byLength.map(({ slot }) => slot)];
+}
+
+/** Runs `work` over `items` with at most `width` at once, each worker taking the next in order. */
+async function eachLimited<T>(
+  items: readonly T[],
+  width: number,
+  work: (item: T) => Promise<void>,
+  stop: () => boolean,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length && !stop()) {
+      await work(items[next++]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
+/**
+ * Plan → draft → gate → accept, per slot. A language model (when configured) drafts first,
+ * streamed to the slot's card as it writes, up to `concurrency` slots at once; a draft the gate
+ * refuses is regenerated once with the gate's reasons, then the offline generator proposes
+ * candidates, which pass through the same gate. A slot nothing acceptable can fill is left empty
+ * with its reason (and past-paper questions at that level, when there are any) — never filled
+ * with a question the gate refused. The gate reads each draft when it is complete, against the
+ * questions accepted by then, so parallel slots cannot ask the same fact twice. Without a model
+ * (or once the provider is down) slots are filled one after another, as the offline generator
+ * answers in milliseconds.
+ */
+export async function runGeneration(
+  deps: IGenerationDeps,
+  chunks: readonly IContextChunk[],
+  request: TGenerationRequest,
+  events: IGenerationEvents,
+  makeId: (index: number) => string,
+): Promise<IGenerationResult> {
+  const model = deps.model ? guardModel(deps.model, "question") : null;
+  const seed = request.seed ?? 1;
+  const scope = deps.scope ?? [];
+  const topic = mainSections(chunks, request.topic);
+  const offline = createOfflineGenerator(chunks, seed, scope, topic);
+  // The rest of the selected passages' own section(s), when the teacher asks for it: drawn on only
+  // for a slot the selection cannot fill, and said so. By default questions cite the selection only.
+  const reserve = request.useSection ? sectionReserve(chunks, scope, topic) : [];
+  // Built on first need: most sets never draw on the reserve.
+  let widenedGenerator: IOfflineGenerator | null | undefined;
+  const widened = () => {
+    if (widenedGenerator === undefined)
+      widenedGenerator =
+        reserve.length > 0 ? createOfflineGenerator([...chunks, ...reserve], seed, scope, topic) : null;
+    return widenedGenerator;
+  };
+  // Planned on the selection's own material; the section's reserve is built only when a slot needs it.
+  const slots = planSlots(request.blueprint, chunks.map(chunkKey), makeId, (t, l) => offline.available(t, l));
+  const exemplars = request.strategy === "few-shot" ? (deps.exemplars ?? []).slice(0, 5) : [];
+  const run: IRun = {
+    deps,
+    request,
+    events,
+    chunks,
+    byKey: new Map(chunks.map((c) => [chunkKey(c), c])),
+    offline,
+    widened,
+    reserveKeys: new Set(reserve.map(chunkKey)),
+    gateCtx: createGateContext([...chunks, ...reserve], {
+      selected: chunks.map(chunkKey),
+      scopeDocuments: mainDocuments(chunks),
+      scopeSections: [...topic],
+      knownPhrase: phraseIndex([...chunks, ...scope]),
+    }),
+    exemplars,
+    total: slots.length,
+    accepted: new Map(),
+    warnings: [],
+    gaps: [],
+    rejections: {},
+    sources: new Set(),
+    used: new Set(),
+    llmFailures: 0,
+    providerDown: false,
+    modelCalls: new AbortController(),
+  };
+  if (request.strategy === "few-shot" && exemplars.length === 0 && model) {
+    run.warnings.push("Few-shot: no past-paper (PYQ) questions for this subject yet; generated zero-shot.");
+  }
+  const stopCalls = () => run.modelCalls.abort(deps.signal?.reason);
+  deps.signal?.addEventListener("abort", stopCalls, { once: true });
+  // The answerability check of this same request may already have met the outage.
+  if (model && deps.providerDown) switchToOffline(run);
+  // Every card first, in slot order: parallel slots then update their own card in place.
+  for (const slot of slots) events.question(slot, { status: "generating" });
+  const positions = keyPositions(slots.filter((s) => s.type === "mcq").length, seed);
+  let mcqIndex = 0;
+  const keyAt = new Map(slots.map((s) => [s.id, s.type === "mcq" ? (positions[mcqIndex++] ?? 0) : 0]));
+  const width = model && !run.providerDown ? Math.max(1, deps.concurrency ?? DEFAULT_CONCURRENCY) : 1;
+  try {
+    await eachLimited(
+      width > 1 ? startOrder(slots) : slots,
+      width,
+      (slot) => fillSlot(run, model, slot, keyAt.get(slot.id) ?? 0),
+      () => cancelled(run),
+    );
+  } finally {
+    deps.signal?.removeEventListener("abort", stopCalls);
+  }
+  if (run.llmFailures > 0)
+    run.warnings.push(
+      `The language model failed ${run.llmFailures} time(s); the offline generator filled in.`,
+    );
+  const generator = run.sources.size === 2 ? "mixed" : run.sources.has("llm") ? "llm" : "offline";
+  return {
+    questions: slots.flatMap((s) => run.accepted.get(s.id) ?? []),
+    slots,
+    warnings: run.warnings,
+    generator,
+    gaps: run.gaps,
+    rejections: run.rejections,
+    passages: [...chunks, ...reserve],
+    cancelled: cancelled(run),
+  };
+}
