@@ -1,6 +1,7 @@
 import type { IKnowledge } from "@/lib/generation/knowledge";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType } from "@/types/generation.types";
+import { classifySort, classifyWritten } from "./classify";
 import type { IForm } from "./common";
 import { equationClaim, equationData, equationInvestigation, equationProblem } from "./equations";
 import {
@@ -12,6 +13,7 @@ import {
 } from "./reasoning";
 import { definitionMcq } from "./recall";
 import { assertionReason, numericProblem, predictChange, proportionRule, statedReason } from "./relations";
+import { sequenceBreak, sequenceOrder, sequenceWritten } from "./sequence";
 import { spotTheError, statementMcq } from "./statements";
 import { explainWhy, explainWhyMcq } from "./understand";
 
@@ -35,6 +37,7 @@ export const FORMS: readonly IForm[] = [
   explainWhy,
   contrastSiblings,
   compareTerms,
+  sequenceOrder,
   // Apply
   numericProblem,
   equationProblem,
@@ -43,6 +46,10 @@ export const FORMS: readonly IForm[] = [
   // Analyze
   equationData,
   assertionReason,
+  classifySort,
+  sequenceBreak,
+  classifyWritten,
+  sequenceWritten,
   // Evaluate
   equationClaim,
   judgeClaim,
@@ -67,7 +74,7 @@ export const LEVEL_NEEDS: Record<EBloomLevel, string> = {
   Apply:
     "worked example with an equation and values, or stated relationship (as one quantity changes, another follows)",
   Analyze:
-    "cause and consequence stated in separate sentences, or a stated cause with a defined term on the same topic",
+    "cause and consequence stated in separate sentences, a stated cause with a defined term on the same topic, a process stated as ordered steps, or two groups stated with their members",
   Evaluate:
     "stated relationship, cause or qualified statement (“most”, “usually”) a plausible claim can get wrong",
   Create: "stated relation between two measurable quantities that a fair test could check",

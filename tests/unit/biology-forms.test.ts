@@ -1,0 +1,176 @@
+import { describe, expect, it } from "vitest";
+import { supportTable } from "@/lib/generation/forms";
+import { wrongOrders } from "@/lib/generation/forms/sequence";
+import { buildKnowledge, type ISentence } from "@/lib/generation/knowledge";
+import { extractGroups, groupName, pairGroups } from "@/lib/generation/knowledge/groups";
+import { extractProcesses, stepText } from "@/lib/generation/knowledge/processes";
+import { createOfflineGenerator } from "@/lib/generation/offline-generator";
+import type { EBloomLevel } from "@/types/bloom.types";
+import type { IContextChunk, IMcqQuestion, TQuestion } from "@/types/generation.types";
+
+const DOC = "5b2c3d4e-1b2c-4d3e-8f40-123456789abc";
+const at = (text: string, position: number, heading = "The Nitrogen Cycle"): ISentence => ({
+  text,
+  chunkKey: `${DOC}:0`,
+  heading,
+  section: "Biogeochemical Cycles",
+  position,
+  sideBox: false,
+  standalone: true,
+});
+
+const NITROGEN = [
+  "First, the ammonification process converts nitrogenous waste from dead animals into ammonium by certain bacteria and fungi.",
+  "Then, the ammonium is converted to nitrites by nitrifying bacteria through nitrification.",
+  "Next, nitrites are converted to nitrates by similar organisms.",
+  "Lastly, bacteria convert the nitrates into nitrogen gas during denitrification.",
+];
+const FRUIT = [
+  "Fleshy fruits include berries, peaches, apples, and grapes.",
+  "Dry fruits include rice, wheat, and nuts.",
+];
+
+const PASSAGE: IContextChunk = {
+  documentId: DOC,
+  chunkIndex: 0,
+  title: "Biology",
+  sectionPath: "Chapter 46: Ecosystems > 46.3 Biogeochemical Cycles",
+  content: ["### The Nitrogen Cycle", "", NITROGEN.join(" "), "", "### Fruits", "", FRUIT.join(" ")].join(
+    "\n",
+  ),
+};
+
+const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => ({
+  id: "s0",
+  index: 0,
+  type,
+  bloomLevel,
+  marks: type === "mcq" ? 1 : type === "short" ? 3 : 5,
+  difficulty: "medium" as const,
+  sourceKeys: [`${DOC}:0`],
+});
+
+function first(type: "mcq" | "short" | "long", level: EBloomLevel, form: string): TQuestion | undefined {
+  const gen = createOfflineGenerator([PASSAGE], 3);
+  for (const c of gen.candidates(slot(type, level), { used: new Set(), keyAt: 1 }))
+    if (c.form === form) return c.question;
+  return undefined;
+}
+
+describe("processes stated as ordered steps", () => {
+  it("reads a First/Then/Next/Lastly run as four steps without their order words", () => {
+    const [p, ...rest] = extractProcesses(NITROGEN.map((t, i) => at(t, i)));
+    expect(rest).toHaveLength(0);
+    expect(p?.name).toBe("The Nitrogen Cycle");
+    expect(p?.steps.map((s) => s.text)).toEqual([
+      "The ammonification process converts nitrogenous waste from dead animals into ammonium by certain bacteria and fungi.",
+      "The ammonium is converted to nitrites by nitrifying bacteria through nitrification.",
+      "Nitrites are converted to nitrates by similar organisms.",
+      "Bacteria convert the nitrates into nitrogen gas during denitrification.",
+    ]);
+    expect(p?.steps[3]?.sentence).toBe(NITROGEN[3]);
+  });
+
+  it("names the process from 'the first step in X' and neutralises ordinal phrases", () => {
+    const [p] = extractProcesses([
+      at(
+        "For animals, the first step in digestion is ingestion, which takes in food.",
+        0,
+        "Digestive Processes",
+      ),
+      at("Next, the food is broken down mechanically and chemically in the gut.", 1, "Digestive Processes"),
+      at("Then, nutrients are absorbed into the blood across the intestinal wall.", 2, "Digestive Processes"),
+      at("In the final step, undigested food is eliminated from the body.", 3, "Digestive Processes"),
+    ]);
+    expect(p?.name).toBe("digestion");
+    expect(p?.steps[0]?.text).toBe("For animals, a step in digestion is ingestion, which takes in food.");
+    expect(p?.steps).toHaveLength(4);
+  });
+
+  it("does not read a list of features or a run split over two blocks as a process", () => {
+    const features = [
+      at("First, they typically have an elongate neck.", 0),
+      at("Second, they have hollow bones.", 1),
+      at("Finally, they are warm-blooded.", 2),
+    ];
+    expect(extractProcesses(features)).toEqual([]);
+    const split = [at(NITROGEN[0]!, 0), at(NITROGEN[1]!, 1), at(NITROGEN[2]!, 0, "Other")];
+    expect(extractProcesses(split)).toEqual([]);
+    expect(stepText("Then it moves on.")).toBeNull();
+  });
+
+  it("wrong orders are distinct and never the right one", () => {
+    const orders = wrongOrders(4).map((o) => o.join());
+    expect(new Set(orders).size).toBe(orders.length);
+    expect(orders).not.toContain("0,1,2,3");
+    expect(orders.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("classifications stated with their members", () => {
+  it("reads two groups of one kind and pairs them", () => {
+    const groups = extractGroups(
+      FRUIT.map((t, i) => at(t, i, "Fruits")),
+      buildKnowledge([PASSAGE]).enumerations,
+    );
+    expect(groups.map((g) => g.name)).toEqual(["fleshy fruits", "dry fruits"]);
+    const [pair, ...more] = pairGroups(groups);
+    expect(more).toHaveLength(0);
+    expect(pair?.groups[1].members).toEqual(["rice", "wheat", "nuts"]);
+  });
+
+  it("refuses clause-like group names and groups sharing a member", () => {
+    expect(groupName("Once a protein")).toBeNull();
+    expect(groupName("Some of the plants they infect")).toBeNull();
+    expect(groupName("Examples of disaccharides")).toBe("disaccharides");
+    const g = (name: string, members: string[]) => ({ name, members, sentence: name, chunkKey: `${DOC}:0` });
+    expect(
+      pairGroups([
+        g("fleshy fruits", ["grapes", "apples", "peaches"]),
+        g("dry fruits", ["grapes", "rice", "nuts"]),
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe("sequence and classify forms", () => {
+  it("Understand MCQ: the jumbled steps' right order is the key", () => {
+    const q = first("mcq", "Understand", "sequence-order") as IMcqQuestion;
+    expect(q.bloomLevel).toBe("Understand");
+    expect(q.promptText).toContain("P: ");
+    // Shown as P=step 3, Q=step 1, R=step 4, S=step 2: the right order is Q → S → P → R.
+    expect(q.options[q.correctIndex]).toBe("Q → S → P → R");
+    expect(new Set(q.options).size).toBe(4);
+    expect(q.contextRefs.map((r) => r.quote)).toContain(NITROGEN[0]);
+  });
+
+  it("Analyze MCQ: the step right after the failed one is the first that cannot follow", () => {
+    const q = first("mcq", "Analyze", "sequence-break") as IMcqQuestion;
+    expect(q.promptText).toContain("The ammonium is converted to nitrites");
+    expect(q.options[q.correctIndex]).toBe("Nitrites are converted to nitrates by similar organisms");
+    expect(q.options).toContain(
+      "The ammonification process converts nitrogenous waste from dead animals into ammonium by certain bacteria and fungi",
+    );
+  });
+
+  it("Analyze MCQ: sorting into the stated groups, and a written sort whose scheme adds up", () => {
+    const q = first("mcq", "Analyze", "classify-sort") as IMcqQuestion;
+    const key = q.options[q.correctIndex]!;
+    const [fleshy, dry] = key.split("; ");
+    expect(fleshy).toMatch(/^fleshy fruits: /);
+    for (const m of ["rice", "wheat", "nuts"]) expect(fleshy).not.toContain(m);
+    expect(dry).toMatch(/^dry fruits: /);
+    const w = first("short", "Analyze", "classify-written");
+    expect(w?.type).toBe("short");
+    if (w?.type === "short") expect((w.markingScheme ?? []).reduce((n, p) => n + p.marks, 0)).toBe(3);
+  });
+
+  it("the support table counts processes and classifications at Understand and Analyze", () => {
+    const rows = supportTable(buildKnowledge([PASSAGE]));
+    const at = (type: string, level: string) =>
+      rows.find((r) => r.type === type && r.level === level)?.count ?? 0;
+    expect(at("mcq", "Analyze")).toBeGreaterThanOrEqual(2);
+    expect(at("long", "Analyze")).toBeGreaterThanOrEqual(2);
+    expect(at("mcq", "Understand")).toBeGreaterThanOrEqual(1);
+  });
+});
