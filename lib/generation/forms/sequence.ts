@@ -62,8 +62,9 @@ export const sequenceOrder: IForm = {
       const wrong = wrongOrders(4).slice(0, 3);
       const why = (o: number[]) => {
         const moved = o.findIndex((v, i) => v !== i);
-        const a = steps[o[moved]!]!;
-        return `Puts “${clip(stripEnd(a.text), 70)}” too early: in ${p.name} it comes after “${clip(stripEnd(steps[moved]!.text), 70)}”.`;
+        const early = steps[o[moved]!]!;
+        const late = steps[moved]!;
+        return `Puts ${letterOf(early)} before ${letterOf(late)}: in ${p.name}, “${clip(stripEnd(early.text), 70)}” comes after “${clip(stripEnd(late.text), 70)}”.`;
       };
       const q = mcq(env, {
         prompt: `The statements below describe steps of ${p.name}, in a jumbled order.\n${shown
