@@ -3,7 +3,8 @@ import { supportTable } from "@/lib/generation/forms";
 import { wrongOrders } from "@/lib/generation/forms/sequence";
 import { buildKnowledge, type ISentence } from "@/lib/generation/knowledge";
 import { extractGroups, groupName, pairGroups } from "@/lib/generation/knowledge/groups";
-import { extractProcesses, stepText } from "@/lib/generation/knowledge/processes";
+import { extractHeadedProcesses, extractProcesses, stepText } from "@/lib/generation/knowledge/processes";
+import { collectSentences, FEATURE_BOX } from "@/lib/generation/knowledge/sentences";
 import { createOfflineGenerator } from "@/lib/generation/offline-generator";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, IMcqQuestion, TQuestion } from "@/types/generation.types";
@@ -61,7 +62,7 @@ describe("processes stated as ordered steps", () => {
   it("reads a First/Then/Next/Lastly run as four steps without their order words", () => {
     const [p, ...rest] = extractProcesses(NITROGEN.map((t, i) => at(t, i)));
     expect(rest).toHaveLength(0);
-    expect(p?.name).toBe("The Nitrogen Cycle");
+    expect(p?.name).toBe("the nitrogen cycle");
     expect(p?.steps.map((s) => s.text)).toEqual([
       "The ammonification process converts nitrogenous waste from dead animals into ammonium by certain bacteria and fungi.",
       "The ammonium is converted to nitrites by nitrifying bacteria through nitrification.",
@@ -97,6 +98,51 @@ describe("processes stated as ordered steps", () => {
     const split = [at(NITROGEN[0]!, 0), at(NITROGEN[1]!, 1), at(NITROGEN[2]!, 0, "Other")];
     expect(extractProcesses(split)).toEqual([]);
     expect(stepText("Then it moves on.")).toBeNull();
+  });
+
+  it("reads the sub-headings of a 'Steps of X' heading as the steps, feature boxes aside", () => {
+    const content = [
+      "### Steps of Virus Infections",
+      "",
+      "A virus must use its host-cell processes to replicate.",
+      "",
+      "#### Attachment",
+      "",
+      "A virus attaches to a specific receptor site on the host cell membrane through attachment proteins.",
+      "",
+      "##### Link to Learning",
+      "",
+      "This video explains how influenza attacks the body.",
+      "",
+      "#### Entry",
+      "",
+      "Viruses may enter a host cell either with or without the viral capsid.",
+      "",
+      "#### Egress",
+      "",
+      "The last stage of viral replication is the release of the new virions produced in the host organism.",
+      "",
+      "### Bacteriophages",
+      "",
+      "Bacteriophages are viruses that infect bacteria.",
+    ].join("\n");
+    const chunk: IContextChunk = {
+      ...PASSAGE,
+      content,
+      sectionPath: "Chapter 21: Viruses > 21.2 Virus Infections and Hosts",
+    };
+    const [p, ...rest] = extractHeadedProcesses(
+      [{ content, key: `${DOC}:0` }],
+      collectSentences([chunk]),
+      FEATURE_BOX,
+    );
+    expect(rest).toHaveLength(0);
+    expect(p?.name).toBe("virus infections");
+    expect(p?.steps.map((s) => s.text)).toEqual([
+      "A virus attaches to a specific receptor site on the host cell membrane through attachment proteins.",
+      "Viruses may enter a host cell either with or without the viral capsid.",
+      "A stage of viral replication is the release of the new virions produced in the host organism.",
+    ]);
   });
 
   it("wrong orders are distinct and never the right one", () => {
@@ -151,6 +197,21 @@ describe("sequence and classify forms", () => {
     expect(q.options).toContain(
       "The ammonification process converts nitrogenous waste from dead animals into ammonium by certain bacteria and fungi",
     );
+  });
+
+  it("Analyze written: what stops when a step fails, by step number, without quoting the passage", () => {
+    const q = first("short", "Analyze", "sequence-written");
+    expect(q?.promptText).toMatch(
+      /^These are the steps of the nitrogen cycle, in order: \(1\) .+ if step 2 did not take place\.$/,
+    );
+    expect(q?.promptText).not.toContain("“");
+    if (q?.type === "short") {
+      expect(q.suggestedAnswer).toContain("step 3 could not follow");
+      expect((q.markingScheme ?? []).reduce((n, p) => n + p.marks, 0)).toBe(3);
+    }
+    const long = first("long", "Analyze", "sequence-written");
+    expect(long?.promptText).toContain("jumbled order: (P) ");
+    if (long?.type === "long") expect(long.suggestedAnswer).toMatch(/^The order is Q → S → P → R\./);
   });
 
   it("Analyze MCQ: sorting into the stated groups, and a written sort whose scheme adds up", () => {

@@ -1,5 +1,11 @@
 import type { IKnowledge } from "@/lib/generation/knowledge";
-import { extractProcesses, type IProcess, type IStep } from "@/lib/generation/knowledge/processes";
+import {
+  extractHeadedProcesses,
+  extractProcesses,
+  type IProcess,
+  type IStep,
+} from "@/lib/generation/knowledge/processes";
+import { chunkKey, FEATURE_BOX } from "@/lib/generation/knowledge/sentences";
 import { clip, formUseKey, type IForm, type IFormEnv, keywords, mcq, stripEnd, written } from "./common";
 
 /**
@@ -14,7 +20,11 @@ const cache = new WeakMap<IKnowledge, IProcess[]>();
 export function processesOf(kb: IKnowledge): IProcess[] {
   let hit = cache.get(kb);
   if (!hit) {
-    hit = extractProcesses(kb.sentences);
+    const own = new Set(kb.sentences.map((s) => s.chunkKey));
+    const chunks = kb.chunks
+      .map((c) => ({ content: c.content, key: chunkKey(c) }))
+      .filter((c) => own.has(c.key));
+    hit = [...extractProcesses(kb.sentences), ...extractHeadedProcesses(chunks, kb.sentences, FEATURE_BOX)];
     cache.set(kb, hit);
   }
   return hit;
@@ -121,7 +131,7 @@ export const sequenceBreak: IForm = {
   },
 };
 
-/** Analyze, written: the order of the steps and what would stop if one failed. */
+/** Analyze, written: what would stop if one step failed (long: first put the jumbled steps in order). */
 export const sequenceWritten: IForm = {
   id: "sequence-written",
   fits: (type, level) => type !== "mcq" && level === "Analyze",
@@ -129,33 +139,34 @@ export const sequenceWritten: IForm = {
   *build(env) {
     for (const p of processesOf(env.kb)) {
       if (!fresh(env, "sequence-written", p)) continue;
-      const long = env.slot.type === "long";
-      const k = Math.min(1, p.steps.length - 2);
-      const failed = p.steps[k]!;
-      const after = p.steps.slice(k + 1);
+      const long = env.slot.type === "long" && p.steps.length >= 4;
+      const steps = long ? fourSteps(p) : p.steps;
+      const k = 1;
+      const failed = steps[k]!;
+      const after = steps.slice(k + 1);
+      const shown = long ? [2, 0, 3, 1].map((i) => steps[i]!) : steps;
+      const name = (s: IStep) => (long ? LETTERS[shown.indexOf(s)]! : String(steps.indexOf(s) + 1));
+      const listed = shown.map((s) => `(${name(s)}) ${stripEnd(s.text)}`).join("; ");
       const points = [
-        ...(long ? p.steps.map((s, i) => ({ point: `Step ${i + 1}: ${clip(stripEnd(s.text), 110)}` })) : []),
+        ...(long ? [{ point: `The order: ${steps.map(name).join(" → ")}`, weight: 2 }] : []),
+        { point: `Step ${name(steps[0]!)} still takes place: it comes before the failed step`, weight: 1 },
         {
-          point: `The steps before it still take place: ${p.steps
-            .slice(0, k)
-            .map((s) => clip(stripEnd(s.text), 60))
-            .join("; ")}`,
-          weight: 1,
+          point: `Step ${name(after[0]!)} cannot follow (${clip(stripEnd(after[0]!.text), 80)}): it starts from what step ${name(failed)} produces`,
+          weight: 2,
         },
-        { point: `The next step cannot follow: ${clip(stripEnd(after[0]!.text), 100)}`, weight: 2 },
         {
-          point: `So the later steps and the outcome of ${p.name} are not reached${after.length > 1 ? `: ${clip(stripEnd(after.at(-1)!.text), 80)}` : ""}`,
+          point: `So ${p.name} stops there${after.length > 1 ? `: step ${name(after.at(-1)!)} (${clip(stripEnd(after.at(-1)!.text), 60)}) is not reached either` : ""}`,
           weight: 1,
         },
       ];
       const q = written(env, {
         prompt: long
-          ? `Describe the steps of ${p.name} in order. Then explain what would happen to the process if this step did not take place: “${stripEnd(failed.text)}.”`
-          : `In ${p.name}, explain what would happen to the process if this step did not take place: “${stripEnd(failed.text)}.”`,
-        answer: `${long ? `${p.steps.map((s, i) => `(${i + 1}) ${stripEnd(s.text)}`).join("; ")}. ` : ""}If “${clip(stripEnd(failed.text), 80)}” did not happen, the steps before it would still take place, but the next step (${clip(stripEnd(after[0]!.text), 90)}) could not follow, because it starts from what that step produces; ${p.name} would stop there${after.length > 1 ? `, and ${clip(stripEnd(after.at(-1)!.text), 80)} would not happen either` : ""}.`,
+          ? `These steps of ${p.name} are given in a jumbled order: ${listed}. Put them in the right order. Then explain what would happen to the process if step ${name(failed)} did not take place.`
+          : `These are the steps of ${p.name}, in order: ${listed}. Explain what would happen to the process if step ${name(failed)} did not take place.`,
+        answer: `${long ? `The order is ${steps.map(name).join(" → ")}. ` : ""}If step ${name(failed)} did not take place, step ${name(steps[0]!)} would still happen, but step ${name(after[0]!)} could not follow, because it starts from what step ${name(failed)} produces; ${p.name} would stop there${after.length > 1 ? `, so step ${name(after.at(-1)!)} would not happen either` : ""}.`,
         points,
         keywords: keywords(p.steps.map((s) => s.text)),
-        sources: sources(p.steps),
+        sources: sources(steps),
       });
       if (q) yield q;
     }

@@ -46,7 +46,7 @@ const EXPLAIN =
 
 /** Forms of `forms/sequence.ts` and `forms/classify.ts`. */
 const SEQUENCE_ORDER = /\bin a jumbled order\b[\s\S]*\bwhich order is correct\?/i;
-const SEQUENCE_BREAK = /\b(?:suppose )?this step did not take place\b/i;
+const SEQUENCE_BREAK = /\b(?:this step|step [1-9P-S]) did not take place\b/i;
 const SORT_INTO = /^sort\b.+\binto\b.+\band\b/i;
 const key0 = (q: TQuestion) => (q.type === "mcq" ? keyOf(q) : "");
 

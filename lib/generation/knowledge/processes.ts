@@ -78,7 +78,13 @@ const isNext = (s: ISentence) =>
 function processName(first: ISentence): string {
   const m = FIRST_IN.exec(first.text);
   if (m) return m[1]!.replace(/^the\s+/i, "").trim();
-  return (first.heading || first.section).replace(/^\d+(?:\.\d+)*\s+/, "").trim();
+  // A heading as a phrase: "The Nitrogen Cycle" → "the nitrogen cycle" (acronyms and names kept).
+  return (first.heading || first.section)
+    .replace(/^\d+(?:\.\d+)*\s+/, "")
+    .trim()
+    .split(/\s+/)
+    .map((w) => (/^\p{Lu}\p{Ll}+$/u.test(w) ? w.toLowerCase() : w))
+    .join(" ");
 }
 
 /** Ordered runs of steps in the passages' sentences (see `IProcess`). */
@@ -115,3 +121,46 @@ export function extractProcesses(sentences: readonly ISentence[]): IProcess[] {
   }
   return out;
 }
+
+/** "Steps of Virus Infections", "Stages of Mitosis": a heading whose sub-headings are the steps. */
+const STEPS_HEADING = /^(?:the\s+)?(?:steps|stages|phases|events)\s+(?:of|in)\s+(.{3,60})$/i;
+
+/**
+ * Processes stated by headings: a "Steps of X" heading whose next-level sub-headings (feature
+ * boxes aside) are the steps, in order, each described by the first sentence of its block that
+ * can stand as a step (see `stepText`). Only the passages holding `sentences` are read.
+ */
+export function extractHeadedProcesses(
+  chunks: readonly { content: string; key: string }[],
+  sentences: readonly ISentence[],
+  sideBox: RegExp,
+): IProcess[] {
+  const out: IProcess[] = [];
+  for (const chunk of chunks) {
+    const headings = [...chunk.content.matchAll(/^(#+)\s*(.+?)\s*$/gm)].map((m) => ({
+      level: m[1]!.length,
+      text: m[2]!,
+    }));
+    headings.forEach((h, i) => {
+      const m = STEPS_HEADING.exec(h.text);
+      if (!m) return;
+      const steps: IStep[] = [];
+      for (const child of headings.slice(i + 1)) {
+        if (child.level <= h.level) break;
+        if (child.level !== h.level + 1 || sideBox.test(child.text)) continue;
+        const block = sentences.filter(
+          (s) => s.chunkKey === chunk.key && s.heading === child.text && usable(s),
+        );
+        const first = block
+          .map((s) => ({ s, text: stepText(s.text) }))
+          .find((x) => x.text && ANAPHORIC.test(x.s.text) === false && isEvent(x.text));
+        if (!first?.text) return;
+        steps.push({ text: first.text, sentence: first.s.text, chunkKey: chunk.key });
+      }
+      if (steps.length >= 3) out.push({ name: m[1]!.replace(/^the\s+/i, "").toLowerCase(), steps });
+    });
+  }
+  return out;
+}
+
+const ANAPHORIC = /^(?:it|its|this|these|those|they|their|such|as you)\b/i;
