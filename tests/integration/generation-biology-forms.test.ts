@@ -24,6 +24,21 @@ const NOTES = [
   "",
   "Fleshy fruits include berries, peaches, apples, and grapes.",
   "Dry fruits include rice, wheat, and nuts.",
+  "",
+  "## Regulation by p53",
+  "",
+  "The protein p53 halts the cell cycle when DNA is damaged. Human papillomavirus makes a protein, E6, that binds p53 and inactivates p53 so the cell cycle continues.",
+  "",
+  "### Visual Connection",
+  "",
+  "Human papillomavirus can cause cervical cancer. What effect do you think E6 binding has on p53 activity?",
+  "",
+  "1. E6 activates p53",
+  "2. E6 inactivates p53",
+  "3. E6 mutates p53",
+  "4. E6 binding marks p53 for degradation",
+  "",
+  "Answer: 2",
 ].join("\n");
 
 let env: ITestEnv;
@@ -94,5 +109,41 @@ describe("POST /api/generation: sequence and classification items (offline)", ()
       ),
     ).toBe(true);
     for (const q of finals) for (const c of q.contextRefs) expect(c.documentId).toBe(refs[0]!.documentId);
+  });
+
+  it("offers the book's own keyed question, attributed, where its demand fits the slot", async () => {
+    const res = await generate(
+      makeRequest("POST", "/api/generation", {
+        token: env.teacher.token,
+        json: {
+          filters: FILTERS,
+          context: refs,
+          blueprint: {
+            items: [{ type: "mcq", count: 3 }],
+            bloomDistribution: { Remember: 3 },
+            strictLevels: true,
+          },
+          seed: 5,
+        },
+      }),
+      {},
+    );
+    expect(res.status).toBe(200);
+    const { chunks } = await readGenerationStream(res);
+    const book = (chunks as TPart[])
+      .filter((p) => p.type === "data-question" && p.data?.status === "final")
+      .map(
+        (p) =>
+          p.data!.question as {
+            bloomLevel: string;
+            promptText: string;
+            options: string[];
+            correctIndex: number;
+          },
+      )
+      .filter((q) => q.promptText.startsWith("From the textbook (Visual Connection"));
+    expect(book).toHaveLength(1);
+    expect(book[0]).toMatchObject({ bloomLevel: "Remember", correctIndex: 1 });
+    expect(book[0]!.options[1]).toBe("E6 inactivates p53");
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { supportTable } from "@/lib/generation/forms";
+import { bookMcqs, parseBookMcqs } from "@/lib/generation/forms/book";
 import { wrongOrders } from "@/lib/generation/forms/sequence";
+import { createGateContext, gateQuestion } from "@/lib/generation/gate";
 import { buildKnowledge, type ISentence } from "@/lib/generation/knowledge";
 import { extractGroups, groupName, pairGroups } from "@/lib/generation/knowledge/groups";
 import { extractHeadedProcesses, extractProcesses, stepText } from "@/lib/generation/knowledge/processes";
@@ -233,5 +235,74 @@ describe("sequence and classify forms", () => {
     expect(at("mcq", "Analyze")).toBeGreaterThanOrEqual(2);
     expect(at("long", "Analyze")).toBeGreaterThanOrEqual(2);
     expect(at("mcq", "Understand")).toBeGreaterThanOrEqual(1);
+  });
+});
+
+const P53 = [
+  "### Regulation by p53",
+  "",
+  "The protein p53 halts the cell cycle when DNA is damaged. Human papillomavirus makes a protein, E6, that binds p53 and inactivates p53 so the cell cycle continues.",
+  "",
+  "#### Visual Connection",
+  "",
+  "Human papillomavirus can cause cervical cancer. What effect do you think E6 binding has on p53 activity?",
+  "",
+  "1. E6 activates p53",
+  "2. E6 inactivates p53",
+  "3. E6 mutates p53",
+  "4. E6 binding marks p53 for degradation",
+  "",
+  "Answer: 2",
+].join("\n");
+const P53_CHUNK: IContextChunk = {
+  ...PASSAGE,
+  content: P53,
+  sectionPath: "Chapter 10: Cell Reproduction > 10.3 Control of the Cell Cycle",
+};
+
+describe("the book's own questions", () => {
+  it("parses only complete MCQs: a stem, four options and a stated key", () => {
+    const q =
+      "Which organelle makes ATP?\n\na. nucleus\nb. mitochondrion\nc. ribosome\nd. vacuole\n\nAnswer: (b)";
+    expect(parseBookMcqs(q)).toEqual([
+      {
+        stem: "Which organelle makes ATP?",
+        options: ["nucleus", "mitochondrion", "ribosome", "vacuole"],
+        correctIndex: 1,
+      },
+    ]);
+    expect(parseBookMcqs(q.replace("\n\nAnswer: (b)", ""))).toEqual([]);
+    expect(parseBookMcqs(q.replace("\nd. vacuole", ""))).toEqual([]);
+  });
+
+  it("keeps a keyed question only when the lesson states the key and no distractor", () => {
+    const [b, ...more] = bookMcqs(buildKnowledge([P53_CHUNK]));
+    expect(more).toHaveLength(0);
+    expect(b).toMatchObject({ box: "Visual Connection", section: "10.3", correctIndex: 1 });
+    expect(b?.support.quote).toContain("inactivates p53");
+    const rival = P53.replace(
+      "so the cell cycle continues.",
+      "so the cell cycle continues. In some strains, E6 mutates p53 in infected cervical cells.",
+    );
+    expect(bookMcqs(buildKnowledge([{ ...P53_CHUNK, content: rival }]))).toEqual([]);
+    expect(bookMcqs(buildKnowledge([{ ...P53_CHUNK, content: P53.replace("Answer: 2", "") }]))).toEqual([]);
+  });
+
+  it("offers it attributed, in the book's order, and the gate lets it stand only at the level it demands", () => {
+    const gen = createOfflineGenerator([P53_CHUNK], 1);
+    const ctx = createGateContext([P53_CHUNK]);
+    const verdicts: Record<string, boolean> = {};
+    for (const level of ["Remember", "Analyze"] as const)
+      for (const c of gen.candidates(slot("mcq", level), { used: new Set(), keyAt: 0 })) {
+        if (c.form !== "book-question") continue;
+        const q = c.question as IMcqQuestion;
+        expect(q.promptText).toBe(
+          "From the textbook (Visual Connection, 10.3): Human papillomavirus can cause cervical cancer. What effect do you think E6 binding has on p53 activity?",
+        );
+        expect(q.options[q.correctIndex]).toBe("E6 inactivates p53");
+        expect(q.correctIndex).toBe(1);
+        verdicts[level] = gateQuestion(q, level, ctx).passed;
+      }
+    expect(verdicts).toEqual({ Remember: true, Analyze: false });
   });
 });

@@ -1,6 +1,7 @@
 import type { IKnowledge } from "@/lib/generation/knowledge";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType } from "@/types/generation.types";
+import { bookQuestion } from "./book";
 import { classifySort, classifyWritten } from "./classify";
 import type { IForm } from "./common";
 import { equationClaim, equationData, equationInvestigation, equationProblem } from "./equations";
@@ -56,6 +57,8 @@ export const FORMS: readonly IForm[] = [
   // Create
   designInvestigation,
   equationInvestigation,
+  // Any level the gate reads it at: the book's own keyed MCQs, after the forms above.
+  bookQuestion,
 ];
 
 export const formsFor = (type: EQuestionType, level: EBloomLevel) => FORMS.filter((f) => f.fits(type, level));
