@@ -118,7 +118,8 @@ const LETTER = ["A", "B", "C", "D"];
 
 export const bookQuestion: IForm = {
   id: "book-question",
-  fits: (type) => type === "mcq",
+  // No MCQ demands Create; at the other levels the gate's demand reading decides.
+  fits: (type, level) => type === "mcq" && level !== "Create",
   available: (kb) => bookOf(kb).length,
   *build(env) {
     for (const b of bookOf(env.kb)) {
