@@ -372,6 +372,8 @@ export function checkSupport(
     if (
       shapeOf(key) === "number" ||
       COMBINED_KEY.test(key) ||
+      // An order of lettered statements (forms/sequence.ts): the statements are the passages'.
+      /^[A-Z](?: → [A-Z])+$/.test(key.trim()) ||
       NUMBER_WORD.test(key.trim()) ||
       NEGATIVE_STEM.test(withoutQuotes(q.promptText))
     )

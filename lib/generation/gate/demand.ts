@@ -44,6 +44,12 @@ const PREDICT =
 const EXPLAIN =
   /\b(?:explain|describe|why|how|interpret|summari[sz]e|outline|in your own words|classify|which .+ is an example|example of)\b/i;
 
+/** Forms of `forms/sequence.ts` and `forms/classify.ts`. */
+const SEQUENCE_ORDER = /\bin a jumbled order\b[\s\S]*\bwhich order is correct\?/i;
+const SEQUENCE_BREAK = /\b(?:this step|step [1-9P-S]) did not take place\b/i;
+const SORT_INTO = /^sort\b.+\binto\b.+\band\b/i;
+const key0 = (q: TQuestion) => (q.type === "mcq" ? keyOf(q) : "");
+
 const numberOf = (text: string) =>
   /[-−]?\d[\d,]*(?:\.\d+)?/.exec(text)?.[0]?.replace(/[,−]/g, (c) => (c === "−" ? "-" : ""));
 
@@ -70,6 +76,11 @@ export function estimateDemand(q: TQuestion, ctx: IGateContext): EBloomLevel {
   if (q.type !== "mcq" && DESIGN.test(own) && DESIGN_SCHEME.test(answer)) return "Create";
   if (q.type === "long" && DESIGN_TASK.test(own) && q.markingScheme.length >= 2) return "Create";
   if (ASSERTION_REASON.test(stem)) return "Analyze";
+  // Ordering jumbled steps shown in the book's words without their order words is understanding;
+  // tracing what a failed step stops, or sorting items into stated groups, relates parts.
+  if (SEQUENCE_BREAK.test(own) || SORT_INTO.test(own)) return "Analyze";
+  if (q.type === "mcq" && SEQUENCE_ORDER.test(own) && /^[P-S](?: → [P-S]){3}$/.test(key0(q)))
+    return "Understand";
   // Spotting and correcting a reversed statement is recall of the stated fact (readers' reading).
   if (q.type !== "mcq" && CORRECTION.test(q.suggestedAnswer) && ctx.sentences.length > 0) return "Remember";
   if (CLAIM.test(own) && JUDGE.test(own)) return "Evaluate";

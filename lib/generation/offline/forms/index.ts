@@ -1,6 +1,8 @@
 import type { IKnowledge } from "@/lib/generation/offline/knowledge";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType } from "@/types/generation.types";
+import { bookQuestion } from "./book";
+import { classifySort, classifyWritten } from "./classify";
 import type { IForm } from "./common";
 import { equationClaim, equationData, equationInvestigation, equationProblem } from "./equations";
 import {
@@ -12,6 +14,7 @@ import {
 } from "./reasoning";
 import { definitionMcq } from "./recall";
 import { assertionReason, numericProblem, predictChange, proportionRule, statedReason } from "./relations";
+import { sequenceBreak, sequenceOrder, sequenceWritten } from "./sequence";
 import { spotTheError, statementMcq } from "./statements";
 import { explainWhy, explainWhyMcq } from "./understand";
 
@@ -35,6 +38,7 @@ export const FORMS: readonly IForm[] = [
   explainWhy,
   contrastSiblings,
   compareTerms,
+  sequenceOrder,
   // Apply
   numericProblem,
   equationProblem,
@@ -43,12 +47,18 @@ export const FORMS: readonly IForm[] = [
   // Analyze
   equationData,
   assertionReason,
+  classifySort,
+  sequenceBreak,
+  classifyWritten,
+  sequenceWritten,
   // Evaluate
   equationClaim,
   judgeClaim,
   // Create
   designInvestigation,
   equationInvestigation,
+  // Any level the gate reads it at: the book's own keyed MCQs, after the forms above.
+  bookQuestion,
 ];
 
 export const formsFor = (type: EQuestionType, level: EBloomLevel) => FORMS.filter((f) => f.fits(type, level));
@@ -67,7 +77,7 @@ export const LEVEL_NEEDS: Record<EBloomLevel, string> = {
   Apply:
     "worked example with an equation and values, or stated relationship (as one quantity changes, another follows)",
   Analyze:
-    "cause and consequence stated in separate sentences, or a stated cause with a defined term on the same topic",
+    "cause and consequence stated in separate sentences, a stated cause with a defined term on the same topic, a process stated as ordered steps, or two groups stated with their members",
   Evaluate:
     "stated relationship, cause or qualified statement (“most”, “usually”) a plausible claim can get wrong",
   Create: "stated relation between two measurable quantities that a fair test could check",

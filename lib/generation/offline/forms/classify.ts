@@ -1,0 +1,89 @@
+import type { IKnowledge } from "@/lib/generation/knowledge";
+import { extractGroups, type IClassification, pairGroups } from "@/lib/generation/knowledge/groups";
+import { formUseKey, type IForm, type IFormEnv, keywords, mcq, shuffle, written } from "./common";
+
+/**
+ * Classification questions from two groups of one kind the passages state with their members
+ * (`knowledge/groups.ts`): sort the items into the groups (Analyze, MCQ and written), the written
+ * form also asking for the basis of the sort.
+ */
+
+const cache = new WeakMap<IKnowledge, IClassification[]>();
+/** Classifications the selected passages state (computed once per knowledge base). */
+export function classificationsOf(kb: IKnowledge): IClassification[] {
+  let hit = cache.get(kb);
+  if (!hit) {
+    hit = pairGroups(extractGroups(kb.sentences, kb.enumerations));
+    cache.set(kb, hit);
+  }
+  return hit;
+}
+
+const fresh = (env: IFormEnv, id: string, c: IClassification) =>
+  !env.used.has(formUseKey(id, c.groups[0].sentence));
+const sources = (c: IClassification) => c.groups.map((g) => ({ chunkKey: g.chunkKey, quote: g.sentence }));
+const list = (xs: readonly string[]) =>
+  xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`;
+
+/** Analyze, MCQ: which sorting of four items into the two stated groups is right? */
+export const classifySort: IForm = {
+  id: "classify-sort",
+  fits: (type, level) => type === "mcq" && level === "Analyze",
+  available: (kb) => classificationsOf(kb).length,
+  *build(env) {
+    for (const c of classificationsOf(env.kb)) {
+      if (!fresh(env, "classify-sort", c)) continue;
+      const [a, b] = c.groups;
+      const ia = shuffle(a.members, env.random).slice(0, 2);
+      const ib = shuffle(b.members, env.random).slice(0, 2);
+      const items = shuffle([...ia, ...ib], env.random);
+      const sorting = (inA: string[]) =>
+        `${a.name}: ${list(items.filter((x) => inA.includes(x)))}; ${b.name}: ${list(items.filter((x) => !inA.includes(x)))}`;
+      const wrong = [
+        { inA: [ia[0]!, ib[0]!], why: `Swaps ${ia[1]} and ${ib[0]}: ${ib[0]} is one of the ${b.name}.` },
+        { inA: [ib[0]!, ib[1]!], why: `Reverses the two groups: ${list(ia)} are the ${a.name}.` },
+        {
+          inA: [ia[0]!, ia[1]!, ib[1]!],
+          why: `Puts ${ib[1]} with the ${a.name}; the text lists it among the ${b.name}.`,
+        },
+      ];
+      const q = mcq(env, {
+        prompt: `Sort ${list(items)} into two groups: ${a.name} and ${b.name}. Which sorting is correct?`,
+        key: { text: sorting(ia) },
+        distractors: wrong.map((w) => ({ text: sorting(w.inA), rationale: w.why })),
+        explanation: `The passages name ${list(a.members)} among the ${a.name}, and ${list(b.members)} among the ${b.name}.`,
+        sources: sources(c),
+      });
+      if (q) yield q;
+    }
+  },
+};
+
+/** Analyze, written: sort items into the stated groups and say what sets the groups apart. */
+export const classifyWritten: IForm = {
+  id: "classify-written",
+  fits: (type, level) => type !== "mcq" && level === "Analyze",
+  available: (kb) => classificationsOf(kb).length,
+  *build(env) {
+    for (const c of classificationsOf(env.kb)) {
+      if (!fresh(env, "classify-written", c)) continue;
+      const [a, b] = c.groups;
+      const n = env.slot.type === "long" ? 3 : 2;
+      const ia = a.members.slice(0, n);
+      const ib = b.members.slice(0, n);
+      const items = shuffle([...ia, ...ib], env.random);
+      const q = written(env, {
+        prompt: `Sort these into ${a.name} and ${b.name}: ${list(items)}. State what the two groups have in common and what decides which group each belongs to.`,
+        answer: `${a.name.charAt(0).toUpperCase()}${a.name.slice(1)}: ${list(ia)}. ${b.name.charAt(0).toUpperCase()}${b.name.slice(1)}: ${list(ib)}. Both groups are the same kind of thing; the feature in their names (${a.name} / ${b.name}) decides the group.`,
+        points: [
+          { point: `${a.name}: ${list(ia)}`, weight: 2 },
+          { point: `${b.name}: ${list(ib)}`, weight: 2 },
+          { point: `The basis of the sort: the feature that tells ${a.name} from ${b.name}`, weight: 1 },
+        ],
+        keywords: keywords([a.name, b.name, ...ia, ...ib]),
+        sources: sources(c),
+      });
+      if (q) yield q;
+    }
+  },
+};
