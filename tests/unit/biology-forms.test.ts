@@ -1,13 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { supportTable } from "@/lib/generation/forms";
-import { bookMcqs, parseBookMcqs } from "@/lib/generation/forms/book";
-import { wrongOrders } from "@/lib/generation/forms/sequence";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
-import { buildKnowledge, type ISentence } from "@/lib/generation/knowledge";
-import { extractGroups, groupName, pairGroups } from "@/lib/generation/knowledge/groups";
-import { extractHeadedProcesses, extractProcesses, stepText } from "@/lib/generation/knowledge/processes";
-import { collectSentences, FEATURE_BOX } from "@/lib/generation/knowledge/sentences";
-import { createOfflineGenerator } from "@/lib/generation/offline-generator";
+import { supportTable } from "@/lib/generation/offline/forms";
+import { bookMcqs, parseBookMcqs } from "@/lib/generation/offline/forms/book";
+import { wrongOrders } from "@/lib/generation/offline/forms/sequence";
+import { createOfflineGenerator } from "@/lib/generation/offline/generator";
+import { buildKnowledge, type ISentence } from "@/lib/generation/offline/knowledge";
+import { extractGroups, groupName, pairGroups } from "@/lib/generation/offline/knowledge/groups";
+import {
+  extractHeadedProcesses,
+  extractProcesses,
+  stepText,
+} from "@/lib/generation/offline/knowledge/processes";
+import { collectSentences, FEATURE_BOX } from "@/lib/generation/offline/knowledge/sentences";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, IMcqQuestion, TQuestion } from "@/types/generation.types";
 

@@ -1,5 +1,5 @@
-import type { IKnowledge } from "@/lib/generation/knowledge";
-import { chunkKey, QUESTION_WORTHY_ZONES } from "@/lib/generation/knowledge/sentences";
+import type { IKnowledge } from "@/lib/generation/offline/knowledge";
+import { chunkKey, QUESTION_WORTHY_ZONES } from "@/lib/generation/offline/knowledge/sentences";
 import { zonePassage } from "@/lib/ingestion/zones";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import type { IForm } from "./common";

@@ -1,5 +1,5 @@
-import type { IKnowledge } from "@/lib/generation/knowledge";
-import { extractGroups, type IClassification, pairGroups } from "@/lib/generation/knowledge/groups";
+import type { IKnowledge } from "@/lib/generation/offline/knowledge";
+import { extractGroups, type IClassification, pairGroups } from "@/lib/generation/offline/knowledge/groups";
 import { formUseKey, type IForm, type IFormEnv, keywords, mcq, shuffle, written } from "./common";
 
 /**

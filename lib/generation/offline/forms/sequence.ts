@@ -1,11 +1,11 @@
-import type { IKnowledge } from "@/lib/generation/knowledge";
+import type { IKnowledge } from "@/lib/generation/offline/knowledge";
 import {
   extractHeadedProcesses,
   extractProcesses,
   type IProcess,
   type IStep,
-} from "@/lib/generation/knowledge/processes";
-import { chunkKey, FEATURE_BOX } from "@/lib/generation/knowledge/sentences";
+} from "@/lib/generation/offline/knowledge/processes";
+import { chunkKey, FEATURE_BOX } from "@/lib/generation/offline/knowledge/sentences";
 import { clip, formUseKey, type IForm, type IFormEnv, keywords, mcq, stripEnd, written } from "./common";
 
 /**
