@@ -37,6 +37,7 @@ const opts = new Command()
   .option("--read <file>", "write every generated question with its cited passages (Markdown)")
   .option("--no-authors", "skip the author-MCQ false-positive check")
   .option("--use-section", "let slots the selection cannot fill draw on the rest of its section")
+  .option("--why", "per empty slot, each form's material, candidates built and the gate's first refusal")
   .option("--json", "print JSON")
   .parse()
   .opts<{
@@ -51,6 +52,7 @@ const opts = new Command()
     dataDir: string;
     authors: boolean;
     useSection?: boolean;
+    why?: boolean;
     json?: boolean;
   }>();
 
@@ -64,8 +66,10 @@ const { createGateContext, gateQuestion, estimateDemand, QUALITY_FLAGS } = await
   "@/lib/generation/gate"
 );
 const { coverage, stemSet } = await import("@/lib/generation/gate/text");
-const { passageSentences } = await import("@/lib/generation/knowledge/sentences");
+const { passageSentences, mainSections } = await import("@/lib/generation/knowledge/sentences");
 const { loadContext, loadScope } = await import("@/lib/generation/store");
+const { createOfflineGenerator } = await import("@/lib/generation/offline-generator");
+const { formsFor } = await import("@/lib/generation/forms");
 const { GenerationRequestSchema } = await import("@/schema/generation.schema");
 const { BLOOM_LEVELS } = await import("@/types/bloom.types");
 type TQuestion = import("@/types/generation.types").TQuestion;
@@ -126,6 +130,11 @@ const firstMs: number[] = [];
 const setMs: number[] = [];
 const samples: string[] = [];
 const reading: string[] = [];
+/** --why: per form, over the empty slots it could have filled: slots, with material, built, refused by flag. */
+const whyByForm: Record<
+  string,
+  { slots: number; material: number; built: number; flags: Record<string, number> }
+> = {};
 
 const normKey = (q: TQuestion) =>
   q.type === "mcq" ? `${q.type}:${(q.options[q.correctIndex] ?? "").toLowerCase().trim()}` : "";
@@ -189,6 +198,31 @@ for (const topic of topics) {
           ? "no material for the level"
           : "no draft completed",
     );
+  }
+  if (opts.why && result.gaps.length > 0) {
+    // Re-proposes each empty slot's candidates from a fresh generator on the same selection
+    // (nothing of the set accepted yet), gating each as run.ts does: why the slot stayed empty.
+    const gen = createOfflineGenerator(chunks, request.seed ?? 1, scope, mainSections(chunks, topic.title));
+    const ctx = createGateContext(chunks, { selected: chunks.map((c) => passageKey(c)) });
+    for (const gap of result.gaps) {
+      const slot = result.slots.find((s) => s.id === gap.slotId);
+      if (!slot) continue;
+      for (const form of formsFor(slot.type, slot.bloomLevel)) {
+        const id = `${slot.type}/${slot.bloomLevel} ${form.id}`;
+        const row = whyByForm[id] ?? { slots: 0, material: 0, built: 0, flags: {} };
+        whyByForm[id] = row;
+        row.slots++;
+        if (form.available(gen.kb) > 0) row.material++;
+        let n = 0;
+        for (const q of form.build({ kb: gen.kb, slot, random: () => 0.5, keyAt: 0, used: new Set() })) {
+          if (n++ >= 40) break;
+          row.built++;
+          const verdict = gateQuestion(q, slot.bloomLevel, ctx, { accepted: [] });
+          const first = verdict.findings.find((f) => f.severity === "reject");
+          inc(row.flags, verdict.passed ? "passed" : (first?.flag ?? "other"));
+        }
+      }
+    }
   }
   // Independent structural checks (not the gate's code).
   const selected = new Set(chunks.map((c) => passageKey(c)));
@@ -441,6 +475,20 @@ else {
   console.log(
     `| first question / whole set p50 (p95) | ${summary.firstQuestionMsP50.toFixed(1)} ms / ${summary.setMsP50.toFixed(1)} (${summary.setMsP95.toFixed(1)}) ms |`,
   );
+  if (opts.why) {
+    console.log("\n## Why slots stayed empty, per form (fresh generator, nothing accepted yet)");
+    console.log(
+      "| slot form | empty slots | with material | candidates | first refusal (or passed) |\n|---|---:|---:|---:|---|",
+    );
+    for (const [k, r] of Object.entries(whyByForm).sort())
+      console.log(
+        `| ${k} | ${r.slots} | ${r.material} | ${r.built} | ${
+          Object.entries(r.flags)
+            .map(([f, n]) => `${f} ${n}`)
+            .join(", ") || "–"
+        } |`,
+      );
+  }
   if (opts.authors) {
     console.log(`\n## Gate on the ${authors.checked} author-written MCQs (own section as context)`);
     console.log(
