@@ -10,7 +10,7 @@ import {
   judgeClaim,
   nameAndDescribe,
 } from "./reasoning";
-import { definitionMcq } from "./recall";
+import { definesMcq, definitionMcq } from "./recall";
 import { assertionReason, numericProblem, predictChange, proportionRule, statedReason } from "./relations";
 import { spotTheError, statementMcq } from "./statements";
 import { explainWhy, explainWhyMcq } from "./understand";
@@ -25,6 +25,7 @@ export type { IForm, IFormEnv } from "./common";
  */
 export const FORMS: readonly IForm[] = [
   // Remember
+  definesMcq,
   definitionMcq,
   statementMcq,
   spotTheError,
