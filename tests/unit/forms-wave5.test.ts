@@ -72,3 +72,61 @@ describe("definition MCQ (term ↔ its genuine definition)", () => {
     expect(found).toEqual([]);
   });
 });
+
+describe("readers' faults (round 6)", () => {
+  const CAUSES = chunk(2, "12.3 Entropy", [
+    "### Heat and temperature",
+    "",
+    "Friction converts some of the kinetic energy of a sliding block into thermal energy.",
+    "Therefore, the temperature of the rubbing surfaces increases during the motion.",
+    "Because the molecules move faster when heated, the gas expands in the container.",
+    "Most metals are good conductors of heat and electricity.",
+  ]);
+
+  it("assertion–reason takes A and R from two statements, never one 'because' sentence, and its keys vary", () => {
+    const keys = new Set<number>();
+    for (const keyAt of [0, 1, 2, 3]) {
+      const found = [
+        ...createOfflineGenerator([CAUSES], 1, [CAUSES]).candidates(slot("mcq", "Analyze"), {
+          used: new Set(),
+          keyAt,
+        }),
+      ].filter((c) => c.form === "assertion-reason");
+      for (const c of found) {
+        const q = c.question as Extract<TQuestion, { type: "mcq" }>;
+        expect(q.promptText).not.toMatch(/gas expands[\s\S]*Reason \(R\): The molecules move faster/i);
+      }
+      const first = found[0]?.question as Extract<TQuestion, { type: "mcq" }> | undefined;
+      if (first) keys.add(first.correctIndex);
+    }
+    expect(keys.size).toBeGreaterThan(1);
+  });
+
+  it("offers no assertion–reason at Understand cut from one sentence", () => {
+    const found = candidates([CAUSES], [CAUSES], "mcq", "Understand").filter(
+      (c) => c.form === "stated-reason",
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("an Evaluate claim is never a 'usually/most' → 'always/all' swap", () => {
+    for (const type of ["mcq", "short", "long"] as const) {
+      const found = candidates([CAUSES], [CAUSES], type, "Evaluate").filter((c) => c.form === "judge-claim");
+      for (const c of found) expect(c.question.promptText).not.toMatch(/\ball metals\b|\balways\b/i);
+    }
+  });
+
+  it("plans no fair test of a weapon or of quantities a class cannot measure", () => {
+    const bomb = chunk(3, "32.6 Fission", [
+      "### Fission",
+      "",
+      "As the amount of uranium increases, the energy yield of the bomb increases.",
+      "As the temperature of a gas increases, the pressure of the gas increases.",
+    ]);
+    const found = candidates([bomb], [bomb], "long", "Create").filter(
+      (c) => c.form === "design-investigation",
+    );
+    expect(found.length).toBeGreaterThan(0);
+    for (const c of found) expect(c.question.promptText).not.toMatch(/uranium|bomb/i);
+  });
+});

@@ -11,7 +11,7 @@ import {
   nameAndDescribe,
 } from "./reasoning";
 import { definesMcq, definitionMcq } from "./recall";
-import { assertionReason, numericProblem, predictChange, proportionRule, statedReason } from "./relations";
+import { assertionReason, numericProblem, predictChange, proportionRule } from "./relations";
 import { spotTheError, statementMcq } from "./statements";
 import { explainWhy, explainWhyMcq } from "./understand";
 
@@ -32,7 +32,7 @@ export const FORMS: readonly IForm[] = [
   nameAndDescribe,
   // Understand
   explainWhyMcq,
-  statedReason,
+  // Not `statedReason`: A and R cut from one "because" sentence (readers: read as recall, key always A).
   explainWhy,
   contrastSiblings,
   compareTerms,
