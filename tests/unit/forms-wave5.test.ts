@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
+import { extractMonotonic } from "@/lib/generation/knowledge/relations";
 import { createOfflineGenerator } from "@/lib/generation/offline-generator";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
@@ -128,5 +129,29 @@ describe("readers' faults (round 6)", () => {
     );
     expect(found.length).toBeGreaterThan(0);
     for (const c of found) expect(c.question.promptText).not.toMatch(/uranium|bomb/i);
+  });
+});
+
+describe("stated proportions read from ordinary exposition", () => {
+  const read = (text: string) =>
+    extractMonotonic([
+      { text, chunkKey: "k", heading: "", section: "", position: 0, sideBox: false, standalone: true },
+    ]).map((r) => [r.x, r.y, r.sign, r.proportional === true]);
+
+  it("reads 'its mass', a quantity with its place ('the distance from the center') and a symbol after the name", () => {
+    expect(read("The acceleration of an object is inversely proportional to its mass.")).toEqual([
+      ["the mass", "the acceleration of an object", -1, true],
+    ]);
+    expect(
+      read(
+        "The equation v = rω says that the tangential speed v is proportional to the distance r from the center of rotation.",
+      ),
+    ).toEqual([["the distance", "the tangential speed", 1, true]]);
+  });
+
+  it("keeps the direction of 'proportional to its amplitude squared' but not a doubling rule", () => {
+    expect(read("The intensity of a sound is proportional to its amplitude squared.")).toEqual([
+      ["the amplitude", "the intensity of a sound", 1, false],
+    ]);
   });
 });
