@@ -130,6 +130,9 @@ const firstMs: number[] = [];
 const setMs: number[] = [];
 const samples: string[] = [];
 const reading: string[] = [];
+const levelsPerSet: number[] = [];
+const labelledPerSet: number[] = [];
+const labels: Partial<Record<string, number>> = {};
 /** --why: per form, over the empty slots it could have filled: slots, with material, built, refused by flag. */
 const whyByForm: Record<
   string,
@@ -185,6 +188,13 @@ for (const topic of topics) {
   setMs.push(performance.now() - started);
   firstMs.push(first);
   totals.sets++;
+  // Levels delivered at the asked level (a labelled substitute does not count).
+  const asked = new Set(
+    result.questions.filter((q) => !q.validation.substitutedFor).map((q) => q.bloomLevel),
+  );
+  levelsPerSet.push(asked.size);
+  labelledPerSet.push(new Set(result.questions.map((q) => q.bloomLevel)).size);
+  for (const q of result.questions) inc(labels, q.bloomLevel);
   totals.requested += result.slots.length;
   totals.generated += result.questions.length;
   for (const [flag, n] of Object.entries(result.rejections)) inc(rejections, flag, n ?? 0);
@@ -459,6 +469,21 @@ else {
         .map(([k, v]) => `${k} ${v}`)
         .join(", ") || "–"
     } |`,
+  );
+  console.log(
+    `| labels of filled questions | ${BLOOM_LEVELS.filter((l) => labels[l])
+      .map((l) => `${l} ${labels[l]}`)
+      .join(", ")} |`,
+  );
+  console.log(
+    `| distinct levels at the asked level per set (mean); sets with ≥ 5 of 6 | ${(
+      levelsPerSet.reduce((a, b) => a + b, 0) / Math.max(1, levelsPerSet.length)
+    ).toFixed(2)}; ${levelsPerSet.filter((n) => n >= 5).length} of ${levelsPerSet.length} |`,
+  );
+  console.log(
+    `| distinct labelled levels per set, substitutes included (mean); sets with ≥ 5 | ${(
+      labelledPerSet.reduce((a, b) => a + b, 0) / Math.max(1, labelledPerSet.length)
+    ).toFixed(2)}; ${labelledPerSet.filter((n) => n >= 5).length} of ${labelledPerSet.length} |`,
   );
   console.log(`| MCQ key positions A/B/C/D | ${keyAt.join(" / ")} |`);
   console.log(`| written answers copying one passage sentence | ${pct(summary.copyPasteRate)} |`);
