@@ -13,7 +13,7 @@ import {
 import { definesMcq, definitionMcq } from "./recall";
 import { assertionReason, numericProblem, predictChange, proportionRule } from "./relations";
 import { spotTheError, statementMcq } from "./statements";
-import { explainWhy, explainWhyMcq } from "./understand";
+import { explainWhy, explainWhyMcq, restateProportion } from "./understand";
 
 export type { IForm, IFormEnv } from "./common";
 
@@ -32,6 +32,7 @@ export const FORMS: readonly IForm[] = [
   nameAndDescribe,
   // Understand
   explainWhyMcq,
+  restateProportion,
   // Not `statedReason`: A and R cut from one "because" sentence (readers: read as recall, key always A).
   explainWhy,
   contrastSiblings,
