@@ -37,6 +37,7 @@ const opts = new Command()
   .option("--read <file>", "write every generated question with its cited passages (Markdown)")
   .option("--no-authors", "skip the author-MCQ false-positive check")
   .option("--use-section", "let slots the selection cannot fill draw on the rest of its section")
+  .option("--why", "per empty slot, each form's material, candidates built and the gate's first refusal")
   .option("--json", "print JSON")
   .parse()
   .opts<{
@@ -51,6 +52,7 @@ const opts = new Command()
     dataDir: string;
     authors: boolean;
     useSection?: boolean;
+    why?: boolean;
     json?: boolean;
   }>();
 
@@ -64,8 +66,10 @@ const { createGateContext, gateQuestion, estimateDemand, QUALITY_FLAGS } = await
   "@/lib/generation/gate"
 );
 const { coverage, stemSet } = await import("@/lib/generation/gate/text");
-const { passageSentences } = await import("@/lib/generation/offline/knowledge/sentences");
+const { passageSentences, mainSections } = await import("@/lib/generation/offline/knowledge/sentences");
 const { loadContext, loadScope } = await import("@/lib/generation/store");
+const { createOfflineGenerator } = await import("@/lib/generation/offline/generator");
+const { formsFor } = await import("@/lib/generation/offline/forms");
 const { GenerationRequestSchema } = await import("@/schema/generation.schema");
 const { BLOOM_LEVELS } = await import("@/types/bloom.types");
 type TQuestion = import("@/types/generation.types").TQuestion;
@@ -126,6 +130,14 @@ const firstMs: number[] = [];
 const setMs: number[] = [];
 const samples: string[] = [];
 const reading: string[] = [];
+const levelsPerSet: number[] = [];
+const labelledPerSet: number[] = [];
+const labels: Partial<Record<string, number>> = {};
+/** --why: per form, over the empty slots it could have filled: slots, with material, built, refused by flag. */
+const whyByForm: Record<
+  string,
+  { slots: number; material: number; built: number; flags: Record<string, number> }
+> = {};
 
 const normKey = (q: TQuestion) =>
   q.type === "mcq" ? `${q.type}:${(q.options[q.correctIndex] ?? "").toLowerCase().trim()}` : "";
@@ -176,6 +188,13 @@ for (const topic of topics) {
   setMs.push(performance.now() - started);
   firstMs.push(first);
   totals.sets++;
+  // Levels delivered at the asked level (a labelled substitute does not count).
+  const asked = new Set(
+    result.questions.filter((q) => !q.validation.substitutedFor).map((q) => q.bloomLevel),
+  );
+  levelsPerSet.push(asked.size);
+  labelledPerSet.push(new Set(result.questions.map((q) => q.bloomLevel)).size);
+  for (const q of result.questions) inc(labels, q.bloomLevel);
   totals.requested += result.slots.length;
   totals.generated += result.questions.length;
   for (const [flag, n] of Object.entries(result.rejections)) inc(rejections, flag, n ?? 0);
@@ -189,6 +208,31 @@ for (const topic of topics) {
           ? "no material for the level"
           : "no draft completed",
     );
+  }
+  if (opts.why && result.gaps.length > 0) {
+    // Re-proposes each empty slot's candidates from a fresh generator on the same selection
+    // (nothing of the set accepted yet), gating each as run.ts does: why the slot stayed empty.
+    const gen = createOfflineGenerator(chunks, request.seed ?? 1, scope, mainSections(chunks, topic.title));
+    const ctx = createGateContext(chunks, { selected: chunks.map((c) => passageKey(c)) });
+    for (const gap of result.gaps) {
+      const slot = result.slots.find((s) => s.id === gap.slotId);
+      if (!slot) continue;
+      for (const form of formsFor(slot.type, slot.bloomLevel)) {
+        const id = `${slot.type}/${slot.bloomLevel} ${form.id}`;
+        const row = whyByForm[id] ?? { slots: 0, material: 0, built: 0, flags: {} };
+        whyByForm[id] = row;
+        row.slots++;
+        if (form.available(gen.kb) > 0) row.material++;
+        let n = 0;
+        for (const q of form.build({ kb: gen.kb, slot, random: () => 0.5, keyAt: 0, used: new Set() })) {
+          if (n++ >= 40) break;
+          row.built++;
+          const verdict = gateQuestion(q, slot.bloomLevel, ctx, { accepted: [] });
+          const first = verdict.findings.find((f) => f.severity === "reject");
+          inc(row.flags, verdict.passed ? "passed" : (first?.flag ?? "other"));
+        }
+      }
+    }
   }
   // Independent structural checks (not the gate's code).
   const selected = new Set(chunks.map((c) => passageKey(c)));
@@ -426,6 +470,21 @@ else {
         .join(", ") || "–"
     } |`,
   );
+  console.log(
+    `| labels of filled questions | ${BLOOM_LEVELS.filter((l) => labels[l])
+      .map((l) => `${l} ${labels[l]}`)
+      .join(", ")} |`,
+  );
+  console.log(
+    `| distinct levels at the asked level per set (mean); sets with ≥ 5 of 6 | ${(
+      levelsPerSet.reduce((a, b) => a + b, 0) / Math.max(1, levelsPerSet.length)
+    ).toFixed(2)}; ${levelsPerSet.filter((n) => n >= 5).length} of ${levelsPerSet.length} |`,
+  );
+  console.log(
+    `| distinct labelled levels per set, substitutes included (mean); sets with ≥ 5 | ${(
+      labelledPerSet.reduce((a, b) => a + b, 0) / Math.max(1, labelledPerSet.length)
+    ).toFixed(2)}; ${labelledPerSet.filter((n) => n >= 5).length} of ${labelledPerSet.length} |`,
+  );
   console.log(`| MCQ key positions A/B/C/D | ${keyAt.join(" / ")} |`);
   console.log(`| written answers copying one passage sentence | ${pct(summary.copyPasteRate)} |`);
   console.log(`| questions citing other passages of the same section | ${totals.fromSection} |`);
@@ -441,6 +500,20 @@ else {
   console.log(
     `| first question / whole set p50 (p95) | ${summary.firstQuestionMsP50.toFixed(1)} ms / ${summary.setMsP50.toFixed(1)} (${summary.setMsP95.toFixed(1)}) ms |`,
   );
+  if (opts.why) {
+    console.log("\n## Why slots stayed empty, per form (fresh generator, nothing accepted yet)");
+    console.log(
+      "| slot form | empty slots | with material | candidates | first refusal (or passed) |\n|---|---:|---:|---:|---|",
+    );
+    for (const [k, r] of Object.entries(whyByForm).sort())
+      console.log(
+        `| ${k} | ${r.slots} | ${r.material} | ${r.built} | ${
+          Object.entries(r.flags)
+            .map(([f, n]) => `${f} ${n}`)
+            .join(", ") || "–"
+        } |`,
+      );
+  }
   if (opts.authors) {
     console.log(`\n## Gate on the ${authors.checked} author-written MCQs (own section as context)`);
     console.log(

@@ -12,11 +12,11 @@ import {
   judgeClaim,
   nameAndDescribe,
 } from "./reasoning";
-import { definitionMcq } from "./recall";
-import { assertionReason, numericProblem, predictChange, proportionRule, statedReason } from "./relations";
+import { definesMcq, definitionMcq } from "./recall";
+import { assertionReason, numericProblem, predictChange, proportionRule } from "./relations";
 import { sequenceBreak, sequenceOrder, sequenceWritten } from "./sequence";
 import { spotTheError, statementMcq } from "./statements";
-import { explainWhy, explainWhyMcq } from "./understand";
+import { explainWhy, explainWhyMcq, restateProportion } from "./understand";
 
 export type { IForm, IFormEnv } from "./common";
 
@@ -28,13 +28,15 @@ export type { IForm, IFormEnv } from "./common";
  */
 export const FORMS: readonly IForm[] = [
   // Remember
+  definesMcq,
   definitionMcq,
   statementMcq,
   spotTheError,
   nameAndDescribe,
   // Understand
   explainWhyMcq,
-  statedReason,
+  restateProportion,
+  // Not `statedReason`: A and R cut from one "because" sentence (readers: read as recall, key always A).
   explainWhy,
   contrastSiblings,
   compareTerms,

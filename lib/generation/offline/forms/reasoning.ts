@@ -13,7 +13,7 @@ import {
   written,
 } from "./common";
 import { LEANS_ON_CONTEXT } from "./recall";
-import { ABOUT_NAMES, falsify } from "./relations";
+import { ABOUT_NAMES, falsify, usableCauses } from "./relations";
 
 /**
  * Questions that ask for more than recall: distinguish two related terms (Understand), judge a
@@ -161,8 +161,9 @@ function misconceptions(env: IFormEnv): IMisconception[] {
       sources: [{ chunkKey: r.chunkKey, quote: r.sentence }],
     });
   }
-  for (const c of env.kb.causal) {
-    if (env.used.has(c.sentence) || ABOUT_NAMES.test(c.effect)) continue;
+  // Causes without pronouns or a worked example's numbers ("25 electrons"): a principle, not a set-up.
+  for (const c of usableCauses(env)) {
+    if (ABOUT_NAMES.test(c.effect)) continue;
     const denied = falsify(c.effect);
     if (!denied) continue;
     out.push({
@@ -173,18 +174,8 @@ function misconceptions(env: IFormEnv): IMisconception[] {
       sources: [{ chunkKey: c.chunkKey, quote: c.sentence }],
     });
   }
-  for (const s of env.kb.sentences) {
-    if (!s.standalone || s.sideBox || env.used.has(s.text)) continue;
-    const g = overGeneral(s.text);
-    if (!g) continue;
-    out.push({
-      claim: g.claim,
-      error: `The student has over-generalised: the text says “${g.qualifier}”, not always or all, so exceptions exist.`,
-      correction: sentence(s.text),
-      truth: "",
-      sources: [{ chunkKey: s.chunkKey, quote: s.text }],
-    });
-  }
+  // Not "usually" → "always" (round 5–6 readers: spotting the qualifier and quoting the text is
+  // recall, not evaluation): no over-generalised claim is offered (`overGeneral` only reads one).
   return out;
 }
 
@@ -264,7 +255,20 @@ interface ITestable {
   chunkKey: string;
 }
 
+/** Quantities a school investigation can set or measure (a fair test needs both ends measurable). */
+const MEASURABLE =
+  /\b(?:mass|weight|speed|velocity|acceleration|force|friction|temperature|time|period|frequency|wavelength|amplitude|length|distance|height|width|area|volume|density|pressure|current|voltage|potential difference|resistance|power|energy|intensity|brightness|loudness|charge|angle|radius|diameter|thickness|concentration|rate|ph|light|heat|moisture|humidity|yield|growth|number|size|depth|tension|stretch|extension|momentum|efficiency|capacitance|field)\b/i;
+/** Not a school investigation (round 6: a fair test of a bomb's yield). */
+const UNSAFE_TOPIC =
+  /\b(?:bomb|weapon|missile|warhead|explosive|explosion|nuclear|uranium|plutonium|radioactive|fission|gun|bullet|firearm|poison|toxin|virus|disease|patient|human subjects?)\b/i;
+
 function testables(kb: IFormEnv["kb"]): ITestable[] {
+  return allTestables(kb).filter(
+    (t) => MEASURABLE.test(t.x) && MEASURABLE.test(t.y) && !UNSAFE_TOPIC.test(`${t.sentence} ${t.x} ${t.y}`),
+  );
+}
+
+function allTestables(kb: IFormEnv["kb"]): ITestable[] {
   const out: ITestable[] = kb.monotonic.map((r) => ({
     x: r.x,
     y: r.y,

@@ -259,3 +259,94 @@ export const defineWritten: IForm = {
     }
   },
 };
+
+/** Share of `a`'s content stems that `b` also has. */
+function stemShare(a: string, b: string): number {
+  const as = new Set(contentWords(a).map((w) => termKey(w)));
+  const bs = new Set(contentWords(b).map((w) => termKey(w)));
+  if (as.size === 0) return 0;
+  return [...as].filter((s) => bs.has(s)).length / as.size;
+}
+
+/** Whether a definition names the term (a tell: "the magnitude of velocity" is not velocity). */
+const names = (definition: string, term: string) =>
+  contentWords(term).every((w) => definition.toLowerCase().includes(w.toLowerCase()));
+
+/**
+ * Wrong options for "which is the definition of X": the genuine definitions of other terms the
+ * chapter defines, same kind first (shared genus or head noun), never one that names X, shares
+ * most of its words with X's definition, or is an alias of X.
+ */
+/** A term without the symbol that follows it: "centripetal force Fc" → "centripetal force". */
+const bareTerm = (term: string) =>
+  term.replace(/(?:\s+[^\s]*[\p{Lu}\p{Script=Greek}Δ][^\s]*)+$/u, "").trim() || term;
+
+/** A definition that reads as a noun phrase ("a measure of …"), not a clause ("that there's …"). */
+const NOUN_PHRASE_DEFINITION =
+  /^(?:an?|the|any)\s+(?!(?:interesting|dangerous|fun|great|good|famous|popular|familiar|simple|nice|exciting|example)\b)\p{L}(?!.*\bexamples?\b)/iu;
+
+export function siblingDefinitions(env: IFormEnv, t: ITerm, n = 3): ITerm[] {
+  const key = termKey(bareTerm(t.term));
+  const aliases = t.aliases.map((a) => termKey(a));
+  const seen = new Set<string>([termKey(stripEnd(t.definition))]);
+  const terms = new Set<string>([key]);
+  const candidates = env.kb.scopeTerms.filter((o) => {
+    if (!NOUN_PHRASE_DEFINITION.test(o.definition)) return false;
+    const k = termKey(bareTerm(o.term));
+    if (terms.has(k)) return false;
+    terms.add(k);
+    if (k === key || aliases.includes(k) || sameConcept(o.term, t.term)) return false;
+    if (names(o.definition, t.term)) return false;
+    if (stemShare(o.definition, t.definition) >= 0.6 || stemShare(t.definition, o.definition) >= 0.6)
+      return false;
+    const d = termKey(stripEnd(o.definition));
+    if (seen.has(d)) return false;
+    seen.add(d);
+    return true;
+  });
+  const kin = (o: ITerm) => (t.genus && o.genus === t.genus ? 2 : o.head === t.head ? 1 : 0);
+  return candidates
+    .map((o, i) => ({ o, score: kin(o) * 100 - i }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, n)
+    .map((x) => x.o);
+}
+
+/**
+ * Remember: "Which of the following is the definition of entropy?" The key is the definition the
+ * passage states; the wrong options are the genuine definitions of other terms of the chapter
+ * (velocity ↔ displacement, speed, average speed), so choosing needs knowing the term, and each
+ * rationale names the term the option really defines. Replaces the cloze forms readers rejected.
+ */
+export const definesMcq: IForm = {
+  id: "defines-mcq",
+  fits: (type, level) => type === "mcq" && level === "Remember",
+  available: (kb) => kb.terms.length,
+  *build(env) {
+    for (const t of byRank(env, env.kb.terms) as ITerm[]) {
+      if (env.used.has(t.sentence) || !NOUN_PHRASE_DEFINITION.test(t.definition)) continue;
+      const def = stripEnd(t.definition);
+      const others = siblingDefinitions(env, t);
+      if (others.length < 3) continue;
+      const prompt =
+        env.random() < 0.5
+          ? `Which of the following is the definition of ${t.term}?`
+          : `Which of the following describes what ${t.plural ? "" : /^[aeiou]/i.test(t.term) ? "an " : "a "}${t.term} ${be(t)}?`.replace(
+              /what (?:an? )?(\S+(?:\s\S+)*) (is|are)\?$/,
+              (_m, term: string, verb: string) =>
+                `what ${t.plural ? "" : "the term "}${term} ${t.plural ? verb : "means"}?`,
+            );
+      const q = mcq(env, {
+        prompt,
+        key: { text: capital(def) },
+        distractors: others.map((o) => ({
+          text: capital(stripEnd(o.definition)),
+          rationale: `This defines ${o.term}, not ${t.term}: it confuses the two ${t.genus && o.genus === t.genus ? `${t.genus}s` : "terms"}.`,
+        })),
+        explanation: `${capital(t.term)} ${be(t)} ${clip(def, 240)}, as the passage defines ${t.plural ? "them" : "it"}.`,
+        sources: [{ chunkKey: t.chunkKey, quote: t.sentence }],
+      });
+      if (q) yield q;
+    }
+  },
+};

@@ -14,6 +14,7 @@ import {
   stripEnd,
   written,
 } from "./common";
+import { reverse } from "./statements";
 
 /**
  * Questions about stated relationships: assertion–reason (Analyze: relate a cause to its effect),
@@ -110,6 +111,8 @@ function arQuestion(env: IFormEnv, c: ICausal, v: { keyIndex: number; assertion:
   const why = [
     `The text gives the reason: “${clip(c.sentence, 220)}” So R explains A.`,
     `Both are true, but R does not say why ${lower(stripEnd(c.effect))}; the text's reason is that ${lower(stripEnd(c.cause))}.`,
+    `A is true, but R reverses what the text states: ${lower(stripEnd(c.cause))}.`,
+    `A reverses what the text states (${lower(stripEnd(c.effect))}); R is true.`,
   ][v.keyIndex]!;
   const rationales = [0, 1, 2, 3].filter((i) => i !== v.keyIndex).map((i) => arRationale(i, v.keyIndex, c));
   return mcq(env, {
@@ -136,11 +139,30 @@ export const assertionReason: IForm = {
   *build(env) {
     for (const c of usableCauses(env)) {
       const a = capital(stripEnd(c.effect));
+      const r = capital(stripEnd(c.cause));
       const other = unrelatedTruth(env, c);
+      // A or R made false only by reversing a stated direction or quality (never "not"), and only
+      // when cause and effect are two sentences: one "because" sentence is never split into A and R.
+      const flip = (text: string) =>
+        reverse({
+          text: `${text}.`,
+          chunkKey: c.chunkKey,
+          heading: "",
+          section: "",
+          position: 0,
+          sideBox: false,
+          standalone: true,
+        });
+      const falseR = c.across ? flip(r) : null;
+      const falseA = c.across ? flip(a) : null;
       const variants = [
-        ...(c.across ? [{ keyIndex: 0, assertion: a, reason: capital(stripEnd(c.cause)) }] : []),
+        ...(c.across ? [{ keyIndex: 0, assertion: a, reason: r }] : []),
         ...(other ? [{ keyIndex: 1, assertion: a, reason: capital(stripEnd(other)) }] : []),
+        ...(falseR ? [{ keyIndex: 2, assertion: a, reason: capital(stripEnd(falseR.text)) }] : []),
+        ...(falseA ? [{ keyIndex: 3, assertion: capital(stripEnd(falseA.text)), reason: r }] : []),
       ];
+      // The set's keys spread over A–D: the variant keyed where the set wants its key goes first.
+      variants.sort((x, y) => Number(y.keyIndex === env.keyAt % 4) - Number(x.keyIndex === env.keyAt % 4));
       for (const v of variants) {
         const q = arQuestion(env, c, v);
         if (q) yield q;

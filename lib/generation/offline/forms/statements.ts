@@ -195,12 +195,20 @@ export function reverse(s: ISentence): ISwap | null {
   return hit ? { ...hit, sentence: s } : null;
 }
 
+/**
+ * Definitions and constants are not reversed (round 6 readers: a "reversed" definition or a stated
+ * constant read as still true, or as a trick): only a stated quality, direction or change is.
+ */
+const NOT_REVERSIBLE =
+  /\b(?:is|are) (?:defined as|called|known as|termed|referred to as|the name)\b|\b(?:refers to|is defined)\b|\bconstant\b|\bby convention\b|^(?:an?\s+|the\s+)?[\p{L}’'-]+(?:\s+[\p{L}’'-]+){0,3}\s+(?:is|are)\s+an?\s/iu;
+
 function reverseText(s: ISentence): ISwap | null {
   const text = stripEnd(s.text);
   const hits = [...text.matchAll(SWAP_WORD)];
   if (
     hits.length === 0 ||
     hits.length > 2 ||
+    NOT_REVERSIBLE.test(text) ||
     UNSAFE.test(text) ||
     ABOUT_NAMES.test(text) ||
     LEANS_ON_CONTEXT.test(text)

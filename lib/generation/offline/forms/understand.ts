@@ -124,3 +124,60 @@ export const explainWhyMcq: IForm = {
     }
   },
 };
+
+const bareQ = (np: string) => np.replace(/^the\s+/i, "");
+const bigger = (sign: 1 | -1) => (sign > 0 ? "larger" : "smaller");
+
+/**
+ * Understand: recognise a stated proportion in new words. The text says "a is inversely
+ * proportional to m"; the options say it as "the larger the mass, the smaller the acceleration"
+ * (key), the same with the direction reversed either way, and "does not depend" — each wrong
+ * option is false by the stated relation, not a matter of wording. Only sentences that state the
+ * relation as a proportion are used, so the key is not the sentence's own words.
+ */
+export const restateProportion: IForm = {
+  id: "restate-proportion",
+  fits: (type, level) => type === "mcq" && level === "Understand",
+  available: (kb) => kb.monotonic.filter((r) => /\bproportional\b/i.test(r.sentence)).length,
+  *build(env) {
+    for (const r of env.kb.monotonic) {
+      if (!/\bproportional\b/i.test(r.sentence) || env.used.has(r.sentence)) continue;
+      if (
+        /\b(?:the (?:more|less|larger|smaller|greater|higher|lower)|as \S+ (?:increases|decreases))\b/i.test(
+          r.sentence,
+        )
+      )
+        continue;
+      const x = bareQ(r.x);
+      const y = bareQ(r.y);
+      const say = (sx: 1 | -1, sy: 1 | -1) => `The ${bigger(sx)} the ${x}, the ${bigger(sy)} the ${y}.`;
+      // "proportional to its amplitude squared": a direction, not a ratio kept.
+      const kind = r.proportional
+        ? r.sign > 0
+          ? "a direct proportion"
+          : "an inverse proportion"
+        : "a stated relation";
+      const q = mcq(env, {
+        prompt: `${capital(stripEnd(r.sentence))}. Which statement best describes what this means when everything else is kept the same?`,
+        key: { text: say(1, r.sign) },
+        distractors: [
+          {
+            text: say(1, -r.sign as 1 | -1),
+            rationale: `Reverses the relation: it is ${kind}, so a larger ${x} gives a ${bigger(r.sign)} ${y}.`,
+          },
+          {
+            text: say(-1, r.sign),
+            rationale: `Turns the relation round: with a smaller ${x} the ${y} is ${bigger(-r.sign as 1 | -1)}, not ${bigger(r.sign)}.`,
+          },
+          {
+            text: `The ${y} does not depend on the ${x}.`,
+            rationale: `Ignores the stated proportion: the ${y} changes when the ${x} changes.`,
+          },
+        ],
+        explanation: `${capital(kind)}: when the ${x} is larger, the ${y} is ${bigger(r.sign)}${r.proportional ? ` in the same ratio${r.sign > 0 ? "" : ", inverted"}` : ""}.`,
+        sources: [{ chunkKey: r.chunkKey, quote: r.sentence }],
+      });
+      if (q) yield q;
+    }
+  },
+};

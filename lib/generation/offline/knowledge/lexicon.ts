@@ -139,7 +139,8 @@ function cleanBody(raw: string): string | null {
     )
   )
     return null;
-  if (contentWords(body).length < 4) return null;
+  // "a measure of the disorder of a system", "the rate of change of displacement": three content
+  // words make a definition in Physics.
   if (contentWords(body).length < 3) return null;
   if (/\b(?:that|which|who|also|and|or|the|a|an|of|to|be|been|such as|e\.g|i\.e|etc)$/i.test(body))
     return null;
@@ -161,7 +162,7 @@ function cleanBody(raw: string): string | null {
     return null;
   // "a similar process on a smaller scale": the body leans on another sentence.
   if (
-    /\b(?:similar|same|such|this|these|those|latter|former|above|previous|aforementioned|another)\b/i.test(
+    /\b(?:similar|same|such|this|these|those|latter|former|above|previous|aforementioned)\b|\banother\b(?!\s+\p{L}+\s*$|\s+(?:object|observer|body|point|system|frame)\b)/iu.test(
       body,
     )
   )

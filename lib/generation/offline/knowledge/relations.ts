@@ -111,6 +111,16 @@ function quantity(raw: string): string | null {
   return `the ${/^\p{Lu}\p{Ll}/u.test(clean) ? clean.charAt(0).toLowerCase() + clean.slice(1) : clean}`;
 }
 
+/** "the distance from the center of rotation" → "the distance"; "its mass" → "the mass". */
+function looseQuantity(raw: string): string | null {
+  const t = raw.replace(/^(?:its|their)\s+/i, "the ");
+  const q =
+    quantity(t) ??
+    quantity(t.replace(/\s+(?:from|at|in|on|for|with|along|between|through|across)\b.*$/i, ""));
+  // "the tangential speed v" → "the tangential speed" (a symbol is not part of the name).
+  return q?.replace(/(\p{L}{3,})\s+[\p{L}Δ]{1,2}[′']?$/u, "$1") ?? null;
+}
+
 export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] {
   const out: IMonotonic[] = [];
   for (const s of sentences) {
@@ -153,13 +163,15 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
     }
     m = PROPORTIONAL.exec(text);
     if (m) {
-      const y = quantity(m[1]!);
+      const y = looseQuantity(m[1]!);
       const from = out.length;
-      push(quantity(m[3]!), y, m[2]?.trim() === "inversely" ? -1 : 1);
-      if (m[5]) push(quantity(m[5]), y, m[4]?.trim() === "inversely" ? -1 : 1);
+      const power = /\b(?:square|squared|cube|cubed|root|product)\b/i;
+      const plain = (x: string | null) => x?.replace(/\s+(?:squared|cubed)$/i, "") ?? null;
+      push(plain(looseQuantity(m[3]!)), y, m[2]?.trim() === "inversely" ? -1 : 1);
+      if (m[5]) push(plain(looseQuantity(m[5])), y, m[4]?.trim() === "inversely" ? -1 : 1);
       // "proportional to the square of …" is not a doubling rule: only plain proportion counts.
-      for (const r of out.slice(from))
-        if (!/\b(?:square|cube|root|product)\b/i.test(r.x)) r.proportional = true;
+      const squared = [m[3], m[5]].some((x) => x && power.test(x));
+      for (const r of out.slice(from)) if (!squared && !power.test(r.x)) r.proportional = true;
       continue;
     }
     m = X_CHANGES_Y.exec(text);

@@ -1,7 +1,7 @@
 import { sentenceSpans } from "@/lib/ingestion/chunk";
 import { zonePassage } from "@/lib/ingestion/zones";
 import { looksLikeInstruction } from "@/lib/text/injection";
-import { contentWords, stem } from "@/lib/text/tokenize";
+import { contentWords, isStopword, stem } from "@/lib/text/tokenize";
 import type { EZone } from "@/types/chunk.types";
 import { type IContextChunk, type IContextRef, passageKey } from "@/types/generation.types";
 
@@ -51,6 +51,73 @@ export const ANAPHORA =
 const POINTER =
   /\b(?:this|these|those)\s+(?!is\b|are\b|was\b|were\b|means\b|way\b)\p{L}+|\bthe (?:latter|former|above|following)\b|\bsuch (?:a|an)\b/iu;
 
+/**
+ * Wording that leans on text, a scenario or a figure the student has not seen (round 5–6 readers:
+ * "The down side is …", "the right sphere", "Your average velocity, however, was zero", "all red
+ * lines on the graph", "The fixed ends must be nodes, too"): such a sentence cannot be a question,
+ * an option or a claim on its own.
+ */
+export const NEEDS_CONTEXT = [
+  // An opening that names a part of something described before.
+  /^(?:the|a)\s+(?:down ?side|up ?side|drawback|difference|answer|result|catch|trick|problem|device|hole|setup|set-up|arrangement|apparatus|situation|scenario|experiment|demonstration)\b/i,
+  /^the\s+(?:right|left|top|bottom|upper|lower|other|second|third|fourth|remaining|fixed|two|three|four|same|new|original|final|initial|next|last|previous)\b(?!\s+(?:law|postulate|principle|condition|rule)s?\b)/i,
+  // A reader, a narrator or a scene.
+  /\b(?:your|our|we|us|i)\b/i,
+  // Contrast and continuation that point back.
+  /\bhowever\b|\bon the other hand\b|\bin (?:this|that|each|either|both|such) cases?\b|,\s*too\b|\btoo\.$|\bas well\.$|\binstead\b|\bnext\b|\bas an example\b|\bin another\b|\bas before\b|\bagain\b/i,
+  // A figure, graph or diagram the question would need.
+  /\b(?:shown|pictured|illustrated|depicted|sketched)\b|\bon the (?:left|right|graph|diagram|chart|plot)\b|\b(?:below|above)\.$|\bthe (?:graph|diagram|figure|photo|photograph|picture|image|drawing|illustration|sketch|chart)\b(?!\s+of\b)/i,
+];
+
+export const needsContext = (sentence: string) => NEEDS_CONTEXT.some((re) => re.test(sentence));
+
+/**
+ * "the puck", "the glass rod", "the sand filter": a definite noun the block introduced earlier as
+ * "a puck", "two spheres" belongs to that scene; the sentence cannot be read without it. Nouns
+ * introduced in the same sentence are fine ("a first object … the first object").
+ */
+export function sceneNouns(sentence: string): string[] {
+  return nounsAfter(
+    sentence,
+    /\b(?:a|an|one|two|three|four|some|several)\s+([\p{Ll}-]+)(?:\s+([\p{Ll}-]+))?/gu,
+  );
+}
+
+/** The noun after a determiner: its next word, or the one after when the next is an adjective. */
+function nounsAfter(sentence: string, re: RegExp): string[] {
+  const out: string[] = [];
+  for (const m of sentence.matchAll(re)) {
+    const [a = "", b = ""] = [m[1], m[2]].map((w) => (w ?? "").toLowerCase());
+    if (a.length < 3 || isStopword(a)) continue;
+    const noun = b.length >= 3 && !isStopword(b) && !/(?:ly|ing|ed|s)$/.test(a) ? b : a;
+    if (!/(?:ly|ing|ed)$/.test(noun)) out.push(noun);
+  }
+  return out;
+}
+
+/** Nouns a lesson uses for "any such thing" ("an object … the object"): not a scene's props. */
+const GENERAL_NOUNS = new Set(
+  "object objects body bodies system systems surface force forces energy particle particles substance material medium field wave waves cell cells organism organisms process quantity".split(
+    " ",
+  ),
+);
+
+export function refersToScene(
+  sentence: string,
+  introduced: ReadonlySet<string>,
+  topicWords: ReadonlySet<string> = new Set(),
+): boolean {
+  if (introduced.size === 0) return false;
+  const own = new Set(sceneNouns(sentence));
+  return nounsAfter(sentence, /\bthe\s+([\p{Ll}-]+)(?:\s+([\p{Ll}-]+))?/gu).some(
+    (w) => introduced.has(w) && !own.has(w) && !GENERAL_NOUNS.has(w) && !topicWords.has(stem(w)),
+  );
+}
+
+/** Imperatives (lab steps, study tips): "Make graphs of …", "Think about …", "Describe what …". */
+const IMPERATIVE =
+  /^(?:think|make|describe|consider|imagine|note|recall|suppose|look|try|take|place|put|use|draw|measure|record|compare|observe|calculate|find|repeat|hold|drop|push|pull|attach|tie|work|hit|click|prepare|set|turn|remember|notice|explain|predict|discuss|write|list|identify|determine|check|start|begin|go|get|let)\b/i;
+
 const WORKED_EXAMPLE_LABEL =
   /^(?:problem|solution|strategy|discussion|answer|check your understanding|known|unknown|given|find|significance)\s*:/i;
 
@@ -96,6 +163,8 @@ export function isStandalone(sentence: string): boolean {
     !ATTRIBUTION.test(sentence) &&
     !ANAPHORA.test(sentence) &&
     !POINTER.test(sentence) &&
+    !IMPERATIVE.test(sentence) &&
+    !needsContext(sentence) &&
     !/\b(?:figure|table|fig\.)\b/i.test(sentence) &&
     mathDensity(sentence) < 0.08 &&
     hasBalancedBrackets(sentence) &&
@@ -204,7 +273,12 @@ export function collectSentences(chunks: readonly IContextChunk[]): ISentence[] 
     const pathBox = (chunk.sectionPath ?? "").split(" > ").some((p) => FEATURE_BOX.test(p.trim()));
     for (const block of passageBlocks(questionWorthyText(chunk))) {
       const sideBox = block.heading ? FEATURE_BOX.test(block.heading) : pathBox;
+      const introduced = new Set<string>();
+      // A noun of the section's or block's title is the lesson's subject, not a scene's prop.
+      const topicWords = new Set(contentWords(`${chunk.sectionPath ?? ""} ${block.heading}`).map(stem));
       block.sentences.forEach((text, position) => {
+        const scene = refersToScene(text, introduced, topicWords);
+        for (const w of sceneNouns(text)) introduced.add(w);
         if (seen.has(text)) return;
         seen.add(text);
         out.push({
@@ -214,7 +288,7 @@ export function collectSentences(chunks: readonly IContextChunk[]): ISentence[] 
           section,
           position,
           sideBox,
-          standalone: isStandalone(text),
+          standalone: !scene && isStandalone(text),
         });
       });
     }
