@@ -74,6 +74,7 @@ export async function retrieve(
       hyde: settings.hyde,
       hydeLookups: settings.hydeLookups,
       focus: settings.focus && !navigation,
+      exam: settings.exam,
       llm: deps.model !== null,
     },
   });
