@@ -100,6 +100,7 @@ export async function retrieve(
     navigationChapter: navigation?.chapter ?? null,
     chapterFocus: plan.chapterFocus,
     searchText: plan.mainText,
+    exam: plan.exam !== null,
   });
   const planMs = performance.now() - planStarted - focused.pass.rerankMs;
   const kept = leaveOutExcluded(focused.pass, followUp.excluded);
