@@ -51,6 +51,7 @@ const opts = new Command()
     "--mcq <file>",
     "pasted exam questions instead (an eval question file: ../shared/eval/questions/biology-2e.jsonl, …-short-answer.jsonl, eval/retrieval/physics-exam-questions.jsonl)",
   )
+  .option("--stem-only", "with --mcq: paste each question's stem without its options")
   .option("--json", "print JSON")
   .parse()
   .opts<{
@@ -70,6 +71,7 @@ const opts = new Command()
     questions: string[];
     physics: string;
     mcq?: string;
+    stemOnly?: boolean;
   }>();
 
 /** The previous pipeline, stage by stage (planner and refusal off), then the planner's stages. */
@@ -135,6 +137,7 @@ const ABLATIONS: Record<string, IRetrieveAblation & { rerank?: boolean }> = {
   "no-hyde": { hyde: false },
   "+hyde-lookups": { hydeLookups: true },
   "no-focus": { focus: false },
+  "no-exam": { exam: false },
   "no-variants": { variants: false },
   rrf: { fusion: "rrf" },
   "+synonyms": { offlineVariants: ["synonyms"] },
@@ -221,7 +224,8 @@ interface IQuery {
  * `--mcq`: each end-of-section question pasted whole, labelled like the open set's exam questions
  * (its section grade 2, the rest of its chapter grade 1): an MCQ as "stem A) … B) …" (type
  * "pasted mcq"), a question without options as its stem (type "pasted <kind>": short answers,
- * numericals, assertion–reason, fill-ins). Questions that need a figure are left out.
+ * numericals, assertion–reason, fill-ins). Questions that need a figure are left out. With
+ * `--stem-only`, an MCQ is pasted as its stem alone (type "pasted mcq stem").
  */
 async function mcqQueries(file: string): Promise<IQuery[]> {
   const rows = await readJsonl<{
@@ -240,6 +244,7 @@ async function mcqQueries(file: string): Promise<IQuery[]> {
         (chapter?.sections ?? []).map((s) => [s.id, s.id === r.sectionId ? 2 : 1]),
       );
       if (!r.options) return { id: r.id, query: r.stem, type: `pasted ${r.kind ?? "question"}`, relevant };
+      if (opts.stemOnly) return { id: r.id, query: r.stem, type: "pasted mcq stem", relevant };
       const letters = r.options.map((o, i) => `${"ABCDEFGH"[i]}) ${o}`).join(" ");
       return { id: r.id, query: `${r.stem} ${letters}`, type: "pasted mcq", relevant };
     });

@@ -74,6 +74,7 @@ export async function retrieve(
       hyde: settings.hyde,
       hydeLookups: settings.hydeLookups,
       focus: settings.focus && !navigation,
+      exam: settings.exam,
       llm: deps.model !== null,
     },
   });
@@ -99,6 +100,7 @@ export async function retrieve(
     navigationChapter: navigation?.chapter ?? null,
     chapterFocus: plan.chapterFocus,
     searchText: plan.mainText,
+    exam: plan.exam !== null,
   });
   const planMs = performance.now() - planStarted - focused.pass.rerankMs;
   const kept = leaveOutExcluded(focused.pass, followUp.excluded);

@@ -114,6 +114,24 @@ describe("query planner through POST /api/retrieval/query", () => {
     expect(mcq.body.items[0]!.chapterNumber).not.toBeNull();
   });
 
+  it("reads a pasted, numbered numeric exam question by its quantities and finds its chapter", async () => {
+    const PHYSICS = { board: "OpenStax", grade: "11", subject: "Physics" };
+    const { status, body } = await ask({
+      filters: PHYSICS,
+      query:
+        "Q4. A net force of 20 N acts on a 4 kg mass. What is its acceleration? A) 5 m/s2 B) 80 m/s2 C) 0.2 m/s2 D) 16 m/s2 (1 mark)",
+    });
+    expect(status).toBe(200);
+    expect(body.refusal).toBeUndefined();
+    expect(body.plan.examStyle).toBe(true);
+    expect(body.plan.reasons.join(" ")).toMatch(
+      /exam question \(numbering, marks, options.*numeric.*force.*mass.*acceleration/,
+    );
+    expect(body.plan.probes[0]!.text).not.toMatch(/\d|Q4|mark/);
+    expect(body.plan.focus).toMatchObject({ kind: "chapter", chapterNumber: 4 });
+    expect(body.items[0]!.chapterNumber).toBe(4);
+  });
+
   it("searches the enhancer's variants the client sends, and validates them", async () => {
     const { body } = await ask({
       filters: BIOLOGY,

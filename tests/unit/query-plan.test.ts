@@ -39,6 +39,26 @@ describe("planQuery", () => {
     expect(p.strategy).toBe("multi-query");
   });
 
+  it("reads a pasted exam question: scaffolding out, the quantities of a numeric problem in", () => {
+    const p = plan(
+      "A motor does 600 J of work in 3 s. What is its power? A) 200 W B) 1800 W C) 600 W D) 3 W",
+    );
+    expect(p.exam?.cues).toEqual(expect.arrayContaining(["options", "numeric"]));
+    expect(p.mainText.split(" ")).toEqual(
+      expect.arrayContaining(["motor", "work", "power", "energy", "time"]),
+    );
+    expect(p.mainText).not.toMatch(/\d/);
+    expect(p.examStyle).toBe(true);
+    expect(p.reasons.join(" ")).toMatch(/exam question/);
+    const mcq = plan(
+      "Which of the following statements about enzymes is correct? A) used up B) lipids C) slow D) fast",
+    );
+    expect(mcq.mainText).toBe("enzymes");
+    // The ablation searches the question as before; term lookups keep the classifier's reading.
+    expect(plan("A motor does 600 J of work in 3 s. What is its power?", { exam: false }).exam).toBeNull();
+    expect(plan("What is osmosis?").exam).toBeNull();
+  });
+
   it("adds a hypothetical passage offline, and asks the model when one is configured", () => {
     expect(plan("Explain how the nephron filters blood")).toMatchObject({
       strategy: "hyde",

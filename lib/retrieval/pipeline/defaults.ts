@@ -58,6 +58,14 @@ export const PLAN_DEFAULTS = {
   focusHeadSections: 3,
   focusFillFirst: 3,
   focusKeepSections: 2,
+  /**
+   * The same layout for a question read as a pasted exam question (lib/steps/plan/exam.ts): its
+   * chapter counts for more than a topic query's, so fewer other sections stay ahead of the
+   * chapter's and more of the chapter follows the head (chosen on the even MCQ lines).
+   */
+  examFocusHeadSections: 2,
+  examFocusFillFirst: 5,
+  examFocusKeepSections: 1,
   /** Optional probes start only while the request has used less than this (offline). */
   latencyBudgetMs: 30,
   /** Share of the LLM timeout the planner's call may use; the reranker gets the rest. */

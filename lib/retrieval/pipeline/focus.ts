@@ -145,6 +145,8 @@ export async function applyFocus(
     navigationChapter: number | null;
     chapterFocus: boolean;
     searchText: string;
+    /** A pasted exam question (the plan read one): the exam layout of the chapter. */
+    exam?: boolean;
   },
 ): Promise<{ pass: IPassResult; focus: TFocusReport }> {
   if (opts.sectionKey !== null) {
@@ -158,9 +160,9 @@ export async function applyFocus(
   const focused = await focusOnChapter(run, pass.candidates, opts.searchText, {
     depth: tuning.focusDepth,
     minShare: tuning.focusMinShare,
-    head: tuning.focusHeadSections,
-    fillFirst: tuning.focusFillFirst,
-    keep: tuning.focusKeepSections,
+    head: opts.exam ? tuning.examFocusHeadSections : tuning.focusHeadSections,
+    fillFirst: opts.exam ? tuning.examFocusFillFirst : tuning.focusFillFirst,
+    keep: opts.exam ? tuning.examFocusKeepSections : tuning.focusKeepSections,
   });
   return {
     pass: { ...pass, candidates: focused.candidates },

@@ -48,6 +48,7 @@ export function resolveSettings(
     hyde: ablation.hyde !== false,
     hydeLookups: ablation.hydeLookups === true,
     focus: ablation.focus !== false,
+    exam: ablation.exam !== false,
     fusion: ablation.fusion ?? "score",
     offlineVariants: ablation.offlineVariants ?? [],
     plan: {

@@ -53,6 +53,8 @@ export interface IRetrieveAblation {
   /** Offline HyDE for term lookups and exam stems too (off in production). */
   hydeLookups?: boolean;
   focus?: boolean;
+  /** Exam-question reading (lib/steps/plan/exam.ts): false searches a pasted question as classified. */
+  exam?: boolean;
   /** How the probes' lists are fused (default "score"). */
   fusion?: "score" | "rrf";
   /** Offline variants to add (measured; none by default). */
@@ -100,6 +102,7 @@ export interface IRetrievalSettings {
   hyde: boolean;
   hydeLookups: boolean;
   focus: boolean;
+  exam: boolean;
   fusion: "score" | "rrf";
   offlineVariants: readonly ("synonyms" | "feedback" | "headings")[];
   /** The planner's weights, limits and budgets. */

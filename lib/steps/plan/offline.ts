@@ -1,5 +1,6 @@
 import { contentWords } from "@/lib/text/tokenize";
 import type { EPlanStrategy, IQueryClassification } from "@/types/retrieval.types";
+import { type IExamQuestion, readExamQuestion } from "./exam";
 import { decompose, splitMcqOptions } from "./variants";
 
 /**
@@ -29,6 +30,8 @@ export interface IPlanSwitches {
   focus: boolean;
   /** Offline HyDE for term lookups and exam stems too (an ablation: off in production). */
   hydeLookups?: boolean;
+  /** Read a pasted exam question (exam.ts): scaffolding out, quantities in (default on). */
+  exam?: boolean;
   /** A language model is configured for variants and the hypothetical passage. */
   llm: boolean;
 }
@@ -50,6 +53,8 @@ export interface IQueryPlan {
   chapterFocus: boolean;
   /** Exam-style: a question form (?, blanks, a trailing colon) or a stem the classifier read as general. */
   examStyle: boolean;
+  /** The pasted exam question as read (null: not read as one, or the reading is switched off). */
+  exam: IExamQuestion | null;
   reasons: string[];
 }
 
@@ -85,13 +90,19 @@ export function planQuery(input: IPlanInput): IQueryPlan {
     hyde: false,
     chapterFocus: false,
     examStyle: false,
+    exam: null,
     reasons: [],
   };
   if (!switches.planner) return { ...single, reasons: ["planner off: the query as classified"] };
 
   const reasons: string[] = [];
   const mcq = splitMcqOptions(query);
-  const mainText = mcq ? searchTextOfStem(mcq.stem, searchText) : searchText;
+  const exam = switches.exam !== false && readsAsExam(classification) ? readExamQuestion(query) : null;
+  const mainText = exam ? examSearchText(exam) : mcq ? searchTextOfStem(mcq.stem, searchText) : searchText;
+  if (exam)
+    reasons.push(
+      `exam question (${exam.cues.join(", ")}): searched by the stem's content words${exam.quantities.length ? ` and the quantities ${exam.quantities.join(", ")}` : ""}`,
+    );
   if (mcq)
     reasons.push(
       `multiple-choice question: searched by its stem, each of ${mcq.options.length} options as a probe`,
@@ -111,7 +122,9 @@ export function planQuery(input: IPlanInput): IQueryPlan {
   const llm = switches.llm && (switches.variants || switches.hyde);
   if (llm)
     reasons.push("language model asked for phrasings and a hypothetical answer passage (offline fallback)");
-  const examStyle = isExamStyle(query, classification);
+  // A question read as set in an exam (options, numbering, marks, "which of the following", a
+  // blank, numbers with units) is exam-style too, whatever the classifier's type.
+  const examStyle = isExamStyle(query, classification) || (exam?.cues.some((c) => c !== "question") ?? false);
   // Offline HyDE is for explanations, procedures and requests: around a named term, or an exam
   // stem (whose chapter focus below does more for it), it cost Recall@8 on the open set and time
   // on every request (README, "Query planner").
@@ -141,8 +154,25 @@ export function planQuery(input: IPlanInput): IQueryPlan {
     hyde,
     chapterFocus,
     examStyle,
+    exam,
     reasons,
   };
+}
+
+/** Term lookups and generation requests keep the classifier's reading. */
+function readsAsExam(classification: IQueryClassification): boolean {
+  return classification.type !== "lookup" && classification.type !== "generate";
+}
+
+/**
+ * The main probe of an exam question: the stem's content words, then the quantities it does not
+ * name, then the words its options agree on.
+ */
+export function examSearchText(exam: IExamQuestion): string {
+  const words: string[] = [];
+  for (const w of [...exam.focusWords, ...exam.quantities, ...exam.agreedWords])
+    if (!words.includes(w)) words.push(w);
+  return words.join(" ");
 }
 
 /** The stem without its options, with the classifier's scaffolding removed when it applied to the whole. */

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { focusWordsOf, numericQuantities, optionAgreement, readExamQuestion } from "@/lib/steps/plan/exam";
+
+describe("readExamQuestion", () => {
+  it("reads a pasted MCQ: stem, options, scaffolding removed", () => {
+    const q = readExamQuestion(
+      "Which of the following statements about enzymes is correct? A) they are used up B) they lower activation energy C) they are lipids D) they raise activation energy",
+    );
+    expect(q?.cues).toEqual(expect.arrayContaining(["options", "stem-cue", "question"]));
+    expect(q?.stem).toBe("Which of the following statements about enzymes is correct?");
+    expect(q?.options).toHaveLength(4);
+    expect(q?.focusWords).toEqual(["enzymes"]);
+  });
+
+  it("drops numbering and marks and keeps the topic of a fill-in-the-blank", () => {
+    const q = readExamQuestion("Q3. The first forms of life on Earth were ________. (1 mark)");
+    expect(q?.cues).toEqual(expect.arrayContaining(["numbering", "marks", "blank"]));
+    expect(q?.stem).toBe("The first forms of life on Earth were ________.");
+    expect(q?.focusWords).toEqual(["first", "forms", "life", "earth"]);
+    expect(readExamQuestion("12) Define osmosis. [2 marks]")?.stem).toBe("Define osmosis.");
+    expect(readExamQuestion("Explain the role of ATP in muscle contraction (3 marks)")?.cues).toEqual([
+      "marks",
+    ]);
+  });
+
+  it("turns a numeric problem into the quantities it is about", () => {
+    const q = readExamQuestion("A 2 kg mass accelerates at 3 m/s². What net force acts on it?");
+    expect(q?.cues).toContain("numeric");
+    expect(q?.quantities).toEqual(expect.arrayContaining(["mass", "acceleration"]));
+    // Numbers and units are not searched.
+    expect(q?.focusWords).not.toContain("kg");
+    expect(q?.focusWords.some((w) => /\d/.test(w))).toBe(false);
+
+    expect(
+      readExamQuestion(
+        "A motor does 600 J of work in 3 s. What is its power? A) 200 W B) 1800 W C) 600 W D) 3 W",
+      )?.quantities,
+    ).toEqual(["energy", "work", "time", "power"]);
+  });
+
+  it("reads unit case as written (V volts, A amperes, m metres, N newtons)", () => {
+    expect(numericQuantities("A 12 V battery drives 3 A. What is the resistance?")).toEqual([
+      "voltage",
+      "potential",
+      "current",
+      "resistance",
+    ]);
+    expect(numericQuantities("A 0.5 kg ball at 10 m/s is stopped.", ["5 N s", "20 N s"])).toEqual(
+      expect.arrayContaining(["mass", "speed", "momentum", "impulse"]),
+    );
+    // Counts of things are not quantities with units.
+    expect(numericQuantities("In a population of 100 people, what is the frequency of the allele?")).toEqual(
+      [],
+    );
+  });
+
+  it("leaves topics, terms and requests alone", () => {
+    expect(readExamQuestion("photosynthesis")).toBeNull();
+    expect(readExamQuestion("Explain how the nephron filters blood")).toBeNull();
+    expect(readExamQuestion("the light reactions of photosynthesis")).toBeNull();
+    // Nothing but scaffolding: no topic to search.
+    expect(readExamQuestion("Which of the following is correct?")).toBeNull();
+  });
+
+  it("strips the choice vocabulary but never a subject word", () => {
+    expect(focusWordsOf("Which statement best describes the function of the cell membrane?")).toEqual([
+      "function",
+      "cell",
+      "membrane",
+    ]);
+    expect(focusWordsOf("All of the following are true of mitochondria EXCEPT:")).toEqual(["mitochondria"]);
+  });
+});
+
+describe("optionAgreement", () => {
+  it("keeps the words two or more options share, not the stem's, most shared first", () => {
+    expect(
+      optionAgreement(
+        [
+          "Acids and bases cannot mix together.",
+          "Acids and bases will neutralize each other.",
+          "Acids, but not bases, can change the pH of a solution.",
+          "Acids don't change pH.",
+        ],
+        ["statements"],
+      ),
+    ).toEqual(["acids", "bases", "change", "ph"]);
+    // Options that share nothing add nothing; one option is no agreement.
+    expect(optionAgreement(["ribosome", "mitochondrion", "nucleus", "vacuole"], [])).toEqual([]);
+    expect(optionAgreement(["haploid cells"], [])).toEqual([]);
+    // A word the stem already has is not added again.
+    expect(optionAgreement(["in more males", "in more females", "in males and females"], ["males"])).toEqual([
+      "females",
+    ]);
+  });
+
+  it("lets a stem with no topic of its own be searched by what its options agree on", () => {
+    const q = readExamQuestion(
+      "Which of the following is true? A) Acids and bases cannot mix B) Acids neutralize bases C) Bases are acids D) none",
+    );
+    expect(q?.focusWords).toEqual([]);
+    expect(q?.agreedWords).toEqual(["acids", "bases"]);
+  });
+});
