@@ -61,6 +61,122 @@ function tracked(base: ISqlExecutor, fg: IForeground): ISqlExecutor {
 }
 
 /**
+ * The priority lane of the embedded database. PGlite runs one statement (or transaction) at a
+ * time, in the order they are queued: a bystander's retrieval read queued behind an ingestion's
+ * inserts or a generation's saves waited for all of them. Here every statement and transaction
+ * passes through two queues instead, and only one is handed to PGlite at a time:
+ * - the app's own work (requests: retrieval, facets, listings, page reads) goes first;
+ * - background work (`runInBackground`: ingestion, the generation's statements, checkpoints)
+ *   runs when no request statement is waiting and the app's last statement ended at least
+ *   `LANE_GRACE_MS` ago (a request's next query usually follows within that), or once it has
+ *   gone `LANE_MAX_WAIT_MS` without a turn (so it still progresses under constant load).
+ * So bulk work yields between every two statements. A transaction is one entry: its statements
+ * go to PGlite directly and stay together (nothing else runs between them, as before).
+ */
+export const LANE_GRACE_MS = 10;
+export const LANE_MAX_WAIT_MS = 100;
+
+interface ILaneJob {
+  run: () => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+  queuedAt: number;
+}
+
+export interface ILaneStats {
+  /** Statements or transactions waiting, by queue. */
+  foreground: number;
+  background: number;
+  /** Background entries that went ahead because they had waited `LANE_MAX_WAIT_MS`. */
+  aged: number;
+}
+
+export class PriorityLane {
+  private readonly fg: ILaneJob[] = [];
+  private readonly bg: ILaneJob[] = [];
+  private busy = false;
+  private lastForegroundEnd = -Infinity;
+  private lastBackgroundEnd = -Infinity;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private aged = 0;
+
+  constructor(
+    private readonly graceMs = LANE_GRACE_MS,
+    private readonly maxWaitMs = LANE_MAX_WAIT_MS,
+  ) {}
+
+  run<T>(background: boolean, run: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const job: ILaneJob = {
+        run,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        queuedAt: performance.now(),
+      };
+      (background ? this.bg : this.fg).push(job);
+      this.pump();
+    });
+  }
+
+  stats(): ILaneStats {
+    return { foreground: this.fg.length, background: this.bg.length, aged: this.aged };
+  }
+
+  private pump(): void {
+    if (this.busy) return;
+    const next = this.pick();
+    if (!next) return;
+    this.busy = true;
+    const { job, foreground } = next;
+    job
+      .run()
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        this.busy = false;
+        if (foreground) this.lastForegroundEnd = performance.now();
+        else this.lastBackgroundEnd = performance.now();
+        this.pump();
+      });
+  }
+
+  private pick(): { job: ILaneJob; foreground: boolean } | null {
+    const head = this.bg[0];
+    const now = performance.now();
+    // How long background work has gone without a turn (not how long it has been queued: a
+    // queue of slow background statements must not age while its own head runs).
+    const waited = head ? now - Math.max(head.queuedAt, this.lastBackgroundEnd) : 0;
+    const quiet = now - this.lastForegroundEnd;
+    // Background work that has waited its bound goes next, whatever is queued.
+    if (head && waited >= this.maxWaitMs) {
+      if (this.fg.length > 0 || quiet < this.graceMs) this.aged++;
+      return { job: this.bg.shift()!, foreground: false };
+    }
+    if (this.fg.length > 0) return { job: this.fg.shift()!, foreground: true };
+    if (!head) return null;
+    if (quiet >= this.graceMs) return { job: this.bg.shift()!, foreground: false };
+    // A request may be between two of its statements: look again when the grace (or the
+    // oldest entry's wait) is over, unless a request statement arrives first.
+    if (!this.timer) {
+      const wait = Math.max(1, Math.min(this.graceMs - quiet, this.maxWaitMs - waited));
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.pump();
+      }, wait);
+    }
+    return null;
+  }
+}
+
+/** Every statement and transaction of `target` through the lane (request work first). */
+function laned(base: ISqlExecutor, lane: PriorityLane): ISqlExecutor {
+  return {
+    query: (sql, params) => lane.run(isBackground(), () => base.query(sql, params)),
+    exec: (sql) => lane.run(isBackground(), () => base.exec(sql)),
+    copyRows: (table, columns, rows) => lane.run(isBackground(), () => base.copyRows(table, columns, rows)),
+  };
+}
+
+/**
  * PGlite runs statements one at a time in the order they are queued, and its statements run
  * synchronously in WASM, so background work that chains statement after statement never lets a
  * request in. Between steps it lets the event loop take new requests, then waits until the app's
@@ -152,13 +268,14 @@ export async function openPglite(dir?: string): Promise<IDatabase> {
       })
     : await PGlite.create({ extensions: { vector } });
   const fg: IForeground = { inFlight: 0, lastEnd: 0 };
-  const base = tracked(executor(db), fg);
+  const lane = new PriorityLane();
+  const base = tracked(laned(executor(db), lane), fg);
   let checking = false;
   const walTimer = dir
     ? setInterval(() => {
         if (checking) return;
         checking = true;
-        checkpointIfLarge(dir, db, fg)
+        checkpointIfLarge(dir, db, fg, lane)
           .catch((err: unknown) => log.warn("pglite.checkpoint_failed", { error: describeError(err) }))
           .finally(() => {
             checking = false;
@@ -171,11 +288,13 @@ export async function openPglite(dir?: string): Promise<IDatabase> {
     ...base,
     // One in-process database: nothing to replicate.
     read: base,
+    // One lane entry: the transaction's statements go to PGlite directly and stay together.
     transaction: async (fn) => {
-      if (isBackground()) return db.transaction((tx) => fn(executor(tx)));
+      const run = () => db.transaction((tx) => fn(executor(tx)));
+      if (isBackground()) return lane.run(true, run);
       fg.inFlight++;
       try {
-        return await db.transaction((tx) => fn(executor(tx)));
+        return await lane.run(false, run);
       } finally {
         fg.inFlight--;
         fg.lastEnd = performance.now();
@@ -191,12 +310,17 @@ export async function openPglite(dir?: string): Promise<IDatabase> {
 }
 
 /** A CHECKPOINT when pg_wal is past its limit, at a moment the app's requests leave free. */
-async function checkpointIfLarge(dir: string, db: PGlite, fg: IForeground): Promise<void> {
+async function checkpointIfLarge(
+  dir: string,
+  db: PGlite,
+  fg: IForeground,
+  lane: PriorityLane,
+): Promise<void> {
   const before = await walBytes(dir);
   if (before <= WAL_LIMIT_MB * 1024 * 1024) return;
   await yieldTo(fg);
   const t0 = performance.now();
-  await db.query("checkpoint");
+  await lane.run(true, () => db.query("checkpoint"));
   log.info("pglite.checkpoint", {
     walMbBefore: Math.round(before / 1048576),
     walMbAfter: Math.round((await walBytes(dir)) / 1048576),

@@ -7,6 +7,7 @@ import { describeError, log } from "@/lib/log";
 import { type IObjectStorage, RESOURCES_BUCKET } from "@/lib/storage";
 import { safeFileName } from "@/lib/storage/keys";
 import { flagInstructionLikeChunks, type IInstructionFlag, MAX_RECORDED_FLAGS } from "@/lib/text/injection";
+import { embedPassages, embedsInPool } from "@/lib/workers/embed";
 import { runInPool } from "@/lib/workers/pool";
 import type { TResourceMetadata } from "@/schema/resources.schema";
 import type { IChunkDraft, IEmbedder } from "@/types/chunk.types";
@@ -181,12 +182,13 @@ export async function analyzeChunkTables(db: IDatabase): Promise<void> {
 const PROGRESS_EVERY_MS = 250;
 
 /**
- * Texts per embedding call: 96 for OpenAI. The offline model runs in this thread, so while the
- * embedded database is serving requests (`busy`) a call is kept to about 30 ms of CPU.
+ * Texts per embedding call: 96 for OpenAI. The process's offline embedder runs in the worker pool
+ * (`embedPassages`): 256 per task. Another offline embedder (a test's) runs in this thread, so
+ * while the embedded database is serving requests (`busy`) a call is kept to about 30 ms of CPU.
  */
-function embedBatchSize(embedder: IEmbedder, busy: boolean): number {
+function embedBatchSize(embedder: IEmbedder, busy: boolean, pooled: boolean): number {
   if (!embedder.modelId.startsWith("paperwise-offline")) return 96;
-  return busy ? 32 : 256;
+  return busy && !pooled ? 32 : 256;
 }
 
 /** The text the embedder sees: the nearest headings give a passage its topic. */
@@ -263,19 +265,21 @@ async function processClaimed(
     const flags: IInstructionFlag[] = [];
     await report("embedding", 0, chunks.length);
     let reported = performance.now();
+    // The offline embedder's batches run in the worker pool: while one is embedded there, the
+    // previous one is stored here, on PGlite too.
+    const pooled = embedsInPool(embedder);
     for (let i = 0; i < chunks.length; ) {
-      // The offline model's CPU is this process's: while requests are about they go first, and
-      // each call is kept short.
+      // While requests are about they go first; an offline model in this thread keeps each call short.
       const busy = await db.yieldToForeground();
-      const slice = chunks.slice(i, i + (opts.embedBatchSize ?? embedBatchSize(embedder, busy)));
+      const slice = chunks.slice(i, i + (opts.embedBatchSize ?? embedBatchSize(embedder, busy, pooled)));
       i += slice.length;
-      const vectors = await embedder.embedDocuments(slice.map(embeddingText));
+      const vectors = await embedPassages(embedder, slice.map(embeddingText));
       flags.push(...flagInstructionLikeChunks(slice));
       await storing;
       storing = stager.stage(slice, vectors);
       storing.catch(() => undefined);
-      // PGlite writes in this thread too: one background step at a time, nothing to overlap.
-      if (db.kind === "pglite") await storing;
+      // PGlite writes in this thread: with the embedder in this thread too, nothing overlaps.
+      if (db.kind === "pglite" && !pooled) await storing;
       if (i === chunks.length || performance.now() - reported >= PROGRESS_EVERY_MS) {
         await report("embedding", i, chunks.length);
         reported = performance.now();

@@ -71,6 +71,7 @@ function workerClass(): typeof TWorker {
 const TASK_LABEL: Record<TTaskKind, string> = {
   extract: "Reading the file",
   chunk: "Splitting the text into passages",
+  embed: "Embedding the passages",
   export: "Rendering the export",
   generate: "Writing the questions",
   spin: "The test task",
@@ -82,6 +83,8 @@ export interface IPoolOptions {
   memoryMb: number;
   /** Niceness of each worker thread (0 = as the process); Linux only, elsewhere ignored. */
   nice?: number;
+  /** Tests: another worker entry (one that cannot load shows the inline fallback). */
+  entry?: string;
 }
 
 export interface IPoolStats {
@@ -91,6 +94,8 @@ export interface IPoolStats {
   /** Workers stopped for a time or memory limit since start. */
   stopped: number;
   inline: boolean;
+  /** Tasks a worker thread finished (not inline), by kind, since start. */
+  ran: Partial<Record<TTaskKind, number>>;
 }
 
 export class WorkerPool {
@@ -98,6 +103,7 @@ export class WorkerPool {
   private readonly queue: IJob[] = [];
   private nextId = 1;
   private stopped = 0;
+  private readonly ran: Partial<Record<TTaskKind, number>> = {};
   private inline = false;
   private closed = false;
 
@@ -162,6 +168,7 @@ export class WorkerPool {
       queued: this.queue.length,
       stopped: this.stopped,
       inline: this.inline,
+      ran: { ...this.ran },
     };
   }
 
@@ -183,7 +190,7 @@ export class WorkerPool {
 
   private spawn(): ISlot {
     const Worker = workerClass();
-    const worker = new Worker(ENTRY, {
+    const worker = new Worker(this.options.entry ?? ENTRY, {
       // `server-only` resolves to its empty server build, as in the app's server bundles.
       execArgv: ["--conditions=react-server"],
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb },
@@ -249,6 +256,7 @@ export class WorkerPool {
     slot.job = null;
     slot.timer = null;
     slot.worker.unref();
+    this.ran[job.kind] = (this.ran[job.kind] ?? 0) + 1;
     if (reply.ok) job.resolve(reply.value);
     else job.reject(rebuildError(reply.error));
     this.dispatch();
@@ -284,13 +292,14 @@ export class WorkerPool {
   }
 
   private fallBackInline(slot: ISlot, err: Error): void {
-    this.remove(slot);
     if (!this.inline) {
       this.inline = true;
-      log.error("pool.unavailable", { entry: ENTRY, error: describeError(err) });
+      log.error("pool.unavailable", { entry: this.options.entry ?? ENTRY, error: describeError(err) });
     }
-    // Every waiting task (and the one that was sent) runs inline from now on.
+    // Every waiting task (and the one that was sent) runs inline from now on. Taken before the
+    // slot is removed: removing it forgets its task.
     const jobs = [...(slot.job ? [slot.job] : []), ...this.queue.splice(0)];
+    this.remove(slot);
     for (const job of jobs) runInline(job.kind, job.args as never, job.onEvent).then(job.resolve, job.reject);
   }
 }

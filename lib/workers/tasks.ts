@@ -65,8 +65,15 @@ async function extract(args: { bytes: Uint8Array; mime: string }): Promise<IExtr
   return doc;
 }
 
+/** A batch of passages through the offline embedder (deterministic: the same vectors as inline). */
+async function embed(args: { texts: string[] }): Promise<Float32Array[]> {
+  const { embedOffline } = await import("@/lib/ai/embedder/offline");
+  return args.texts.map(embedOffline);
+}
+
 export const TASKS = {
   extract,
+  embed,
   chunk: async (doc: IExtractedDocument) =>
     (await import("@/lib/ingestion/zones")).chunkDocumentWithZones(doc),
   generate,

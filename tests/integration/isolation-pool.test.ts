@@ -1,12 +1,17 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as generate } from "@/app/api/generation/route";
 import { POST as upload } from "@/app/api/resources/route";
 import { POST as query } from "@/app/api/retrieval/query/route";
 import { getEmbedder } from "@/lib/ai/embedder";
+import { createOfflineEmbedder, embedOffline } from "@/lib/ai/embedder/offline";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
+import { embeddingText } from "@/lib/ingestion/pipeline";
 import { drainIngestionQueue } from "@/lib/ingestion/queue";
 import { getStorage } from "@/lib/storage";
+import { embedPassages, embedsInPool } from "@/lib/workers/embed";
 import { getPool, WorkerPool } from "@/lib/workers/pool";
 import { makePdfBomb } from "../support/pdf-bomb";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
@@ -81,6 +86,82 @@ describe("the worker pool", () => {
     await expect(
       getPool().run("extract", { bytes: new TextEncoder().encode("   "), mime: "text/markdown" }),
     ).rejects.toMatchObject({ code: "unprocessable", message: "The document has no text" });
+  });
+
+  it("embeds an ingestion's passages in the pool, with the vectors the request thread would give", async () => {
+    const before = getPool().stats().ran.embed ?? 0;
+    const dir = await mkdtemp(path.join(os.tmpdir(), "paperwise-embed-"));
+    try {
+      const file = path.join(dir, "osmosis.md");
+      const paragraphs = Array.from(
+        { length: 30 },
+        (_, i) =>
+          `## Part ${i + 1}\n\nOsmosis moves water across a selectively permeable membrane, case ${i + 1}: from low solute concentration to high solute concentration, until the two sides balance.`,
+      );
+      await writeFile(file, `# Osmosis\n\n${paragraphs.join("\n\n")}\n`);
+      const [result] = await ingestFiles(env.db, getStorage(), getEmbedder(), {
+        userId: env.admin.id,
+        inputs: [file],
+        defaults: { ...FILTERS, resourceType: "notes", visibility: "private", chapterName: "Osmosis" },
+        maxBytes: 1024 * 1024,
+      });
+      const documentId = result!.ingestion!.document_id!;
+      expect(getPool().stats().ran.embed ?? 0).toBeGreaterThan(before);
+      const rows = await env.db.query<{
+        content: string;
+        section_path: string;
+        embedding: string;
+      }>(
+        "select content, section_path, embedding::text as embedding from document_chunks where document_id = $1 order by chunk_index",
+        [documentId],
+      );
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        const stored = JSON.parse(row.embedding) as number[];
+        const inline = embedOffline(
+          embeddingText({
+            chunkIndex: 0,
+            content: row.content,
+            tokens: 0,
+            pageStart: null,
+            pageEnd: null,
+            sectionPath: row.section_path,
+            charStart: 0,
+            charEnd: 0,
+          }),
+        );
+        expect(stored).toHaveLength(inline.length);
+        expect(Math.max(...stored.map((v, i) => Math.abs(v - inline[i]!)))).toBeLessThan(1e-6);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("embeds inline, with the same vectors, when the pool cannot load; another embedder is called where it is", async () => {
+    const texts = ["Chloroplasts capture light energy.", "Mitochondria release energy from glucose."];
+    const broken = new WorkerPool({
+      threads: 1,
+      taskTimeoutMs: 10_000,
+      memoryMb: 256,
+      entry: path.join(os.tmpdir(), "paperwise-no-such-entry.mjs"),
+    });
+    try {
+      const vectors = await broken.run("embed", { texts });
+      expect(broken.stats().inline).toBe(true);
+      expect(vectors.map((v) => [...v])).toEqual(texts.map((t) => [...embedOffline(t)]));
+    } finally {
+      await broken.close();
+    }
+    expect(embedsInPool(getEmbedder())).toBe(true);
+    // A separate offline embedder (a test's, a CLI's wrapper) is not the process's: called directly.
+    const own = createOfflineEmbedder();
+    expect(embedsInPool(own)).toBe(false);
+    const before = getPool().stats().ran.embed ?? 0;
+    expect((await embedPassages(own, texts)).map((v) => [...v])).toEqual(
+      texts.map((t) => [...embedOffline(t)]),
+    );
+    expect(getPool().stats().ran.embed ?? 0).toBe(before);
   });
 
   it("reads a PDF bomb off the request thread: another teacher's retrieval stays fast meanwhile", async () => {
