@@ -42,6 +42,7 @@ const opts = new Command()
   .option("--l2 <value>", "L2 penalty on the standardised weights", "0.001")
   .option("--evaluate", "score the current model file instead of fitting")
   .option("--write", `write the fitted model to ${MODEL_FILE}`)
+  .option("--verbose", "list the out-of-scope queries kept and the in-scope ones refused, with features")
   .option("--queries <file>", "open queries (in scope)", "../shared/eval/queries-open.jsonl")
   .option("--questions <files...>", "exam questions (in scope)", [
     "../shared/eval/questions/biology-2e.jsonl",
@@ -67,6 +68,7 @@ const opts = new Command()
     l2: string;
     evaluate?: boolean;
     write?: boolean;
+    verbose?: boolean;
     queries: string;
     questions: string[];
     calibration: string[];
@@ -150,6 +152,16 @@ const sum = (pred: (e: IRefusalExample) => boolean) => {
 console.log(
   `\nin scope refused: even ${sum((e) => e.inScope && e.half === "even")}, odd ${sum((e) => e.inScope && e.half === "odd")}; out of scope refused ${sum((e) => !e.inScope)} (+${unmodelledRefused} by the old rule)`,
 );
+if (opts.verbose) {
+  const show = (e: IRefusalExample) =>
+    `${refusalScore(model, e.features).toFixed(2)} ${e.set}: ${e.query.slice(0, 90)} [${model.features
+      .map((f) => `${f} ${e.features[f].toFixed(2)}`)
+      .join(", ")}]`;
+  const kept = examples.filter((e) => !e.inScope && refusalScore(model, e.features) >= model.cut);
+  const lost = examples.filter((e) => e.inScope && refusalScore(model, e.features) < model.cut);
+  console.log(`\nout of scope, not refused:\n${kept.map(show).join("\n")}`);
+  console.log(`\nin scope, refused:\n${lost.map(show).join("\n")}`);
+}
 if (opts.write && !opts.evaluate) {
   await writeFile(MODEL_FILE, `${JSON.stringify(model, null, 2)}\n`);
   console.log(`wrote ${MODEL_FILE}`);

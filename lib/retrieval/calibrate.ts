@@ -229,7 +229,11 @@ function scopeWeight(w: IScopeWord, passages: number): number {
  * - keyness: the same mean of the signed keyness, scaled to [−1, 1];
  * - coOccur: the largest share of the query's words (weighted by specificity and rarity in the
  *   scope) that one returned passage holds together, rather than spread over the scope;
- * - topCoverage: the same share over all the returned passages together.
+ * - topCoverage: the same share over all the returned passages together;
+ * - rarity: the specificity-weighted mean of how rare each word is in the scope (0: in every
+ *   passage, 1: in none), a graded absentShare ("chocolate" in 2 of 5,000 Biology passages);
+ * - anchor: the query's best-supported specific word, max of specificity × log(1 + df) /
+ *   log(1 + passages): a query about the subject names at least one thing the scope treats often.
  */
 export const REFUSAL_FEATURES = [
   "logitBest",
@@ -240,6 +244,8 @@ export const REFUSAL_FEATURES = [
   "keyness",
   "coOccur",
   "topCoverage",
+  "rarity",
+  "anchor",
 ] as const;
 export type TRefusalFeature = (typeof REFUSAL_FEATURES)[number];
 
@@ -262,6 +268,15 @@ export function refusalFeatures(j: IQueryJudgement): Record<TRefusalFeature, num
     foreign += w.specificity * Math.max(0, k);
     signed += w.specificity * k;
   }
+  const logN = Math.log(j.passages + 1);
+  let rarity = 0;
+  let anchor = 0;
+  for (const w of j.words) {
+    if (logN > 0) {
+      rarity += w.specificity * (Math.log((j.passages + 1) / (w.df + 1)) / logN);
+      anchor = Math.max(anchor, (w.specificity * Math.log(1 + w.df)) / logN);
+    }
+  }
   let weightTotal = 0;
   const perPassage = new Map<number, number>();
   let inTop = 0;
@@ -281,6 +296,8 @@ export function refusalFeatures(j: IQueryJudgement): Record<TRefusalFeature, num
     keyness: total > 0 ? signed / total / 4 : 0,
     coOccur,
     topCoverage: weightTotal > 0 ? inTop / weightTotal : 0,
+    rarity: total > 0 ? rarity / total : 0,
+    anchor,
   };
 }
 

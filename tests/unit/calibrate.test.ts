@@ -164,6 +164,11 @@ describe("the refusal's scope evidence", () => {
     const spread = refusalFeatures(judgement([word("offside", 0), word("rule", 40, 10, [3])]))!;
     expect(spread.topCoverage).toBeLessThan(0.5);
     expect(spread.absent).toBeGreaterThan(0.5);
+    // "chocolate" in 2 passages of the scope: rare, and no anchor; "ribosome" in 300: an anchor.
+    const chocolate = refusalFeatures(judgement([word("chocolate", 2), word("temper", 1)]))!;
+    expect(chocolate.rarity).toBeGreaterThan(fb.rarity);
+    expect(chocolate.anchor).toBeLessThan(fb.anchor / 2);
+    expect(chocolate.absent).toBe(0);
     // No background: foreign and keyness say nothing.
     const alone = refusalFeatures(judgement(physicsWords.words, { bgPassages: 0 }))!;
     expect(alone.foreign).toBe(0);
@@ -198,7 +203,11 @@ describe("the refusal's scope evidence", () => {
             f.coOccur >= 0 &&
             f.coOccur <= 1 + 1e-12 &&
             f.topCoverage >= 0 &&
-            f.topCoverage <= 1 + 1e-12
+            f.topCoverage <= 1 + 1e-12 &&
+            f.rarity >= 0 &&
+            f.rarity <= 1 &&
+            f.anchor >= 0 &&
+            f.anchor <= 1 + 1e-12
           );
         },
       ),
