@@ -13,7 +13,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Command } from "commander";
 import { fitLogistic, type ILogisticModel, logLoss, predictLogistic } from "@/lib/eval/logistic";
-import type { IQueryJudgement, IRelevanceFeatures } from "@/lib/retrieval/calibrate";
+import type { IRelevanceFeatures } from "@/lib/retrieval/calibrate";
 import { filtersOf, type IManifest, readJsonl, readManifest, sectionMapper } from "./support/eval-corpus";
 import { openOfflineWorkspace } from "./support/workspace";
 
@@ -36,6 +36,7 @@ const opts = new Command()
   ])
   .option("--calibration <files...>", "out-of-scope sets for --dump-queries (never the held-out one)", [
     "eval/retrieval/out-of-scope-calibration.jsonl",
+    "eval/retrieval/out-of-scope-calibration-2.jsonl",
     "eval/retrieval/out-of-scope.jsonl",
   ])
   .parse()
@@ -48,6 +49,20 @@ const opts = new Command()
     questions: string[];
     calibration: string[];
   }>();
+
+if (opts.dumpQueries) {
+  // The refusal fit's data (`npm run eval:fit-refusal` runs the same and fits it).
+  const { judgeCalibrationQueries } = await import("./support/refusal-judgements");
+  const judged = await judgeCalibrationQueries({
+    dataDir: path.resolve(opts.dataDir),
+    corpora: opts.corpora,
+    openQueries: opts.queries,
+    questions: opts.questions,
+    outOfScope: opts.calibration,
+  });
+  await writeFile(opts.dumpQueries, `${judged.map((q) => JSON.stringify(q)).join("\n")}\n`);
+  process.exit(0);
+}
 
 const ws = await openOfflineWorkspace(path.resolve(opts.dataDir));
 for (const c of opts.corpora) await ws.ingest([c]);
@@ -80,44 +95,6 @@ async function collect(m: IManifest, query: string, grades: Record<string, numbe
     },
   );
   return out;
-}
-
-if (opts.dumpQueries) {
-  const { realQueries } = await import("./support/eval-refusal");
-  const lines: string[] = [];
-  const judge = async (m: IManifest, query: string) => {
-    let judged: IQueryJudgement | undefined;
-    await retrieve(
-      { db: ws.db, embedder: ws.embedder, model: null, llmTimeoutMs: 0 },
-      ws.userId,
-      { filters: filtersOf(m), query, topK: 8, enableRerank: true },
-      {
-        refuse: false,
-        planTuning: { latencyBudgetMs: Number.POSITIVE_INFINITY },
-        onJudged: (_, q) => {
-          judged = q;
-        },
-      },
-    );
-    return judged;
-  };
-  for (const q of await realQueries(manifests, opts.queries, opts.questions))
-    lines.push(JSON.stringify({ ...q, inScope: true, judged: await judge(byBook.get(q.scope)!, q.query) }));
-  for (const file of opts.calibration)
-    for (const q of await readJsonl<{ scope: string; kind: string; query: string }>(file))
-      lines.push(
-        JSON.stringify({
-          set: `out-of-scope ${q.kind}`,
-          scope: q.scope,
-          query: q.query,
-          half: "even",
-          inScope: false,
-          judged: await judge(byBook.get(q.scope)!, q.query),
-        }),
-      );
-  await writeFile(opts.dumpQueries, `${lines.join("\n")}\n`);
-  await ws.db.close();
-  process.exit(0);
 }
 
 const open = await readJsonl<{ query: string; relevant: Record<string, number> }>(opts.queries);

@@ -1,5 +1,6 @@
 import { contentWords, stem, terms } from "@/lib/text/tokenize";
 import { usageCount } from "@/lib/text/wordnet";
+import refusalModel from "./refusal-model.json";
 
 /**
  * Calibrated relevance: one number per passage that means the same for every query, so a teacher
@@ -167,13 +168,20 @@ export interface IScopeWord {
   specificity: number;
   /** Passages of the whole scope containing it (scope-vocabulary.ts). */
   df: number;
+  /** Passages of the background containing it (other subjects, the subject's other classes). */
+  bgDf: number;
   /** In the best passage. */
   inBest: boolean;
+  /** Indices of the returned passages (best-ranked first) that contain it. */
+  hits: number[];
 }
 
-/** What the judge saw about the query as a whole (the refusal fit, `npm run eval:calibrate`). */
+/** What the judge saw about the query as a whole (the refusal fit, `npm run eval:fit-refusal`). */
 export interface IQueryJudgement {
+  /** Passages in the scope. */
   passages: number;
+  /** Passages in the background (0: nothing else visible). */
+  bgPassages: number;
   words: IScopeWord[];
   bestRelevance: number;
   best: IRelevanceFeatures | null;
@@ -195,51 +203,138 @@ export function absentShare(words: readonly IScopeWord[]): number | null {
 }
 
 /**
- * The refusal's query-level model (offline embedder): a logistic score over the best passage's
- * calibrated relevance (as a logit), its cosine and cosine lift (a query whose embedding sits near
- * the bulk of the scope has a high pool median, so cosine up and lift down both count), and the
- * absent share. Fitted on the even lines of the in-scope sets (open Biology queries, Biology's
- * pasted MCQs and short answers, Physics section titles) against
- * eval/retrieval/out-of-scope-calibration.jsonl and out-of-scope.jsonl; the odd lines and
- * out-of-scope-heldout.jsonl check it (`npm run eval:calibrate -- --dump-queries`,
- * docs/retrieval-quality.md). `cut` is the score below which a query is refused: it refused 6 of
- * 1,017 even-line in-scope queries.
+ * How much more often a word is used in the background than in the scope, as a log ratio of the
+ * two passage rates with add-one smoothing, clamped to [−4, 4]. Positive: another subject's word
+ * ("potential energy" asked of Biology); negative: this subject's own. 0 without a background or
+ * for a word neither side uses (absentShare counts those).
  */
-const SCOPE_MODEL = {
-  intercept: -3.947,
-  logitBest: 0.767,
-  cosine: 27.912,
-  cosineLift: -16.878,
-  absent: -7.855,
-  cut: -2.4,
-};
+export function keyness(w: Pick<IScopeWord, "df" | "bgDf">, passages: number, bgPassages: number): number {
+  if (bgPassages <= 0 || passages <= 0 || (w.df === 0 && w.bgDf === 0)) return 0;
+  const k = Math.log((w.bgDf + 1) / (bgPassages + 1)) - Math.log((w.df + 1) / (passages + 1));
+  return Math.max(-4, Math.min(4, k));
+}
+
+/** A word's weight in the query-level features: specific in English and rare in the scope. */
+function scopeWeight(w: IScopeWord, passages: number): number {
+  return w.specificity * Math.log((passages + 1) / (w.df + 1));
+}
+
+/**
+ * The query-level features the refusal model may use (the model file names the ones it uses):
+ * - logitBest, cosine, cosineLift: the best passage's calibrated relevance (as a logit) and its
+ *   embedding evidence against the searched pool;
+ * - absent: absentShare;
+ * - foreign: the specificity-weighted mean of the positive keyness (words that belong to another
+ *   subject or class more than to this one), scaled to [0, 1];
+ * - keyness: the same mean of the signed keyness, scaled to [−1, 1];
+ * - coOccur: the largest share of the query's words (weighted by specificity and rarity in the
+ *   scope) that one returned passage holds together, rather than spread over the scope;
+ * - topCoverage: the same share over all the returned passages together;
+ * - rarity: the specificity-weighted mean of how rare each word is in the scope (0: in every
+ *   passage, 1: in none), a graded absentShare ("chocolate" in 2 of 5,000 Biology passages);
+ * - anchor: the query's best-supported specific word, max of specificity × log(1 + df) /
+ *   log(1 + passages): a query about the subject names at least one thing the scope treats often.
+ */
+export const REFUSAL_FEATURES = [
+  "logitBest",
+  "cosine",
+  "cosineLift",
+  "absent",
+  "foreign",
+  "keyness",
+  "coOccur",
+  "topCoverage",
+  "rarity",
+  "anchor",
+] as const;
+export type TRefusalFeature = (typeof REFUSAL_FEATURES)[number];
 
 const logit = (p: number) => {
   const q = Math.min(1 - 1e-4, Math.max(1e-4, p));
   return Math.log(q / (1 - q));
 };
 
+/** The query-level features, or null where the model does not apply (no vector score, no words). */
+export function refusalFeatures(j: IQueryJudgement): Record<TRefusalFeature, number> | null {
+  const absent = absentShare(j.words);
+  const f = j.best;
+  if (absent === null || !f || f.cosine === null || f.cosineLift === null) return null;
+  let total = 0;
+  let foreign = 0;
+  let signed = 0;
+  for (const w of j.words) {
+    const k = keyness(w, j.passages, j.bgPassages);
+    total += w.specificity;
+    foreign += w.specificity * Math.max(0, k);
+    signed += w.specificity * k;
+  }
+  const logN = Math.log(j.passages + 1);
+  let rarity = 0;
+  let anchor = 0;
+  for (const w of j.words) {
+    if (logN > 0) {
+      rarity += w.specificity * (Math.log((j.passages + 1) / (w.df + 1)) / logN);
+      anchor = Math.max(anchor, (w.specificity * Math.log(1 + w.df)) / logN);
+    }
+  }
+  let weightTotal = 0;
+  const perPassage = new Map<number, number>();
+  let inTop = 0;
+  for (const w of j.words) {
+    const v = scopeWeight(w, j.passages);
+    weightTotal += v;
+    if (w.hits.length) inTop += v;
+    for (const i of w.hits) perPassage.set(i, (perPassage.get(i) ?? 0) + v);
+  }
+  const coOccur = weightTotal > 0 ? Math.max(0, ...perPassage.values()) / weightTotal : 0;
+  return {
+    logitBest: logit(j.bestRelevance),
+    cosine: f.cosine,
+    cosineLift: f.cosineLift,
+    absent,
+    foreign: total > 0 ? foreign / total / 4 : 0,
+    keyness: total > 0 ? signed / total / 4 : 0,
+    coOccur,
+    topCoverage: weightTotal > 0 ? inTop / weightTotal : 0,
+    rarity: total > 0 ? rarity / total : 0,
+    anchor,
+  };
+}
+
+/** A fitted query-level refusal model (`lib/retrieval/refusal-model.json`, `npm run eval:fit-refusal`). */
+export interface IRefusalModel {
+  embeddingModel: string;
+  features: TRefusalFeature[];
+  intercept: number;
+  weights: number[];
+  /** The score (log-odds) below which a query is refused. */
+  cut: number;
+}
+
+/** The model's score (log-odds of "in scope") for these features. */
+export function refusalScore(m: IRefusalModel, f: Record<TRefusalFeature, number>): number {
+  let z = m.intercept;
+  for (const [i, name] of m.features.entries()) z += (m.weights[i] ?? 0) * f[name];
+  return z;
+}
+
+const SCOPE_MODEL: IRefusalModel = refusalModel as IRefusalModel;
+
 /**
  * The query's relevance to the scope, on the scale of REFUSE_BELOW (below it: refused): the
- * query-level model's score shifted so that its cut falls on REFUSE_BELOW. Null where the model
- * does not apply (another embedder, no vector score, no scope evidence): the best passage's
- * relevance decides alone, as before.
+ * query-level model's score (refusal-model.json, fitted by `npm run eval:fit-refusal` on the
+ * in-scope sets of both books against the out-of-scope calibration sets, never the held-out one)
+ * shifted so that its cut falls on REFUSE_BELOW. Null where the model does not apply (another
+ * embedder, no vector score, no scope evidence): the best passage's relevance decides alone.
  */
 export function queryRelevance(
-  best: number,
-  bestFeatures: IRelevanceFeatures | null,
-  absent: number | null,
+  j: IQueryJudgement,
   embeddingModel: string,
+  model: IRefusalModel = SCOPE_MODEL,
 ): number | null {
-  if (!CALIBRATIONS[embeddingModel] || absent === null || !bestFeatures) return null;
-  const { cosine, cosineLift } = bestFeatures;
-  if (cosine === null || cosineLift === null) return null;
-  const m = SCOPE_MODEL;
-  const z =
-    m.intercept +
-    m.logitBest * logit(best) +
-    m.cosine * cosine +
-    m.cosineLift * cosineLift +
-    m.absent * absent;
-  return 1 / (1 + Math.exp(-(z - m.cut + logit(REFUSE_BELOW))));
+  if (embeddingModel !== model.embeddingModel) return null;
+  const f = refusalFeatures(j);
+  if (!f) return null;
+  const z = refusalScore(model, f);
+  return 1 / (1 + Math.exp(-(z - model.cut + logit(REFUSE_BELOW))));
 }

@@ -17,6 +17,13 @@ export interface IScopeVocabulary {
   passages: number;
   /** Word (as given) → passages containing its lexeme. Words with no lexeme (stopwords) are absent. */
   df: Map<string, number>;
+  /**
+   * The background: passages of the other visible documents (other subjects, the same subject's
+   * other classes), and each word's count there. A word far more frequent there than in the scope
+   * belongs to another subject ("potential energy" asked of Biology). 0 when nothing else is visible.
+   */
+  bgPassages: number;
+  bgDf: Map<string, number>;
 }
 
 const MAX_WORDS = 64;
@@ -37,10 +44,16 @@ export async function scopeVocabulary(
     unique,
   );
   const df = new Map<string, number>();
+  const bgDf = new Map<string, number>();
   let passages = 0;
+  let bgPassages = 0;
   for (const r of rows) {
     passages = Number(r.passages);
-    if (r.word !== null) df.set(r.word, Number(r.df));
+    bgPassages = Number(r.bg_passages);
+    if (r.word !== null) {
+      df.set(r.word, Number(r.df));
+      bgDf.set(r.word, Number(r.bg_df));
+    }
   }
-  return { passages, df };
+  return { passages, df, bgPassages, bgDf };
 }

@@ -212,16 +212,19 @@ export function visibleResources(db: ISqlExecutor, userId: string): Promise<IVis
 }
 
 export interface IScopeWordRow {
-  /** Null on the one row that only carries the scope's passage count. */
+  /** Null on the one row that only carries the scope's passage counts. */
   word: string | null;
   df: number;
   passages: number;
+  /** The same count over the background: the visible documents of other subjects and classes. */
+  bg_df: number;
+  bg_passages: number;
 }
 
 /**
- * For each word with a lexeme: the passages in the scope whose BM25 postings (`chunk_terms`) hold
- * it, and the scope's passage count (also on one extra row with a null word, so an empty word list
- * still answers). The chapter is not part of the scope.
+ * Per query word: the passages of the scope whose full-text index holds its lexeme, and the same
+ * over the background (every visible document outside the scope's board, grade and subject: other
+ * subjects, and the same subject's other classes). The chapter filter is not applied.
  */
 export function scopeWordCounts(
   db: ISqlExecutor,
@@ -230,12 +233,16 @@ export function scopeWordCounts(
   words: readonly string[],
 ): Promise<IScopeWordRow[]> {
   return db.query<IScopeWordRow>(
-    `with scope as (
-       select d.id, d.chunk_count from documents d
-       where d.board = $1 and d.grade = $2 and d.subject = $3
-         and (d.visibility = 'shared' or d.owner_id = $4)
-         and ($5::text[] is null or d.resource_type = any ($5::text[]))
+    `with visible as (
+       select d.id, d.chunk_count,
+              (d.board = $1 and d.grade = $2 and d.subject = $3
+                and ($5::text[] is null or d.resource_type = any ($5::text[]))) as in_scope,
+              (d.board = $1 and d.grade = $2 and d.subject = $3) as same_class
+       from documents d
+       where d.visibility = 'shared' or d.owner_id = $4
      ),
+     scope as (select id, chunk_count from visible where in_scope),
+     background as (select id, chunk_count from visible where not same_class),
      lex as (
        select w.word, (select u.lexeme from unnest(to_tsvector('english', w.word)) u limit 1) as lexeme
        from unnest($6::text[]) as w(word)
@@ -243,10 +250,14 @@ export function scopeWordCounts(
      select lex.word,
             (select count(*) from chunk_terms t
               where t.lexeme = lex.lexeme and t.document_id in (select id from scope))::int as df,
-            (select coalesce(sum(chunk_count), 0) from scope)::int as passages
+            (select coalesce(sum(chunk_count), 0) from scope)::int as passages,
+            (select count(*) from chunk_terms t
+              where t.lexeme = lex.lexeme and t.document_id in (select id from background))::int as bg_df,
+            (select coalesce(sum(chunk_count), 0) from background)::int as bg_passages
      from lex where lex.lexeme is not null
      union all
-     select null, 0, (select coalesce(sum(chunk_count), 0) from scope)::int`,
+     select null, 0, (select coalesce(sum(chunk_count), 0) from scope)::int, 0,
+            (select coalesce(sum(chunk_count), 0) from background)::int`,
     [scope.board, scope.grade, scope.subject, userId, scope.resourceTypes, words],
   );
 }

@@ -5,14 +5,22 @@ import {
   absentShare,
   calibratedRelevance,
   cosineOf,
+  type IQueryJudgement,
+  type IRefusalModel,
+  type IScopeWord,
+  keyness,
   medianCosine,
   PRESELECT_FROM,
   queryEvidence,
   queryRelevance,
+  REFUSAL_FEATURES,
   REFUSE_BELOW,
+  refusalFeatures,
+  refusalScore,
   relevanceFeatures,
   specificity,
 } from "@/lib/retrieval/calibrate";
+import refusalModel from "@/lib/retrieval/refusal-model.json";
 
 const OFFLINE = "paperwise-offline-v1";
 
@@ -96,7 +104,30 @@ describe("logistic regression (the calibration fit)", () => {
 });
 
 describe("the refusal's scope evidence", () => {
-  const word = (w: string, df: number) => ({ word: w, specificity: specificity(w), df, inBest: df > 0 });
+  const word = (w: string, df: number, bgDf = 0, hits: number[] = df > 0 ? [0] : []): IScopeWord => ({
+    word: w,
+    specificity: specificity(w),
+    df,
+    bgDf,
+    inBest: hits.includes(0),
+    hits,
+  });
+  const best = { coverage: 0.5, heading: 0, cosine: 0.3, cosineLift: 0.15, scopeCoverage: 0.5 };
+  const judgement = (words: IScopeWord[], over: Partial<IQueryJudgement> = {}): IQueryJudgement => ({
+    passages: 5000,
+    bgPassages: 2000,
+    words,
+    bestRelevance: 0.4,
+    best,
+    ...over,
+  });
+  const model: IRefusalModel = {
+    embeddingModel: OFFLINE,
+    features: ["logitBest", "cosine", "cosineLift", "absent"],
+    intercept: -3.947,
+    weights: [0.767, 27.912, -16.878, -7.855],
+    cut: -2.4,
+  };
 
   it("absentShare weighs the words the scope never uses by their specificity", () => {
     expect(absentShare([])).toBeNull();
@@ -108,36 +139,111 @@ describe("the refusal's scope evidence", () => {
     expect(mixed).toBeLessThan(1);
   });
 
-  it("queryRelevance applies only to the offline embedder with a vector score and scope evidence", () => {
-    const f = { coverage: 1, heading: 1, cosine: 0.7, cosineLift: 0.1, scopeCoverage: 1 };
-    expect(queryRelevance(0.9, f, 0, "text-embedding-3-small")).toBeNull();
-    expect(
-      queryRelevance(0.9, { ...f, cosine: null, cosineLift: null }, 0, "paperwise-offline-v1"),
-    ).toBeNull();
-    expect(queryRelevance(0.9, f, null, "paperwise-offline-v1")).toBeNull();
-    expect(queryRelevance(0.9, null, 0, "paperwise-offline-v1")).toBeNull();
+  it("keyness is positive for another subject's word, negative for this one's, 0 without a background", () => {
+    // "potential" in 40 of 5,000 Biology passages and 400 of 2,000 Physics ones.
+    expect(keyness({ df: 40, bgDf: 400 }, 5000, 2000)).toBeGreaterThan(2);
+    expect(keyness({ df: 900, bgDf: 3 }, 5000, 2000)).toBeLessThan(-2);
+    expect(keyness({ df: 40, bgDf: 400 }, 5000, 0)).toBe(0);
+    expect(keyness({ df: 0, bgDf: 0 }, 5000, 2000)).toBe(0);
+    expect(keyness({ df: 0, bgDf: 100_000 }, 5000, 100_000)).toBe(4);
   });
 
-  it("queryRelevance falls as words go missing from the scope and rises with the evidence", () => {
-    const f = { coverage: 0.5, heading: 0, cosine: 0.3, cosineLift: 0.15, scopeCoverage: 0.5 };
-    const present = queryRelevance(0.4, f, 0, "paperwise-offline-v1")!;
-    const half = queryRelevance(0.4, f, 0.5, "paperwise-offline-v1")!;
-    const gone = queryRelevance(0.4, f, 1, "paperwise-offline-v1")!;
-    expect(present).toBeGreaterThan(half);
-    expect(half).toBeGreaterThan(gone);
-    expect(gone).toBeLessThan(REFUSE_BELOW);
-    expect(queryRelevance(0.9, f, 0, "paperwise-offline-v1")!).toBeGreaterThan(present);
+  it("foreign and keyness follow the background; coOccur needs the words in one passage", () => {
+    const physicsWords = judgement([word("potential", 40, 400, [0]), word("kinetic", 20, 300, [1])]);
+    const biologyWords = judgement([word("ribosome", 300, 0, [0]), word("translation", 200, 5, [0])]);
+    const fp = refusalFeatures(physicsWords)!;
+    const fb = refusalFeatures(biologyWords)!;
+    expect(fp.foreign).toBeGreaterThan(0.5);
+    expect(fb.foreign).toBe(0);
+    expect(fp.keyness).toBeGreaterThan(0);
+    expect(fb.keyness).toBeLessThan(0);
+    // Both words in passage 0 together, against one word per passage.
+    expect(fb.coOccur).toBeCloseTo(1);
+    expect(fp.coOccur).toBeLessThan(0.7);
+    expect(fp.topCoverage).toBeCloseTo(1);
+    const spread = refusalFeatures(judgement([word("offside", 0), word("rule", 40, 10, [3])]))!;
+    expect(spread.topCoverage).toBeLessThan(0.5);
+    expect(spread.absent).toBeGreaterThan(0.5);
+    // "chocolate" in 2 passages of the scope: rare, and no anchor; "ribosome" in 300: an anchor.
+    const chocolate = refusalFeatures(judgement([word("chocolate", 2), word("temper", 1)]))!;
+    expect(chocolate.rarity).toBeGreaterThan(fb.rarity);
+    expect(chocolate.anchor).toBeLessThan(fb.anchor / 2);
+    expect(chocolate.absent).toBe(0);
+    // No background: foreign and keyness say nothing.
+    const alone = refusalFeatures(judgement(physicsWords.words, { bgPassages: 0 }))!;
+    expect(alone.foreign).toBe(0);
+    expect(alone.keyness).toBe(0);
+  });
+
+  it("every feature stays in its range for any counts", () => {
     fc.assert(
       fc.property(
-        fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.double({ min: -0.5, max: 0.5, noNaN: true }),
-        fc.double({ min: 0, max: 1, noNaN: true }),
-        (best, cosine, cosineLift, absent) => {
-          const q = queryRelevance(best, { ...f, cosine, cosineLift }, absent, "paperwise-offline-v1")!;
-          return q >= 0 && q <= 1;
+        fc.array(
+          fc.record({
+            df: fc.nat(10_000),
+            bgDf: fc.nat(10_000),
+            hits: fc.uniqueArray(fc.nat(7), { maxLength: 8 }),
+          }),
+          { minLength: 1, maxLength: 12 },
+        ),
+        fc.nat(20_000),
+        (ws, bg) => {
+          const f = refusalFeatures(
+            judgement(
+              ws.map((w, i) => word(`word${i}`, w.df, w.bgDf, w.hits)),
+              { passages: 10_000, bgPassages: bg },
+            ),
+          )!;
+          return (
+            f.absent >= 0 &&
+            f.absent <= 1 &&
+            f.foreign >= 0 &&
+            f.foreign <= 1 &&
+            Math.abs(f.keyness) <= 1 &&
+            f.coOccur >= 0 &&
+            f.coOccur <= 1 + 1e-12 &&
+            f.topCoverage >= 0 &&
+            f.topCoverage <= 1 + 1e-12 &&
+            f.rarity >= 0 &&
+            f.rarity <= 1 &&
+            f.anchor >= 0 &&
+            f.anchor <= 1 + 1e-12
+          );
         },
       ),
     );
+  });
+
+  it("queryRelevance applies only to the model's embedder with a vector score and scope evidence", () => {
+    const j = judgement([word("mitochondria", 120)]);
+    expect(queryRelevance(j, "text-embedding-3-small")).toBeNull();
+    expect(queryRelevance({ ...j, best: { ...best, cosine: null, cosineLift: null } }, OFFLINE)).toBeNull();
+    expect(queryRelevance({ ...j, words: [] }, OFFLINE)).toBeNull();
+    expect(queryRelevance({ ...j, best: null }, OFFLINE)).toBeNull();
+    expect(queryRelevance(j, OFFLINE)).not.toBeNull();
+  });
+
+  it("queryRelevance puts the model's cut on REFUSE_BELOW and falls as words go missing", () => {
+    const at = (words: IScopeWord[], bestRelevance = 0.4) =>
+      queryRelevance(judgement(words, { bestRelevance }), OFFLINE, model)!;
+    const present = at([word("offside", 40), word("carbonara", 40)]);
+    const half = at([word("offside", 0), word("carbonara", 40)]);
+    const gone = at([word("offside", 0), word("carbonara", 0)]);
+    expect(present).toBeGreaterThan(half);
+    expect(half).toBeGreaterThan(gone);
+    expect(gone).toBeLessThan(REFUSE_BELOW);
+    expect(at([word("offside", 40), word("carbonara", 40)], 0.9)).toBeGreaterThan(present);
+    // A score exactly at the cut maps to REFUSE_BELOW.
+    const f = refusalFeatures(judgement([word("offside", 40)]))!;
+    const atCut = { ...model, intercept: model.intercept - refusalScore(model, f) + model.cut };
+    expect(queryRelevance(judgement([word("offside", 40)]), OFFLINE, atCut)).toBeCloseTo(REFUSE_BELOW, 10);
+  });
+
+  it("the shipped model names known features, one weight each, and a finite cut", () => {
+    const shipped = refusalModel as IRefusalModel;
+    expect(shipped.features.every((f) => (REFUSAL_FEATURES as readonly string[]).includes(f))).toBe(true);
+    expect(shipped.weights).toHaveLength(shipped.features.length);
+    expect(Number.isFinite(shipped.cut)).toBe(true);
+    expect(shipped.embeddingModel).toBe(OFFLINE);
   });
 });

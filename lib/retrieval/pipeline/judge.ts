@@ -1,7 +1,6 @@
 import { contentWords, stem, terms } from "@/lib/text/tokenize";
 import type { TRetrievalQueryResponse } from "@/schema/retrieval.schema";
 import {
-  absentShare,
   calibratedRelevance,
   type IRelevanceFeatures,
   type IScopeWord,
@@ -101,12 +100,16 @@ export function judgeRelevance(
   const best = Math.max(0, ...relevance);
   const bestIndex = relevance.indexOf(best);
   const words = vocabulary
-    ? scopeWords(
-        [...classification.topicTerms, ...extraTopicWords],
-        vocabulary,
-        bestIndex >= 0 && top[bestIndex] ? stemsOf(top[bestIndex]!) : new Set(),
-      )
+    ? scopeWords([...classification.topicTerms, ...extraTopicWords], vocabulary, top.map(stemsOf), bestIndex)
     : [];
+  const bestFeatures = bestIndex >= 0 ? (features[bestIndex] ?? null) : null;
+  const judged = {
+    passages: vocabulary?.passages ?? 0,
+    bgPassages: vocabulary?.bgPassages ?? 0,
+    words,
+    bestRelevance: best,
+    best: bestFeatures,
+  };
   run.settings.onJudged?.(
     top.map((c, i) => ({
       documentId: c.row.document_id,
@@ -114,17 +117,11 @@ export function judgeRelevance(
       sectionPath: c.row.section_path,
       features: features[i]!,
     })),
-    {
-      passages: vocabulary?.passages ?? 0,
-      words,
-      bestRelevance: best,
-      best: bestIndex >= 0 ? (features[bestIndex] ?? null) : null,
-    },
+    judged,
   );
-  // The query as a whole (calibrate.ts SCOPE_MODEL): the best passage's relevance with the pool's
-  // cosine and how many of the query's words the scope never uses.
-  const bestFeatures = bestIndex >= 0 ? (features[bestIndex] ?? null) : null;
-  const scoped = queryRelevance(best, bestFeatures, absentShare(words), run.deps.embedder.modelId) ?? best;
+  // The query as a whole (calibrate.ts queryRelevance, refusal-model.json): the best passage's
+  // relevance with the pool's cosine and the scope and background frequency of the query's words.
+  const scoped = vocabulary ? (queryRelevance(judged, run.deps.embedder.modelId) ?? best) : best;
   const refuse =
     run.settings.refuse && !noTopic && !classification.broad && top.length > 0 && scoped < REFUSE_BELOW;
   if (!refuse) return { relevance, features, weak };
@@ -144,11 +141,15 @@ export function judgeRelevance(
   };
 }
 
-/** The query's content words (one per stem) with their specificity and scope frequency. */
+/**
+ * The query's content words (one per stem) with their specificity, scope and background
+ * frequency, and which returned passages (`topStems`, best-ranked first) contain them.
+ */
 export function scopeWords(
   topicWords: readonly string[],
   vocabulary: IScopeVocabulary,
-  bestStems: ReadonlySet<string>,
+  topStems: readonly ReadonlySet<string>[],
+  bestIndex: number,
 ): IScopeWord[] {
   const seen = new Set<string>();
   const out: IScopeWord[] = [];
@@ -159,7 +160,15 @@ export function scopeWords(
       seen.add(s);
       const df = vocabulary.df.get(word.toLowerCase());
       if (df === undefined) continue;
-      out.push({ word, specificity: specificity(word), df, inBest: bestStems.has(s) });
+      const hits = topStems.flatMap((stems, i) => (stems.has(s) ? [i] : []));
+      out.push({
+        word,
+        specificity: specificity(word),
+        df,
+        bgDf: vocabulary.bgDf.get(word.toLowerCase()) ?? 0,
+        inBest: hits.includes(bestIndex),
+        hits,
+      });
     }
   return out;
 }
