@@ -68,8 +68,10 @@ async function loadAverage(): Promise<string> {
 
 /** Builds the copies unless about `n` chunks of the board are already there. */
 async function build(sql: postgres.Sql, n: number): Promise<void> {
-  const [{ have } = { have: 0 }] = await sql<{ have: number }[]>`
-    select coalesce(sum(chunk_count), 0)::int as have from document_versions where board = ${BOARD}`;
+  // hb_done is written last: a build that stopped half-way is redone.
+  const [{ have } = { have: -1 }] = await sql<{ have: number }[]>`select n as have from hb_done`.catch(() => [
+    { have: -1 },
+  ]);
   const [{ per } = { per: 1 }] = await sql<{ per: number }[]>`
     select count(*)::int as per from document_chunks c join document_versions d on d.id = c.document_id
     where d.board <> ${BOARD} and d.state = 'published'`;
@@ -93,6 +95,7 @@ async function build(sql: postgres.Sql, n: number): Promise<void> {
   console.log("|---|---:|");
   const t0 = performance.now();
   await sql.unsafe(`
+    drop table if exists hb_done;
     delete from ingestions where board = '${BOARD}';
     drop table if exists hb_src, hb_docs;
     create table hb_src as
@@ -173,6 +176,9 @@ async function build(sql: postgres.Sql, n: number): Promise<void> {
   await sql.unsafe("reset maintenance_work_mem; reset max_parallel_maintenance_workers");
   await step("analyze", "analyze ingestions, document_versions, document_chunks, chunk_lite, chunk_terms");
   console.log(`| **total** | ${secs(t0)} |`);
+  await sql.unsafe(`
+    create table hb_done as
+      select coalesce(sum(chunk_count), 0)::int as n from document_versions where board = '${BOARD}'`);
 }
 
 interface IRun {
@@ -356,9 +362,19 @@ export async function hybridLargeRun(o: IHybridLargeOptions): Promise<void> {
     await db.exec("reset paperwise.hnsw_min_chunks");
 
     // 2. The index `npm run db:index` builds, then the same queries with the function's crossover.
+    // An index being built by another session (e.g. `npm run db:index` started once chunk_lite
+    // was loaded) is waited for and used.
+    for (;;) {
+      const [{ building } = { building: 0 }] = await db.query<{ building: number }>(
+        "select count(*)::int as building from pg_stat_progress_create_index where relid = 'chunk_lite'::regclass",
+      );
+      if (!building) break;
+      log("an HNSW build of another session is in progress; waiting");
+      await new Promise((r) => setTimeout(r, 15_000));
+    }
     const kept = await vectorIndexBytes(db);
     if (kept !== null && o.reuseIndex)
-      console.log(`\nHNSW index of a previous run kept (${(kept / 1048576).toFixed(0)} MB)`);
+      console.log(`\nHNSW index built before this step kept (${(kept / 1048576).toFixed(0)} MB)`);
     else {
       if (kept !== null) await db.exec(`drop index ${HNSW_INDEX}`);
       log(`HNSW m ${o.m}, ef_construction ${o.efConstruction} …`);
