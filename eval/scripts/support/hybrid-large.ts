@@ -59,6 +59,22 @@ const ALPHA = 0.65;
 /** A crossover no scope reaches: the function's exact scoped scan even with the index present. */
 const EXACT_MIN = "2000000000";
 
+/** The migrations' secondary indexes on the three chunk tables (the primary keys stay during the load). */
+const SECONDARY = [
+  {
+    name: "document_chunks_fts_idx",
+    def: "create index if not exists document_chunks_fts_idx on public.document_chunks using gin (fts)",
+  },
+  {
+    name: "chunk_terms_lexeme_idx",
+    def: "create index if not exists chunk_terms_lexeme_idx on public.chunk_terms (lexeme, document_id)",
+  },
+  {
+    name: "chunk_terms_document_idx",
+    def: "create index if not exists chunk_terms_document_idx on public.chunk_terms (document_id)",
+  },
+];
+
 const secs = (t: number) => ((performance.now() - t) / 1000).toFixed(1);
 const log = (s: string) => console.error(`[hybrid-large ${new Date().toISOString().slice(11, 19)}] ${s}`);
 
@@ -116,15 +132,11 @@ async function build(sql: postgres.Sql, n: number): Promise<void> {
       )
       update hb_docs b set subject = '${s.name}' from ranked r where r.id = b.id and r.running <= ${Math.round(s.share * n)}`);
   await sql.unsafe("analyze hb_src; analyze hb_docs");
-  // The secondary indexes are built after the load (faster than maintaining them row by row);
-  // the primary keys stay. Foreign-key triggers are skipped for the load (every copy's document
+  // The secondary indexes (as the migrations define them) are built after the load (faster than
+  // maintaining them row by row); the primary keys stay. Foreign-key triggers are skipped for the load (every copy's document
   // version exists; session_replication_role = replica, a superuser's bulk-load setting).
-  const secondary = await sql<{ indexdef: string; indexname: string }[]>`
-    select indexname, indexdef from pg_indexes
-    where tablename in ('document_chunks', 'chunk_terms', 'chunk_lite') and indexname not like '%_pkey'
-      and indexname <> ${HNSW_INDEX}`;
   await sql.unsafe(`drop index if exists ${HNSW_INDEX}`);
-  for (const i of secondary) await sql.unsafe(`drop index ${i.indexname}`);
+  for (const i of SECONDARY) await sql.unsafe(`drop index if exists ${i.name}`);
   await sql.unsafe("set session_replication_role = replica");
   await step(
     "ingestions + document versions",
@@ -172,7 +184,7 @@ async function build(sql: postgres.Sql, n: number): Promise<void> {
   );
   await sql.unsafe("reset session_replication_role");
   await sql.unsafe("set maintenance_work_mem = '2GB'; set max_parallel_maintenance_workers = 2");
-  for (const i of secondary) await step(`index ${i.indexname}`, i.indexdef);
+  for (const i of SECONDARY) await step(`index ${i.name}`, i.def);
   await sql.unsafe("reset maintenance_work_mem; reset max_parallel_maintenance_workers");
   await step("analyze", "analyze ingestions, document_versions, document_chunks, chunk_lite, chunk_terms");
   console.log(`| **total** | ${secs(t0)} |`);
