@@ -186,7 +186,11 @@ async function build(sql: postgres.Sql, n: number): Promise<void> {
   await sql.unsafe("set maintenance_work_mem = '2GB'; set max_parallel_maintenance_workers = 2");
   for (const i of SECONDARY) await step(`index ${i.name}`, i.def);
   await sql.unsafe("reset maintenance_work_mem; reset max_parallel_maintenance_workers");
-  await step("analyze", "analyze ingestions, document_versions, document_chunks, chunk_lite, chunk_terms");
+  // skip_locked: an HNSW build started meanwhile (db:index) holds chunk_lite; it sets its row count.
+  await step(
+    "analyze",
+    "analyze (skip_locked) ingestions, document_versions, document_chunks, chunk_lite, chunk_terms",
+  );
   console.log(`| **total** | ${secs(t0)} |`);
   await sql.unsafe(`
     create table hb_done as
