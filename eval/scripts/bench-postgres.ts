@@ -16,6 +16,11 @@
  *               build time and size, ingestion's insert cost with and without the index, memory
  *               (docs/scaling.md). --large-reuse-index keeps a previous run's index (the build
  *               takes ~17 min at 1M on the shared machine).
+ *   hybrid-large  the whole retrieval SQL (`paperwise_hybrid_search`: BM25 postings, vector stage,
+ *               re-score, fusion; and the app's other statements) at --large chunks in the real
+ *               tables, exact vector stage vs the HNSW index `npm run db:index` builds
+ *               (--hybrid-m, --hybrid-ef-construction), per subject (support/hybrid-large.ts).
+ *               Data of a previous run are kept; --large-reuse-index keeps its index too.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -29,6 +34,7 @@ import { buildConfig, setConfigForProcess } from "@/lib/config/env";
 import { openDatabase, setDbForProcess } from "@/lib/db";
 import { migrate } from "@/lib/db/migrate";
 import { toVectorLiteral } from "@/lib/db/types";
+import { hybridLargeRun } from "./support/hybrid-large";
 import { login, startNextServer } from "./support/next-server";
 import { createQualityBench, FILTERS, type IQuery, pct } from "./support/retrieval-quality";
 import { openOfflineWorkspace } from "./support/workspace";
@@ -53,7 +59,10 @@ const opts = new Command()
     "--large-reuse-index",
     "large run: keep an HNSW index a previous run built (and skip the slow settings)",
   )
-  .option("--phases <list>", "phases to run", "ingest,quality,throughput,scale,large")
+  .option("--hybrid-m <n>", "hybrid-large run: HNSW graph degree (db:index's default)", "32")
+  .option("--hybrid-ef-construction <n>", "hybrid-large run: HNSW build candidates", "128")
+  .option("--maintenance-work-mem <size>", "hybrid-large run: memory for the HNSW build", "4GB")
+  .option("--phases <list>", "phases to run (also: hybrid-large)", "ingest,quality,throughput,scale,large")
   .option("--limit <n>", "first N queries for quality")
   .parse()
   .opts<{
@@ -70,6 +79,9 @@ const opts = new Command()
     largeReuseIndex?: boolean;
     hnswM: string;
     hnswEfConstruction: string;
+    hybridM: string;
+    hybridEfConstruction: string;
+    maintenanceWorkMem: string;
     phases: string;
     limit?: string;
   }>();
@@ -189,6 +201,19 @@ if (phases.has("scale")) {
 }
 
 if (phases.has("large")) await largeRun(Number(opts.large));
+
+if (phases.has("hybrid-large"))
+  await hybridLargeRun({
+    url: benchUrl.toString(),
+    embedder,
+    userId,
+    queries: queries.slice(0, Number(opts.largeQueries)),
+    n: Number(opts.large),
+    m: Number(opts.hybridM),
+    efConstruction: Number(opts.hybridEfConstruction),
+    maintenanceWorkMem: opts.maintenanceWorkMem,
+    reuseIndex: Boolean(opts.largeReuseIndex),
+  });
 
 await db.close();
 
