@@ -5,7 +5,7 @@ import { getEmbedder } from "@/lib/ai/embedder";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
 import { getStorage } from "@/lib/storage";
 import { createTestEnv, type ITestEnv, makeRequest } from "../support/test-env";
-import { readGenerationStream } from "../support/ui-stream";
+import { finalQuestions, readGenerationStream } from "../support/ui-stream";
 
 const FILTERS = { board: "OpenStax", grade: "11", subject: "Biology" };
 // A passage in the manner of Biology 2e: a process stated as ordered steps and two groups stated
@@ -67,8 +67,6 @@ afterAll(async () => {
   await env.close();
 });
 
-type TPart = { type: string; id?: string; data?: { status?: string; question?: Record<string, unknown> } };
-
 describe("POST /api/generation: sequence and classification items (offline)", () => {
   it("fills Understand and Analyze MCQs from a stated process and classification, citing the selection", async () => {
     const res = await generate(
@@ -89,16 +87,7 @@ describe("POST /api/generation: sequence and classification items (offline)", ()
     );
     expect(res.status).toBe(200);
     const { chunks } = await readGenerationStream(res);
-    const finals = (chunks as TPart[])
-      .filter((p) => p.type === "data-question" && p.data?.status === "final")
-      .map(
-        (p) =>
-          p.data!.question as {
-            bloomLevel: string;
-            promptText: string;
-            contextRefs: { documentId: string; quote: string }[];
-          },
-      );
+    const finals = finalQuestions(chunks);
     const prompts = finals.map((q) => `${q.bloomLevel}: ${q.promptText}`);
     expect(
       prompts.some((p) => /^Understand: The statements below describe steps of .+jumbled order/s.test(p)),
@@ -130,20 +119,16 @@ describe("POST /api/generation: sequence and classification items (offline)", ()
     );
     expect(res.status).toBe(200);
     const { chunks } = await readGenerationStream(res);
-    const book = (chunks as TPart[])
-      .filter((p) => p.type === "data-question" && p.data?.status === "final")
-      .map(
-        (p) =>
-          p.data!.question as {
-            bloomLevel: string;
-            promptText: string;
-            options: string[];
-            correctIndex: number;
-          },
-      )
-      .filter((q) => q.promptText.startsWith("From the textbook (Visual Connection"));
+    const book = finalQuestions(chunks).filter((q) =>
+      q.promptText.startsWith("From the textbook (Visual Connection"),
+    );
     expect(book).toHaveLength(1);
-    expect(book[0]).toMatchObject({ bloomLevel: "Remember", correctIndex: 1 });
-    expect(book[0]!.options[1]).toBe("E6 inactivates p53");
+    expect(book[0]).toMatchObject({
+      type: "mcq",
+      bloomLevel: "Remember",
+      correctIndex: 1,
+      options: expect.arrayContaining(["E6 inactivates p53"]),
+    });
+    expect(book[0]!.type === "mcq" && book[0]!.options[1]).toBe("E6 inactivates p53");
   });
 });

@@ -8,7 +8,7 @@ import { resetBreakersForProcess } from "@/lib/ai/provider-guard";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
 import { getStorage } from "@/lib/storage";
-import { passageKey, type TQuestion } from "@/types/generation.types";
+import { passageKey } from "@/types/generation.types";
 import {
   type IPreparedStandIn,
   parseSlot,
@@ -17,7 +17,7 @@ import {
   startPreparedStandIn,
 } from "../../eval/scripts/support/standin-model";
 import { createTestEnv, type ITestEnv, makeRequest } from "../support/test-env";
-import { readGenerationStream } from "../support/ui-stream";
+import { finalQuestions, readGenerationStream } from "../support/ui-stream";
 
 /**
  * The language-model path of `npm run bench:standin`, for one section: the real @ai-sdk/openai
@@ -103,13 +103,7 @@ async function generateSet() {
     {},
   );
   expect(res.status).toBe(200);
-  const parts = (await readGenerationStream(res)).chunks as {
-    type: string;
-    data?: Record<string, unknown>;
-  }[];
-  return parts
-    .filter((p) => p.type === "data-question" && p.data?.status === "final")
-    .map((p) => (p.data as { question: TQuestion }).question);
+  return finalQuestions((await readGenerationStream(res)).chunks);
 }
 
 describe("the language-model path with a capable stand-in model", () => {

@@ -1,4 +1,5 @@
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
+import type { TQuestion } from "@/types/generation.types";
 
 /** Parses an AI SDK UI message stream response (SSE) with the SDK's own reader. */
 export async function readGenerationStream(
@@ -22,4 +23,13 @@ export async function readGenerationStream(
   const messages: UIMessage[] = [];
   for await (const m of readUIMessageStream({ stream })) messages.push(m);
   return { chunks, messages };
+}
+
+/** The questions of the slots that ended `final`, in stream order (one per final part). */
+export function finalQuestions(chunks: readonly UIMessageChunk[]): TQuestion[] {
+  return chunks.flatMap((c) => {
+    if (c.type !== "data-question") return [];
+    const data = (c as { data?: { status?: string; question?: TQuestion } }).data;
+    return data?.status === "final" && data.question ? [data.question] : [];
+  });
 }

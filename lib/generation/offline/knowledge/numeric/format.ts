@@ -1,5 +1,5 @@
 import type { ILiteral } from "./expression";
-import { prettyMath, prettyUnit } from "./units";
+import { prettyMath, prettyUnit, toSuperscript } from "./units";
 
 /** Numbers for display: significant figures, the unicode minus, powers of ten as superscripts. */
 
@@ -8,21 +8,7 @@ export function roundSig(value: number, sig: number): number {
   return Number(value.toPrecision(Math.max(1, Math.min(15, sig))));
 }
 
-const SUPERSCRIPT: Record<string, string> = {
-  "-": "⁻",
-  "0": "⁰",
-  "1": "¹",
-  "2": "²",
-  "3": "³",
-  "4": "⁴",
-  "5": "⁵",
-  "6": "⁶",
-  "7": "⁷",
-  "8": "⁸",
-  "9": "⁹",
-};
-
-const superscript = (n: number) => [...String(n)].map((c) => SUPERSCRIPT[c] ?? c).join("");
+const superscript = (n: number) => toSuperscript(String(n));
 
 /**
  * `value` to `sig` significant figures. Scientific notation when asked (the book wrote the value

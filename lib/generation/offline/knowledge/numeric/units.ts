@@ -330,11 +330,15 @@ const SUPER_DIGITS: Record<string, string> = {
   "−": "⁻",
 };
 
+/** An integer's digits (and minus sign) as superscripts: "-11" → "⁻¹¹"; other characters kept. */
+export const toSuperscript = (digits: string): string =>
+  [...digits].map((c) => SUPER_DIGITS[c] ?? c).join("");
+
 /** Superscripts for integer powers and the degree sign: "10^(− 11)" → "10⁻¹¹", "49^(∘)" → "49°". */
 export function prettyMath(text: string): string {
   return text
     .replace(/\^\s*\(\s*∘\s*\)|\^∘/g, "°")
     .replace(/\^\s*\(\s*([−-]?)\s*(\d+)\s*\)|\^([−-]?\d+)/g, (_m, sign: string, a: string, b: string) =>
-      [...`${sign ?? ""}${a ?? b}`].map((c) => SUPER_DIGITS[c] ?? c).join(""),
+      toSuperscript(`${sign ?? ""}${a ?? b}`),
     );
 }
