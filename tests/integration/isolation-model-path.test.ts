@@ -140,7 +140,7 @@ describe("a model-written set's offline parts in the pool", () => {
       for (const q of pooled.result.questions) expect(q.source).toBe("offline");
       expect(pooled.result.rejections.answer_not_in_passage ?? 0).toBeGreaterThanOrEqual(10);
     }
-  }, 120_000);
+  }, 240_000);
 
   it("through the route: the lane did the work, and another teacher's retrieval stays fast meanwhile", async () => {
     const idle: number[] = [];
@@ -171,5 +171,5 @@ describe("a model-written set's offline parts in the pool", () => {
     expect(during.length).toBeGreaterThan(0);
     // Generous for a shared CI machine (idle ≈ tens of ms).
     expect(Math.max(...during)).toBeLessThan(Math.max(1500, 10 * Math.max(...idle)));
-  }, 120_000);
+  }, 240_000);
 });

@@ -1,10 +1,12 @@
 import type { LanguageModel } from "ai";
+import { describeError, log } from "@/lib/log";
 import type { ISlot, TQuestion } from "@/types/generation.types";
 import type { IGateFinding } from "../gate";
 import { checkDuplicates } from "../gate/checks";
 import { draftWithModel } from "../llm/slot-draft";
 import { searchOffline } from "./choose";
 import { leaveEmpty } from "./empty";
+import type { IFillResult } from "./offload";
 import { cancelled, type IRun, type TCounts } from "./request";
 import { substitute } from "./substitute";
 
@@ -29,15 +31,23 @@ async function offlineFallback(
   // parallel) may ask the same fact: then the search runs again against the set as it is now.
   for (let attempt = 1; ; attempt++) {
     const sent = [...run.accepted.values()];
-    const result = await run.offload.fill({
-      slot,
-      keyAt,
-      refused,
-      regenerated,
-      used: [...run.used],
-      accepted: sent,
-      substitute: mayStandIn,
-    });
+    let result: IFillResult;
+    try {
+      result = await run.offload.fill({
+        slot,
+        keyAt,
+        refused,
+        regenerated,
+        used: [...run.used],
+        accepted: sent,
+        substitute: mayStandIn,
+      });
+    } catch (err) {
+      // The lane's task failed (its time or memory limit): this slot stays empty with its
+      // reason; the rest of the set goes on.
+      log.warn("generation.offline_fallback_failed", { slot: slot.index, error: describeError(err) });
+      return null;
+    }
     Object.assign(refused, result.refused);
     for (const u of result.used) run.used.add(u);
     const since = [...run.accepted.values()].filter((a) => !sent.includes(a));
