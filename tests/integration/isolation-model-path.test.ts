@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +11,7 @@ import { loadScope } from "@/lib/generation/store";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
 import { getStorage } from "@/lib/storage";
 import { openPoolOffload } from "@/lib/workers/generation";
-import { getShortLane } from "@/lib/workers/pool";
+import { getShortLane, poolOptionsFromConfig, setPoolForProcess } from "@/lib/workers/pool";
 import type { TGenerationRequest } from "@/schema/generation.schema";
 import type { IContextChunk } from "@/types/generation.types";
 import { streamingModel } from "../support/mock-models";
@@ -143,6 +144,8 @@ describe("a model-written set's offline parts in the pool", () => {
   }, 240_000);
 
   it("through the route: the lane did the work, and another teacher's retrieval stays fast meanwhile", async () => {
+    // A new lane: the set pays its worker's start and its knowledge build (a cold set).
+    await setPoolForProcess(poolOptionsFromConfig());
     const idle: number[] = [];
     for (let i = 0; i < 5; i++) idle.push(await retrieveMs());
     setLanguageModelForProcess(streamingModel(unsupported, { firstTokenMs: 50, tokenMs: 2 }), 5_000);
@@ -171,5 +174,35 @@ describe("a model-written set's offline parts in the pool", () => {
     expect(during.length).toBeGreaterThan(0);
     // Generous for a shared CI machine (idle ≈ tens of ms).
     expect(Math.max(...during)).toBeLessThan(Math.max(1500, 10 * Math.max(...idle)));
+  }, 240_000);
+
+  it("when the pool cannot load, the same set is written inline", async () => {
+    await setPoolForProcess({
+      ...poolOptionsFromConfig(),
+      entry: path.join(os.tmpdir(), "paperwise-no-such-entry.mjs"),
+    });
+    try {
+      const chunks = scope.filter((c) => c.chunkIndex >= 1 && c.chunkIndex <= 12);
+      const run = (offload: boolean) =>
+        runGeneration(
+          {
+            model: streamingModel(unsupported),
+            timeoutMs: 5_000,
+            scope,
+            concurrency: 1,
+            ...(offload ? { offload: openPoolOffload } : {}),
+          },
+          chunks,
+          request(),
+          { question: () => undefined, progress: () => undefined, error: () => undefined },
+          (i) => `q${i}`,
+        );
+      const viaLane = await run(true);
+      expect(getShortLane().stats()).toMatchObject({ inline: true, ran: {} });
+      expect(comparable(viaLane)).toEqual(comparable(await run(false)));
+      expect(viaLane.questions.length).toBeGreaterThan(0);
+    } finally {
+      await setPoolForProcess(null);
+    }
   }, 240_000);
 });
