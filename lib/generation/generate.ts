@@ -3,11 +3,10 @@ import type { TGenerationRequest } from "@/schema/generation.schema";
 import type { IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
 import { createGateContext, type IGateFinding } from "./gate";
 import { mulberry32, shuffle } from "./offline/forms/common";
-import { createOfflineGenerator, type IOfflineGenerator } from "./offline/generator";
-import { chunkKey, mainSections } from "./offline/knowledge/sentences";
-import { mainDocuments, phraseIndex, sectionReserve } from "./passages";
+import { chunkKey } from "./offline/knowledge/sentences";
 import { planSlots } from "./plan";
 import { fillSlot } from "./slot/fill";
+import { availabilityGenerator, buildRunCore } from "./slot/offload";
 import {
   cancelled,
   type IGenerationDeps,
@@ -48,6 +47,12 @@ export interface IGenerationResult {
   passages: IContextChunk[];
   /** The caller's signal aborted before every slot was decided (the set is incomplete). */
   cancelled: boolean;
+}
+
+/** The reserve passages a worker chose, by key, from the scope this thread holds. */
+function reserveOf(scope: readonly IContextChunk[], keys: readonly string[]): IContextChunk[] {
+  const byKey = new Map(scope.map((c) => [chunkKey(c), c]));
+  return keys.flatMap((k) => byKey.get(k) ?? []);
 }
 
 /** Key positions for the set's MCQs: each of A–D equally often, in a seeded order. */
@@ -109,19 +114,20 @@ export async function runGeneration(
   const model = deps.model ? guardModel(deps.model, "question") : null;
   const seed = request.seed ?? 1;
   const scope = deps.scope ?? [];
-  const topic = mainSections(chunks, request.topic);
-  const offline = createOfflineGenerator(chunks, seed, scope, topic);
-  // The rest of the selected passages' own section(s), when the teacher asks for it: drawn on only
-  // for a slot the selection cannot fill, and said so. By default questions cite the selection only.
-  const reserve = request.useSection ? sectionReserve(chunks, scope, topic) : [];
-  // Built on first need: most sets never draw on the reserve.
-  let widenedGenerator: IOfflineGenerator | null | undefined;
-  const widened = () => {
-    if (widenedGenerator === undefined)
-      widenedGenerator =
-        reserve.length > 0 ? createOfflineGenerator([...chunks, ...reserve], seed, scope, topic) : null;
-    return widenedGenerator;
-  };
+  // With a model and an offload (the route's worker pool), the knowledge and the gate's context are
+  // built there and only the availability table comes back; otherwise they are built here.
+  const offload =
+    model && deps.offload
+      ? await deps.offload({
+          chunks,
+          scope,
+          request,
+          ...(deps.maxCandidates ? { maxCandidates: deps.maxCandidates } : {}),
+        })
+      : null;
+  const core = offload ? null : buildRunCore(chunks, scope, request);
+  const offline = core?.offline ?? availabilityGenerator(offload!.available);
+  const reserve = core?.reserve ?? reserveOf(scope, offload?.reserveKeys ?? []);
   // Planned on the selection's own material; the section's reserve is built only when a slot needs it.
   const slots = planSlots(request.blueprint, chunks.map(chunkKey), makeId, (t, l) => offline.available(t, l));
   const exemplars = request.strategy === "few-shot" ? (deps.exemplars ?? []).slice(0, 5) : [];
@@ -132,14 +138,10 @@ export async function runGeneration(
     chunks,
     byKey: new Map(chunks.map((c) => [chunkKey(c), c])),
     offline,
-    widened,
-    reserveKeys: new Set(reserve.map(chunkKey)),
-    gateCtx: createGateContext([...chunks, ...reserve], {
-      selected: chunks.map(chunkKey),
-      scopeDocuments: mainDocuments(chunks),
-      scopeSections: [...topic],
-      knownPhrase: phraseIndex([...chunks, ...scope]),
-    }),
+    widened: core?.widened ?? (() => null),
+    reserveKeys: core?.reserveKeys ?? new Set(reserve.map(chunkKey)),
+    // The offloaded run's gate reads drafts in the worker (`gateDraft`); this context is never read.
+    gateCtx: core?.gateCtx ?? createGateContext([]),
     exemplars,
     total: slots.length,
     accepted: new Map(),
@@ -151,6 +153,7 @@ export async function runGeneration(
     llmFailures: 0,
     providerDown: false,
     modelCalls: new AbortController(),
+    offload,
   };
   if (request.strategy === "few-shot" && exemplars.length === 0 && model) {
     run.warnings.push("Few-shot: no past-paper (PYQ) questions for this subject yet; generated zero-shot.");

@@ -74,6 +74,9 @@ const TASK_LABEL: Record<TTaskKind, string> = {
   embed: "Embedding the passages",
   export: "Rendering the export",
   generate: "Writing the questions",
+  runPrepare: "Reading the passages for the set",
+  runGate: "Checking a question",
+  runFill: "Writing a question offline",
   spin: "The test task",
 };
 
@@ -335,7 +338,10 @@ export function poolOptionsFromConfig(): IPoolOptions {
   };
 }
 
-const globalForPool = globalThis as unknown as { __paperwisePool?: WorkerPool };
+const globalForPool = globalThis as unknown as {
+  __paperwisePool?: WorkerPool;
+  __paperwiseShortLane?: WorkerPool;
+};
 
 /** The process's pool (created on first use from the configuration). */
 export function getPool(): WorkerPool {
@@ -343,14 +349,32 @@ export function getPool(): WorkerPool {
   return globalForPool.__paperwisePool;
 }
 
+/** The short lane's options: one thread, the pool's limits otherwise. */
+function shortLaneOptions(options: IPoolOptions): IPoolOptions {
+  return { ...options, threads: 1 };
+}
+
+/**
+ * The short-task lane: a second, one-thread pool for the offline parts of model-written sets
+ * (`runPrepare`, `runGate`, `runFill`: tens to hundreds of milliseconds each, while a teacher
+ * watches the set stream in). They never queue behind a 120 s extraction or a 60-slot offline
+ * set in the main pool. Created on first use, like the main pool; its idle worker keeps nothing
+ * alive.
+ */
+export function getShortLane(): WorkerPool {
+  globalForPool.__paperwiseShortLane ??= new WorkerPool(shortLaneOptions(poolOptionsFromConfig()));
+  return globalForPool.__paperwiseShortLane;
+}
+
 /** Runs a heavy task in the process's pool: `runInPool("extract", { bytes, mime })`. */
 export function runInPool<K extends TTaskKind>(kind: K, args: TArgs<K>): Promise<TResult<K>> {
   return getPool().run(kind, args);
 }
 
-/** Tests: a pool with other limits (the old one is closed). */
+/** Tests: a pool (and short lane) with other limits or entry (the old ones are closed). */
 export async function setPoolForProcess(options: IPoolOptions | null): Promise<void> {
-  const old = globalForPool.__paperwisePool;
+  const old = [globalForPool.__paperwisePool, globalForPool.__paperwiseShortLane];
   globalForPool.__paperwisePool = options ? new WorkerPool(options) : undefined;
-  await old?.close();
+  globalForPool.__paperwiseShortLane = options ? new WorkerPool(shortLaneOptions(options)) : undefined;
+  await Promise.all(old.map((p) => p?.close()));
 }

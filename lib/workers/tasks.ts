@@ -1,6 +1,13 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import type { IGenerationDeps, IGenerationEvents, IGenerationResult } from "@/lib/generation/generate";
+import type {
+  IFillArgs,
+  IGateArgs,
+  IRunCore,
+  IRunInputs,
+  TAvailability,
+} from "@/lib/generation/slot/offload";
 import type { TGenerationRequest } from "@/schema/generation.schema";
 import type { IExtractedDocument } from "@/types/chunk.types";
 import type { IContextChunk } from "@/types/generation.types";
@@ -49,6 +56,59 @@ async function generate(args: IGenerateArgs, ctx: ITaskContext): Promise<IGenera
   );
 }
 
+/**
+ * The offline parts of model-written sets (`lib/generation/slot/offload.ts`), kept per run in
+ * the worker that built them: the first task of a run brings its inputs, the next ones only the
+ * run's id. A worker that does not hold the run (replaced, or the run evicted) answers
+ * `RUN_NOT_HELD` and the caller sends the inputs again. A few runs at a time (sets in parallel).
+ */
+const RUN_CACHE_SIZE = 6;
+export const RUN_NOT_HELD = "The worker does not hold this generation run";
+const runs = new Map<string, { core: IRunCore; inputs: IRunInputs }>();
+
+interface IRunRef {
+  runId: string;
+  inputs?: IRunInputs;
+}
+
+async function heldRun(ref: IRunRef): Promise<{ core: IRunCore; inputs: IRunInputs }> {
+  const held = runs.get(ref.runId);
+  if (held) {
+    // Most recently used last: the oldest run is evicted first.
+    runs.delete(ref.runId);
+    runs.set(ref.runId, held);
+    return held;
+  }
+  if (!ref.inputs) throw new AppError("conflict", RUN_NOT_HELD);
+  const { buildRunCore } = await import("@/lib/generation/slot/offload");
+  const built = {
+    core: buildRunCore(ref.inputs.chunks, ref.inputs.scope, ref.inputs.request),
+    inputs: ref.inputs,
+  };
+  runs.set(ref.runId, built);
+  while (runs.size > RUN_CACHE_SIZE) runs.delete(runs.keys().next().value as string);
+  return built;
+}
+
+async function runPrepare(ref: IRunRef): Promise<{ available: TAvailability; reserveKeys: string[] }> {
+  const { availabilityOf } = await import("@/lib/generation/slot/offload");
+  const { chunkKey } = await import("@/lib/generation/offline/knowledge/sentences");
+  const { core } = await heldRun(ref);
+  return { available: availabilityOf(core), reserveKeys: core.reserve.map(chunkKey) };
+}
+
+async function runGate(args: IRunRef & { gate: IGateArgs }) {
+  const { gateOffloaded } = await import("@/lib/generation/slot/offload");
+  const { core, inputs } = await heldRun(args);
+  return gateOffloaded(core, inputs, args.gate);
+}
+
+async function runFill(args: IRunRef & { fill: IFillArgs }) {
+  const { fillOffline } = await import("@/lib/generation/slot/offload");
+  const { core, inputs } = await heldRun(args);
+  return fillOffline(core, inputs, args.fill);
+}
+
 /** About 8,000 pages of prose: a file that yields more text is refused before it is chunked. */
 export const MAX_EXTRACTED_CHARS = 16_000_000;
 
@@ -77,6 +137,9 @@ export const TASKS = {
   chunk: async (doc: IExtractedDocument) =>
     (await import("@/lib/ingestion/zones")).chunkDocumentWithZones(doc),
   generate,
+  runPrepare,
+  runGate,
+  runFill,
   export: async (args: { paper: IPaper; format: EExportFormat; part: EExportPart }) =>
     (await import("@/lib/papers/export")).exportPaper(args.paper, args.format, args.part),
   /** Tests and the benchmark: burns CPU (or memory) on purpose, to show it fails alone. */

@@ -9,7 +9,7 @@ import {
   accepted,
   cancelled,
   countRejections,
-  gate,
+  gateDraft,
   type IRun,
   PROVIDER_DOWN_MESSAGE,
   switchToOffline,
@@ -81,7 +81,8 @@ async function llmDraft(
       .join(" ");
   const votes = new Map<string, number>();
   for (const q of samples) votes.set(key(q), (votes.get(key(q)) ?? 0) + 1);
-  const passing = samples.filter((q) => gate(run, q, slot.bloomLevel, "model").passed);
+  const verdicts = await Promise.all(samples.map((q) => gateDraft(run, q, slot.bloomLevel, "model")));
+  const passing = samples.filter((_, i) => verdicts[i]!.passed);
   const pool = passing.length ? passing : samples;
   return pool.sort((a, b) => (votes.get(key(b)) ?? 0) - (votes.get(key(a)) ?? 0))[0]!;
 }
@@ -124,7 +125,7 @@ export async function draftWithModel(
       const draft = await llmDraft(run, model, slot, attempt, feedback, (d) => drafts.push(d));
       drafts.cancel();
       if (cancelled(run)) break;
-      const verdict = gate(run, draft, slot.bloomLevel, "model");
+      const verdict = await gateDraft(run, draft, slot.bloomLevel, "model");
       if (verdict.passed) {
         const warnings = downgradedOf(verdict);
         const better = !kept || warnings.length < downgradedOf(kept.verdict).length;

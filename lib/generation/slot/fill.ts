@@ -1,11 +1,66 @@
 import type { LanguageModel } from "ai";
+import { describeError, log } from "@/lib/log";
 import type { ISlot, TQuestion } from "@/types/generation.types";
 import type { IGateFinding } from "../gate";
+import { checkDuplicates } from "../gate/checks";
 import { draftWithModel } from "../llm/slot-draft";
 import { searchOffline } from "./choose";
 import { leaveEmpty } from "./empty";
+import type { IFillResult } from "./offload";
 import { cancelled, type IRun, type TCounts } from "./request";
 import { substitute } from "./substitute";
+
+/**
+ * The offline candidates of a slot (then a nearer level, unless levels are strict): searched here,
+ * or in the worker pool when the run is offloaded — there with the set's accepted questions and
+ * used sentences as they are now, and what the search used, refused and warned brought back.
+ */
+async function offlineFallback(
+  run: IRun,
+  slot: ISlot,
+  keyAt: number,
+  refused: TCounts,
+  regenerated: boolean,
+): Promise<TQuestion | null> {
+  const mayStandIn = !run.request.blueprint.strictLevels;
+  if (!run.offload) {
+    const found = searchOffline(run, slot, keyAt, refused, regenerated);
+    return found ?? (mayStandIn ? substitute(run, slot, keyAt) : null);
+  }
+  // The worker searches against the set as it was sent; a slot accepted meanwhile (slots run in
+  // parallel) may ask the same fact: then the search runs again against the set as it is now.
+  for (let attempt = 1; ; attempt++) {
+    const sent = [...run.accepted.values()];
+    let result: IFillResult;
+    try {
+      result = await run.offload.fill({
+        slot,
+        keyAt,
+        refused,
+        regenerated,
+        used: [...run.used],
+        accepted: sent,
+        substitute: mayStandIn,
+      });
+    } catch (err) {
+      // The lane's task failed (its time or memory limit): this slot stays empty with its
+      // reason; the rest of the set goes on.
+      log.warn("generation.offline_fallback_failed", { slot: slot.index, error: describeError(err) });
+      return null;
+    }
+    Object.assign(refused, result.refused);
+    for (const u of result.used) run.used.add(u);
+    const since = [...run.accepted.values()].filter((a) => !sent.includes(a));
+    const repeats =
+      result.chosen !== null &&
+      since.length > 0 &&
+      checkDuplicates(result.chosen, { accepted: since }).some((f) => f.severity === "reject");
+    if (!repeats || attempt === 3) {
+      run.warnings.push(...result.warnings);
+      return repeats ? null : result.chosen;
+    }
+  }
+}
 
 /**
  * Filling one slot: model draft (when usable, `llm/slot-draft.ts`) → offline candidates through
@@ -30,8 +85,8 @@ export async function fillSlot(
     else ({ chosen, regenerated, why } = await draftWithModel(run, model, slot, refused));
   }
   if (cancelled(run)) return;
-  chosen ??= searchOffline(run, slot, keyAt, refused, regenerated);
-  if (!chosen && !run.request.blueprint.strictLevels) chosen = substitute(run, slot, keyAt);
+  chosen ??= await offlineFallback(run, slot, keyAt, refused, regenerated);
+  if (cancelled(run)) return;
   if (chosen && model && chosen.source === "offline")
     chosen = {
       ...chosen,

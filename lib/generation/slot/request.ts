@@ -8,8 +8,11 @@ import {
   type IGateContext,
   type IGateFinding,
   type IGateResult,
+  REFUSAL_FLAGS,
 } from "../gate";
+import { checkDuplicates } from "../gate/checks";
 import type { IOfflineGenerator } from "../offline/generator";
+import type { IRunOffload, TOpenOffload } from "./offload";
 
 /**
  * One generation request as its slots see it: what the caller gives (`IGenerationDeps`,
@@ -41,6 +44,12 @@ export interface IGenerationDeps {
   signal?: AbortSignal;
   /** The provider already failed in this request (the answerability check, `IEvidence`): start offline. */
   providerDown?: boolean;
+  /**
+   * With a model: where the run's offline parts (knowledge, the gate, the offline fallback) run.
+   * The generation route passes the worker pool's (`lib/workers/generation.ts`); without it they
+   * run here, in the caller's thread.
+   */
+  offload?: TOpenOffload;
 }
 
 /** Why a slot was left empty: counted gate findings, or the material the passages lack. */
@@ -83,6 +92,11 @@ export interface IRun {
   providerDown: boolean;
   /** Aborted when the teacher cancels or the provider goes down: stops every model call in flight. */
   modelCalls: AbortController;
+  /**
+   * The run's offline parts elsewhere (`deps.offload`): then `offline` only answers `available`,
+   * and the gate and the offline fallback are tasks (`gateDraft`, `offlineFallback`).
+   */
+  offload: IRunOffload | null;
 }
 
 export const cancelled = (run: IRun) => run.deps.signal?.aborted === true;
@@ -111,6 +125,51 @@ export function gate(
     { accepted: [...run.accepted.values()], avoidPrompts: run.request.avoidPrompts ?? [] },
     { profile },
   );
+}
+
+/** `gate` where the run's gate lives: in the worker pool when the run is offloaded, else here. */
+export function gateDraft(
+  run: IRun,
+  q: TQuestion,
+  level: EBloomLevel,
+  profile: EGateProfile = "strict",
+): Promise<IGateResult> {
+  if (!run.offload) return Promise.resolve(gate(run, q, level, profile));
+  return gateOffloaded(run, run.offload, q, level, profile);
+}
+
+/**
+ * The worker reads the draft against the set as it was when the draft was sent. Slots written in
+ * parallel may have been accepted while it read: the draft is checked against those here (the
+ * duplicate check only; it needs no passages), graded as the gate grades it, so that two parallel
+ * slots still cannot ask the same fact — as when the gate ran here, between one acceptance and
+ * the next.
+ */
+async function gateOffloaded(
+  run: IRun,
+  offload: IRunOffload,
+  q: TQuestion,
+  level: EBloomLevel,
+  profile: EGateProfile,
+): Promise<IGateResult> {
+  const sent = [...run.accepted.values()];
+  const verdict = await offload.gate({ question: q, level, profile, accepted: sent });
+  const since = [...run.accepted.values()].filter((a) => !sent.includes(a));
+  const dup = since.length > 0 ? checkDuplicates(q, { accepted: since }) : [];
+  if (dup.length === 0) return verdict;
+  const graded = dup.map((f) =>
+    profile === "model" && f.severity === "reject" && !REFUSAL_FLAGS.has(f.flag) && !f.hard
+      ? { ...f, severity: "warn" as const, downgraded: true }
+      : f,
+  );
+  const findings = [
+    ...verdict.findings.filter((f) => f.flag !== "duplicate_fact"),
+    ...graded,
+    ...verdict.findings.filter(
+      (f) => f.flag === "duplicate_fact" && !graded.some((g) => g.severity === f.severity),
+    ),
+  ];
+  return { ...verdict, passed: findings.every((f) => f.severity !== "reject"), findings };
 }
 
 /** A question the gate passed, with the gate's reading on it (its warnings, its demand). */
