@@ -39,10 +39,12 @@ export interface IFocusOptions {
   /** Book sections kept ahead of the chapter's other sections. */
   head: number;
   /**
-   * End the head at the first section of the focused chapter (at least one section): a head
-   * section from another chapter after the chapter's own best one only delays the chapter.
+   * End the head at the first section of the focused chapter (at least one section) when the
+   * chapter's share of the vote is at least this (0: never): with the first results agreeing on
+   * the chapter, a head section from another chapter after the chapter's own best one is seldom
+   * the one examined and only delays the chapter.
    */
-  headToChapter?: boolean;
+  headToChapter?: number;
   /** The chapter's sections placed right after the head… */
   fillFirst: number;
   /** …then this many new sections of the original order, then the rest of the chapter. */
@@ -109,7 +111,7 @@ export async function focusOnChapter(
     candidates,
     opts.head,
     seenSections,
-    opts.headToChapter ? evidence.documentId : undefined,
+    opts.headToChapter && evidence.share >= opts.headToChapter ? evidence.documentId : undefined,
   );
   const head = candidates.slice(0, cut);
   const seenKeys = new Set(head.map((c) => keyOf(c.row.document_id, c.row.chunk_index)));
@@ -182,7 +184,7 @@ export async function applyFocus(
     depth: tuning.focusDepth,
     minShare: tuning.focusMinShare,
     head: opts.exam ? tuning.examFocusHeadSections : tuning.focusHeadSections,
-    headToChapter: opts.exam === true && tuning.examFocusHeadToChapter > 0,
+    headToChapter: opts.exam ? tuning.examFocusHeadToChapter : 0,
     fillFirst: opts.exam ? tuning.examFocusFillFirst : tuning.focusFillFirst,
     keep: opts.exam ? tuning.examFocusKeepSections : tuning.focusKeepSections,
   });
