@@ -62,6 +62,26 @@ describe("readExamQuestion", () => {
     expect(readExamQuestion("Which of the following is correct?")).toBeNull();
   });
 
+  it("reads a punctuated command as an exam task, not an unpunctuated objective", () => {
+    const q = readExamQuestion("Describe the structure and complementary base pairing of DNA.");
+    expect(q?.cues).toEqual(["task"]);
+    expect(q?.focusWords).toEqual(["structure", "complementary", "base", "pairing", "dna"]);
+    // The command may follow a scenario, after a full stop or a comma.
+    expect(
+      readExamQuestion(
+        "Aquaporins are proteins embedded in the plasma membrane. Based on their location, describe the shape of the protein.",
+      )?.cues,
+    ).toContain("task");
+    expect(
+      readExamQuestion("Compare and contrast saturated and unsaturated triglycerides.")?.focusWords,
+    ).toEqual(["saturated", "unsaturated", "triglycerides"]);
+    // A learning objective or a search is typed without the full stop: not an exam task.
+    expect(readExamQuestion("Explain how the nephron filters blood")).toBeNull();
+    expect(readExamQuestion("Describe the identifying features of the major cnidarian classes")).toBeNull();
+    // A statement with no command word is no task.
+    expect(readExamQuestion("Plants disperse their seeds in many ways.")).toBeNull();
+  });
+
   it("strips the choice vocabulary but never a subject word", () => {
     expect(focusWordsOf("Which statement best describes the function of the cell membrane?")).toEqual([
       "function",

@@ -59,6 +59,20 @@ describe("planQuery", () => {
     expect(plan("What is osmosis?").exam).toBeNull();
   });
 
+  it("focuses an exam task on its chapter, even one the classifier reads as a lookup", () => {
+    const task = plan("List some ways plants disperse their seeds.");
+    expect(task.exam?.cues).toEqual(["task"]);
+    expect(task.mainText).toBe("ways plants disperse seeds");
+    expect(task).toMatchObject({ examStyle: true, chapterFocus: true, hyde: false });
+    // The objective without a full stop keeps the classifier's reading (offline HyDE, no focus).
+    const objective = plan("Explain how the nephron filters blood");
+    expect(objective.exam).toBeNull();
+    expect(objective).toMatchObject({ examStyle: false, chapterFocus: false });
+    // A term lookup or a request is never an exam task.
+    expect(plan("Define osmosis").exam).toBeNull();
+    expect(plan("Generate 5 MCQs on osmosis.").exam).toBeNull();
+  });
+
   it("adds a hypothetical passage offline, and asks the model when one is configured", () => {
     expect(plan("Explain how the nephron filters blood")).toMatchObject({
       strategy: "hyde",

@@ -42,8 +42,11 @@ export const PLAN_DEFAULTS = {
   feedbackDocs: 5,
   /** Sub-queries of a comparison or a multi-part stem. */
   subQueryWeight: 0.3,
-  /** Each option of a pasted MCQ (with the stem's topic). */
-  optionWeight: 0.2,
+  /**
+   * Each option of a pasted MCQ (with the stem's topic). 0.5 on the even MCQ lines (0.2 → 0.35 →
+   * 0.5 → 0.7: nDCG@10 0.822 → 0.827 → 0.828 → ≈; docs/exam-questions.md, wave 6).
+   */
+  optionWeight: 0.5,
   /** Phrasings from the language model or the enhancer. */
   variantWeight: 0.5,
   /** The previous turn's query beside a follow-up ("more on X", "examples of this"). */
@@ -66,6 +69,14 @@ export const PLAN_DEFAULTS = {
   examFocusHeadSections: 2,
   examFocusFillFirst: 5,
   examFocusKeepSections: 1,
+  /**
+   * The exam head ends at the focused chapter's first section when the chapter's share of the
+   * first results' vote is at least this (focus.ts; 0: never). Chosen on the even MCQ and
+   * short-answer lines with the open set as the guard: always (no threshold) raised nDCG@10 most
+   * but moved right sections from another chapter from rank 2 to 6–7 (open MRR@10 −0.004); 0.8
+   * keeps the open set's figures (docs/exam-questions.md, wave 6).
+   */
+  examFocusHeadToChapter: 0.8,
   /** Optional probes start only while the request has used less than this (offline). */
   latencyBudgetMs: 30,
   /** Share of the LLM timeout the planner's call may use; the reranker gets the rest. */

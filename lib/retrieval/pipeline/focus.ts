@@ -38,6 +38,13 @@ export interface IFocusOptions {
   minShare: number;
   /** Book sections kept ahead of the chapter's other sections. */
   head: number;
+  /**
+   * End the head at the first section of the focused chapter (at least one section) when the
+   * chapter's share of the vote is at least this (0: never): with the first results agreeing on
+   * the chapter, a head section from another chapter after the chapter's own best one is seldom
+   * the one examined and only delays the chapter.
+   */
+  headToChapter?: number;
   /** The chapter's sections placed right after the head… */
   fillFirst: number;
   /** …then this many new sections of the original order, then the rest of the chapter. */
@@ -49,13 +56,24 @@ export interface IFocusResult {
   focused: IChapterEvidence | null;
 }
 
-/** Passages up to (not including) the first one of the (n+1)-th distinct book section. */
-function takeSections(items: readonly ICandidate[], n: number, seen: Set<string>): number {
+/**
+ * Passages up to (not including) the first one of the (n+1)-th distinct book section, or, with
+ * `stopAfter`, of the first new section after one of that document's sections was taken.
+ */
+export function takeSections(
+  items: readonly ICandidate[],
+  n: number,
+  seen: Set<string>,
+  stopAfter?: string,
+): number {
   let cut = 0;
   const local = new Set<string>();
+  let reached = false;
   while (cut < items.length) {
-    const section = bookSectionOf(items[cut]!.row);
-    if (!local.has(section) && local.size >= n) break;
+    const row = items[cut]!.row;
+    const section = bookSectionOf(row);
+    if (!local.has(section) && (local.size >= n || reached)) break;
+    if (stopAfter !== undefined && row.document_id === stopAfter) reached = true;
     local.add(section);
     seen.add(section);
     cut++;
@@ -89,7 +107,12 @@ export async function focusOnChapter(
     chapter: evidence.chapterNumber,
   });
   const seenSections = new Set<string>();
-  const cut = takeSections(candidates, opts.head, seenSections);
+  const cut = takeSections(
+    candidates,
+    opts.head,
+    seenSections,
+    opts.headToChapter && evidence.share >= opts.headToChapter ? evidence.documentId : undefined,
+  );
   const head = candidates.slice(0, cut);
   const seenKeys = new Set(head.map((c) => keyOf(c.row.document_id, c.row.chunk_index)));
   const byKey = new Map(candidates.map((c) => [keyOf(c.row.document_id, c.row.chunk_index), c]));
@@ -161,6 +184,7 @@ export async function applyFocus(
     depth: tuning.focusDepth,
     minShare: tuning.focusMinShare,
     head: opts.exam ? tuning.examFocusHeadSections : tuning.focusHeadSections,
+    headToChapter: opts.exam ? tuning.examFocusHeadToChapter : 0,
     fillFirst: opts.exam ? tuning.examFocusFillFirst : tuning.focusFillFirst,
     keep: opts.exam ? tuning.examFocusKeepSections : tuning.focusKeepSections,
   });

@@ -10,7 +10,15 @@ import { splitMcqOptions } from "./variants";
  * the main probe and the options as weaker probes.
  */
 
-export type EExamCue = "options" | "numbering" | "stem-cue" | "blank" | "marks" | "numeric" | "question";
+export type EExamCue =
+  | "options"
+  | "numbering"
+  | "stem-cue"
+  | "blank"
+  | "marks"
+  | "numeric"
+  | "question"
+  | "task";
 
 export interface IExamQuestion {
   cues: EExamCue[];
@@ -40,6 +48,15 @@ const STEM_CUE_RE =
   /\b(?:which|what) (?:one )?of the (?:following|above|these)\b|\b(?:all|none|each) of the (?:following|above)\b|\bwhich (?:one|statement|option|pair|choice)s?\b|\btrue or false\b|\bassertion\b|\bfill in the blanks?\b/i;
 
 /**
+ * An exam task: a command word opening the question or one of its sentences or clauses ("Describe
+ * the structure of DNA.", "Aquaporins are… Based on their location, explain why…"). Only a
+ * punctuated sentence counts (see readExamQuestion): a learning objective or a search is typed
+ * without the full stop ("Explain how the nephron filters blood").
+ */
+const TASK_RE =
+  /(?:^|[.?!;:]\s+|,\s+)(?:(?:briefly|then|also|now|and)\s+)?(?:explain|describe|compare|contrast|discuss|list|outline|summari[sz]e|justify|predict|suggest|evaluate|propose|distinguish|differentiate|analy[sz]e|assess|illustrate|identify|name|state|give|design|classify|interpret)\b/i;
+
+/**
  * Words an exam question wraps around its topic: the choice and judgement vocabulary, the question's
  * own verbs and nouns. Topic words never appear here (a subject's terms like "cell" or "force" stay).
  */
@@ -51,7 +68,8 @@ const SCAFFOLDING = new Set(
   characteristic characteristics feature features found true/false assertion reason question questions
   briefly short mark marks pair pairs one two three four statement/s consider considered shown show
   would could occur occurs occurring related relate relates associated involves involved include includes
-  including many much`
+  including many much compare contrast discuss outline summarize summarise justify predict suggest
+  evaluate propose distinguish analyze analyse assess illustrate own words least minimum possible specific`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -168,6 +186,7 @@ export function readExamQuestion(query: string): IExamQuestion | null {
   if (STEM_CUE_RE.test(stem)) cues.push("stem-cue");
   if (/_{2,}/.test(stem)) cues.push("blank");
   if (/\?\s*$/.test(stem) || /:\s*$/.test(stem)) cues.push("question");
+  if (TASK_RE.test(stem) && /[.?!]["”’)]?\s*$/.test(stem)) cues.push("task");
   const quantities = numericQuantities(stem, options);
   if (quantities.length) cues.push("numeric");
   const focusWords = focusWordsOf(stem);

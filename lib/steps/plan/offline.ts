@@ -97,7 +97,8 @@ export function planQuery(input: IPlanInput): IQueryPlan {
 
   const reasons: string[] = [];
   const mcq = splitMcqOptions(query);
-  const exam = switches.exam !== false && readsAsExam(classification) ? readExamQuestion(query) : null;
+  const read = switches.exam !== false && classification.type !== "generate" ? readExamQuestion(query) : null;
+  const exam = read && readsAsExam(classification, read) ? read : null;
   const mainText = exam ? examSearchText(exam) : mcq ? searchTextOfStem(mcq.stem, searchText) : searchText;
   if (exam)
     reasons.push(
@@ -159,9 +160,14 @@ export function planQuery(input: IPlanInput): IQueryPlan {
   };
 }
 
-/** Term lookups and generation requests keep the classifier's reading. */
-function readsAsExam(classification: IQueryClassification): boolean {
-  return classification.type !== "lookup" && classification.type !== "generate";
+/**
+ * Term lookups and generation requests keep the classifier's reading, except a lookup that is set
+ * as an exam task ("List some ways seeds are dispersed.", a scenario ending "…describe its shape."):
+ * a command word in a punctuated sentence is a question to answer, not a term to define.
+ */
+function readsAsExam(classification: IQueryClassification, exam: IExamQuestion): boolean {
+  if (classification.type === "generate") return false;
+  return classification.type !== "lookup" || exam.cues.includes("task");
 }
 
 /**

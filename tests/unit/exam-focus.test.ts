@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { takeSections } from "@/lib/retrieval/pipeline/focus";
+import type { ICandidate } from "@/lib/retrieval/pipeline/types";
+import type { IHybridRow } from "@/lib/retrieval/store";
+
+/** A passage of chapter document `doc`, section `section`. */
+const c = (doc: string, section: string, i: number): ICandidate => ({
+  row: { document_id: doc, chunk_index: i, section_path: section, fused_score: 0.5 } as IHybridRow,
+  fused: 0.5,
+});
+
+describe("takeSections (the head kept ahead of the focused chapter)", () => {
+  const list = [c("ch5", "5.2", 0), c("ch5", "5.2", 1), c("ch41", "41.1", 0), c("ch5", "5.3", 0)];
+
+  it("keeps the first n distinct sections, with all their passages in order", () => {
+    const seen = new Set<string>();
+    expect(takeSections(list, 2, seen)).toBe(3);
+    expect(seen.size).toBe(2);
+    expect(takeSections(list, 1, new Set())).toBe(2);
+  });
+
+  it("ends the head at the focused chapter's first section when asked", () => {
+    // The first section is the focused chapter's own: the head is that section alone.
+    expect(takeSections(list, 2, new Set(), "ch5")).toBe(2);
+    // A section of another chapter first: the head runs on to the chapter's first section.
+    const other = [c("ch41", "41.1", 0), c("ch5", "5.2", 0), c("ch9", "9.1", 0)];
+    expect(takeSections(other, 2, new Set(), "ch5")).toBe(2);
+    // …never past n sections.
+    const none = [c("ch41", "41.1", 0), c("ch9", "9.1", 0), c("ch5", "5.2", 0)];
+    expect(takeSections(none, 2, new Set(), "ch5")).toBe(2);
+  });
+});
