@@ -331,7 +331,8 @@ const stems = (text: string) =>
  * How surely `o` is a term of the same kind as `t` (0 = unrelated, never a distractor): the same
  * genus ("the rate of …" / "the rate of …") 3; the same head noun ("kinetic energy" / "potential
  * energy") or one definition naming the other term (the passage relates them) 2; the two
- * definitions sharing a category word ("… with time" / "… in a unit of time") 1. Round 7 reader O
+ * definitions sharing two category words ("organic molecule …" / "organic molecule …") 1; one
+ * shared word is not enough ("molecule" alone put water and the mole against macromolecules). Round 7 reader O
  * rejected 24 of 39 `defines-mcq` items whose options defined unrelated terms (macromolecule
  * against benzene, matter, atom): the key stood out, so an unrelated term is no sibling.
  */
@@ -343,8 +344,7 @@ export function kinship(t: ITerm, o: ITerm): number {
   if (wordAt(t.definition.toLowerCase(), oTerm) >= 0 || wordAt(o.definition.toLowerCase(), tTerm) >= 0)
     return 2;
   const a = stems(t.definition);
-  for (const w of stems(o.definition)) if (a.has(w)) return 1;
-  return 0;
+  return [...stems(o.definition)].filter((w) => a.has(w)).length >= 2 ? 1 : 0;
 }
 
 /**
