@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
+import { kinship } from "@/lib/generation/offline/forms/recall";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
+import type { ITerm } from "@/lib/generation/offline/knowledge";
 import { extractMonotonic } from "@/lib/generation/offline/knowledge/relations";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
@@ -238,5 +240,55 @@ describe("definition MCQ siblings (round 8: same kind only)", () => {
     const q = velocity.question as Extract<TQuestion, { type: "mcq" }>;
     expect(q.options.join(" | ")).toMatch(/rate of change of velocity/);
     expect(q.options.join(" | ")).not.toMatch(/coordinate system|chosen origin/);
+  });
+});
+
+describe("kinship (which defined terms may be wrong options for each other)", () => {
+  const term = (t: string, definition: string, genus: string, head: string): ITerm => ({
+    term: t,
+    definition,
+    genus,
+    head,
+    plural: false,
+    sentence: `${t} is ${definition}.`,
+    chunkKey: `${DOC}:0`,
+    aliases: [],
+  });
+  // Physics (waves) and Biology (chapter 2) sentences as the corpus states them.
+  const antinode = term(
+    "antinode",
+    "the location of maximum amplitude of a standing wave",
+    "location",
+    "antinode",
+  );
+  const node = term("node", "the point of zero amplitude of a standing wave", "point", "node");
+  const standing = term("standing wave", "a wave produced by the superposition of two waves", "wave", "wave");
+  const frame = term(
+    "reference frame",
+    "the coordinate system used to describe the positions of objects",
+    "system",
+    "frame",
+  );
+  const macro = term(
+    "macromolecules",
+    "a subset of organic molecules that are especially important for life",
+    "subset",
+    "macromolecule",
+  );
+  const water = term("water", "a polar molecule with partial charges on its atoms", "molecule", "water");
+  const hydrocarbon = term(
+    "hydrocarbon",
+    "an organic molecule consisting entirely of carbon and hydrogen",
+    "molecule",
+    "hydrocarbon",
+  );
+
+  it("scores same-topic terms as kin and unrelated ones as 0", () => {
+    expect(kinship(antinode, node)).toBeGreaterThan(0); // "amplitude", "standing wave"
+    expect(kinship(antinode, standing)).toBeGreaterThan(0); // names "standing wave"
+    expect(kinship(antinode, frame)).toBe(0);
+    expect(kinship(macro, hydrocarbon)).toBeGreaterThan(0); // "organic molecule"
+    expect(kinship(macro, water)).toBe(0); // one shared word ("molecule") is not kin
+    expect(kinship(hydrocarbon, water)).toBe(3); // same genus
   });
 });
