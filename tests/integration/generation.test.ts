@@ -77,6 +77,9 @@ beforeAll(async () => {
       "A photosystem is a group of pigments and proteins that captures light energy in the thylakoid membrane.",
       "Stomata are small pores in the leaf surface that let carbon dioxide enter the leaf.",
       "Carbon fixation is the conversion of inorganic carbon dioxide into organic molecules in the Calvin cycle.",
+      // Same-kind definitions (chloroplast parts, light capture), so a definition MCQ has siblings.
+      "Chlorophyll is a green pigment that absorbs light energy in the chloroplast.",
+      "The thylakoid is a membrane-bound compartment inside the chloroplast where the light reactions take place.",
       "The leaves of most plants appear green because the chlorophyll in leaf cells reflects green light.",
     ].join("\n"),
   );

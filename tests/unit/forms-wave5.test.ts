@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
+import { kinship } from "@/lib/generation/offline/forms/recall";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
+import type { ITerm } from "@/lib/generation/offline/knowledge";
 import { extractMonotonic } from "@/lib/generation/offline/knowledge/relations";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
@@ -29,6 +31,8 @@ const CHAPTER = [
     "A reference frame is the coordinate system used to describe the positions of objects.",
     "Position is the location of an object relative to a chosen origin.",
     "Speed is the distance an object travels in a unit of time.",
+    "Speed is the rate at which an object covers distance.",
+    "Power is the rate at which work is done.",
   ]),
 ];
 const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => ({
@@ -174,5 +178,117 @@ describe("Understand: a stated proportion recognised in new words", () => {
     expect(q.options).toContain("The acceleration of an object does not depend on the mass.");
     const verdict = gateQuestion(q, "Understand", createGateContext([LAW]), { accepted: [] });
     expect(verdict.findings.filter((f) => f.severity === "reject")).toEqual([]);
+  });
+});
+
+describe("definition MCQ siblings (round 8: same kind only)", () => {
+  // Round 7 reader O rejected items like this one: the wrong options defined unrelated terms
+  // (benzene, matter, atom), so the key about macromolecules stood out.
+  const bio = (chunkIndex: number, section: string, lines: string[]): IContextChunk => ({
+    documentId: DOC,
+    chunkIndex,
+    title: "Biology",
+    sectionPath: `Chapter 2: The Chemical Foundation of Life > ${section}`,
+    content: lines.join("\n"),
+  });
+  const CARBON = bio(0, "2.3 Carbon", [
+    "### Carbon",
+    "",
+    "Macromolecules are a subset of organic molecules that are especially important for life.",
+  ]);
+  const UNRELATED = bio(1, "2.1 Atoms", [
+    "### Atoms",
+    "",
+    "Matter is any substance that occupies space and has mass.",
+    "An atom is the smallest unit of matter that retains all of the element's chemical properties.",
+    "Benzene is a natural component of crude oil and has been classified as a carcinogen.",
+  ]);
+
+  it("does not fire when the chapter's other definitions are of unrelated terms", () => {
+    const found = candidates([CARBON], [CARBON, UNRELATED], "mcq", "Remember").filter(
+      (c) => c.form === "defines-mcq" && /macromolecule/i.test(c.question.promptText),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("fires with same-kind siblings: other molecules of the section", () => {
+    const KIN = bio(2, "2.3 Carbon", [
+      "### Hydrocarbons",
+      "",
+      "A hydrocarbon is an organic molecule consisting entirely of carbon and hydrogen.",
+      "A carbohydrate is an organic molecule made of carbon, hydrogen, and oxygen in a ratio of one to two to one.",
+      "A nucleic acid is an organic molecule that stores and transmits hereditary information.",
+    ]);
+    const found = candidates([CARBON], [CARBON, UNRELATED, KIN], "mcq", "Remember").filter(
+      (c) => c.form === "defines-mcq" && /macromolecule/i.test(c.question.promptText),
+    );
+    expect(found.length).toBeGreaterThan(0);
+    const q = found[0]!.question as Extract<TQuestion, { type: "mcq" }>;
+    const wrong = q.options.filter((_, i) => i !== q.correctIndex);
+    expect(wrong.join(" | ")).not.toMatch(/crude oil|occupies space|smallest unit of matter/);
+    expect(q.distractorRationales.filter(Boolean).join(" ")).toMatch(
+      /hydrocarbon|carbohydrate|nucleic acid/i,
+    );
+  });
+
+  it("ranks Physics siblings by kind: the same genus before a term the definition names", () => {
+    const found = candidates([SELECTED], CHAPTER, "mcq", "Remember").filter((c) => c.form === "defines-mcq");
+    const velocity = found.find(
+      (c) => /velocity\?$/.test(c.question.promptText) || /of velocity/.test(c.question.promptText),
+    );
+    if (!velocity) return expect(found.length).toBeGreaterThan(0);
+    const q = velocity.question as Extract<TQuestion, { type: "mcq" }>;
+    expect(q.options.join(" | ")).toMatch(/rate of change of velocity/);
+    expect(q.options.join(" | ")).not.toMatch(/coordinate system|chosen origin/);
+  });
+});
+
+describe("kinship (which defined terms may be wrong options for each other)", () => {
+  const term = (t: string, definition: string, genus: string, head: string): ITerm => ({
+    term: t,
+    definition,
+    genus,
+    head,
+    plural: false,
+    sentence: `${t} is ${definition}.`,
+    chunkKey: `${DOC}:0`,
+    aliases: [],
+  });
+  // Physics (waves) and Biology (chapter 2) sentences as the corpus states them.
+  const antinode = term(
+    "antinode",
+    "the location of maximum amplitude of a standing wave",
+    "location",
+    "antinode",
+  );
+  const node = term("node", "the point of zero amplitude of a standing wave", "point", "node");
+  const standing = term("standing wave", "a wave produced by the superposition of two waves", "wave", "wave");
+  const frame = term(
+    "reference frame",
+    "the coordinate system used to describe the positions of objects",
+    "system",
+    "frame",
+  );
+  const macro = term(
+    "macromolecules",
+    "a subset of organic molecules that are especially important for life",
+    "subset",
+    "macromolecule",
+  );
+  const water = term("water", "a polar molecule with partial charges on its atoms", "molecule", "water");
+  const hydrocarbon = term(
+    "hydrocarbon",
+    "an organic molecule consisting entirely of carbon and hydrogen",
+    "molecule",
+    "hydrocarbon",
+  );
+
+  it("scores same-topic terms as kin and unrelated ones as 0", () => {
+    expect(kinship(antinode, node)).toBeGreaterThan(0); // "amplitude", "standing wave"
+    expect(kinship(antinode, standing)).toBeGreaterThan(0); // names "standing wave"
+    expect(kinship(antinode, frame)).toBe(0);
+    expect(kinship(macro, hydrocarbon)).toBeGreaterThan(0); // "organic molecule"
+    expect(kinship(macro, water)).toBe(0); // one shared word ("molecule") is not kin
+    expect(kinship(hydrocarbon, water)).toBe(3); // same genus
   });
 });

@@ -274,7 +274,8 @@ const names = (definition: string, term: string) =>
 
 /**
  * Wrong options for "which is the definition of X": the genuine definitions of other terms the
- * chapter defines, same kind first (shared genus or head noun), never one that names X, shares
+ * chapter defines, of the same kind only (see `kinship`; none from an unrelated term, so fewer
+ * than three siblings means the form does not fire), never one that names X, shares
  * most of its words with X's definition, or is an alias of X.
  */
 /** A term without the symbol that follows it: "centripetal force Fc" → "centripetal force". */
@@ -304,12 +305,46 @@ export function siblingDefinitions(env: IFormEnv, t: ITerm, n = 3): ITerm[] {
     seen.add(d);
     return true;
   });
-  const kin = (o: ITerm) => (t.genus && o.genus === t.genus ? 2 : o.head === t.head ? 1 : 0);
   return candidates
-    .map((o, i) => ({ o, score: kin(o) * 100 - i }))
+    .map((o, i) => ({ o, score: kinship(t, o) * 100 - i }))
+    .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score)
     .slice(0, n)
     .map((x) => x.o);
+}
+
+/** Words too common to make two definitions kin ("a cell that …" / "a structure in the cell"). */
+const LOOSE = new Set(
+  `cell cells organism organisms body thing things way ways part parts type types kind kinds form forms process
+  processes change changes result results group groups number amount one ones object objects point points two three
+  four many several other others same different`.split(/\s+/),
+);
+
+const stems = (text: string) =>
+  new Set(
+    contentWords(text)
+      .filter((w) => w.length > 2 && !LOOSE.has(w.toLowerCase()))
+      .map((w) => termKey(w)),
+  );
+
+/**
+ * How surely `o` is a term of the same kind as `t` (0 = unrelated, never a distractor): the same
+ * genus ("the rate of …" / "the rate of …") 3; the same head noun ("kinetic energy" / "potential
+ * energy") or one definition naming the other term (the passage relates them) 2; the two
+ * definitions sharing two category words ("organic molecule …" / "organic molecule …") 1; one
+ * shared word is not enough ("molecule" alone put water and the mole against macromolecules). Round 7 reader O
+ * rejected 24 of 39 `defines-mcq` items whose options defined unrelated terms (macromolecule
+ * against benzene, matter, atom): the key stood out, so an unrelated term is no sibling.
+ */
+export function kinship(t: ITerm, o: ITerm): number {
+  if (t.genus && o.genus === t.genus && !LOOSE.has(t.genus)) return 3;
+  if (t.head && o.head === t.head) return 2;
+  const tTerm = bareTerm(t.term).toLowerCase();
+  const oTerm = bareTerm(o.term).toLowerCase();
+  if (wordAt(t.definition.toLowerCase(), oTerm) >= 0 || wordAt(o.definition.toLowerCase(), tTerm) >= 0)
+    return 2;
+  const a = stems(t.definition);
+  return [...stems(o.definition)].filter((w) => a.has(w)).length >= 2 ? 1 : 0;
 }
 
 /**
