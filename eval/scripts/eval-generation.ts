@@ -136,7 +136,13 @@ const labels: Partial<Record<string, number>> = {};
 /** --why: per form, over the empty slots it could have filled: slots, with material, built, refused by flag. */
 const whyByForm: Record<
   string,
-  { slots: number; material: number; built: number; flags: Record<string, number> }
+  {
+    slots: number;
+    material: number;
+    built: number;
+    flags: Record<string, number>;
+    steps: Record<string, number>;
+  }
 > = {};
 
 const normKey = (q: TQuestion) =>
@@ -219,12 +225,20 @@ for (const topic of topics) {
       if (!slot) continue;
       for (const form of formsFor(slot.type, slot.bloomLevel)) {
         const id = `${slot.type}/${slot.bloomLevel} ${form.id}`;
-        const row = whyByForm[id] ?? { slots: 0, material: 0, built: 0, flags: {} };
+        const row = whyByForm[id] ?? { slots: 0, material: 0, built: 0, flags: {}, steps: {} };
         whyByForm[id] = row;
         row.slots++;
         if (form.available(gen.kb) > 0) row.material++;
         let n = 0;
-        for (const q of form.build({ kb: gen.kb, slot, random: () => 0.5, keyAt: 0, used: new Set() })) {
+        const trace = (step: string) => inc(row.steps, step);
+        for (const q of form.build({
+          kb: gen.kb,
+          slot,
+          random: () => 0.5,
+          keyAt: 0,
+          used: new Set(),
+          trace,
+        })) {
           if (n++ >= 40) break;
           row.built++;
           const verdict = gateQuestion(q, slot.bloomLevel, ctx, { accepted: [] });
@@ -503,7 +517,7 @@ else {
   if (opts.why) {
     console.log("\n## Why slots stayed empty, per form (fresh generator, nothing accepted yet)");
     console.log(
-      "| slot form | empty slots | with material | candidates | first refusal (or passed) |\n|---|---:|---:|---:|---|",
+      "| slot form | empty slots | with material | candidates | first refusal (or passed) | steps given up at (times) |\n|---|---:|---:|---:|---|---|",
     );
     for (const [k, r] of Object.entries(whyByForm).sort())
       console.log(
@@ -511,6 +525,10 @@ else {
           Object.entries(r.flags)
             .map(([f, n]) => `${f} ${n}`)
             .join(", ") || "–"
+        } | ${
+          Object.entries(r.steps)
+            .map(([s, n]) => `${s} ${n}`)
+            .join("; ") || "–"
         } |`,
       );
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
-import { reverse } from "@/lib/generation/offline/forms/statements";
+import { reverse, statementMcq } from "@/lib/generation/offline/forms/statements";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import type { ISentence } from "@/lib/generation/offline/knowledge";
 import type { EBloomLevel } from "@/types/bloom.types";
@@ -155,5 +155,36 @@ describe("statement forms", () => {
 
   it("is not offered for an Evaluate slot: spotting a flipped word is recall", () => {
     expect(firstPassing("short", "Evaluate", 3)?.form).not.toBe("spot-the-error");
+  });
+});
+
+describe("--why tracing", () => {
+  // Two statements in the section: the NOT-correct item needs three true ones beside the reversed one.
+  it("statement-mcq reports the step it gave up at when the section is too thin", () => {
+    const thin: IContextChunk[] = [
+      {
+        ...PASSAGES[0]!,
+        content: [
+          "### Circulatory System Architecture",
+          "",
+          "Arteries carry blood away from the heart under high pressure. Capillaries connect the smallest arteries to the smallest veins in the tissues.",
+        ].join("\n"),
+      },
+    ];
+    const gen = createOfflineGenerator(thin, 1);
+    const steps: string[] = [];
+    const built = [
+      ...statementMcq.build({
+        kb: gen.kb,
+        slot: slot("mcq", "Remember", 1),
+        random: () => 0.5,
+        keyAt: 0,
+        used: new Set(),
+        trace: (s) => steps.push(s),
+      }),
+    ];
+    expect(built).toHaveLength(0);
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps.every((s) => /neighbours|reverse|topic/.test(s))).toBe(true);
   });
 });

@@ -15,6 +15,8 @@ export interface IFormEnv {
   keyAt: number;
   /** Source sentences already used by accepted questions of the set. */
   used: ReadonlySet<string>;
+  /** Diagnostics only (`eval:generation --why`): a form reports the step at which it gave up. */
+  trace?: (step: string) => void;
 }
 
 /**

@@ -393,7 +393,10 @@ function siblingGroups(
   for (const [key, sibs] of env.kb.links.siblings) {
     const group = [key, ...sibs].filter((k) => names.has(k)).sort();
     const id = group.join("|");
-    if (group.length < 3 || seen.has(id)) continue;
+    if (group.length < 3 || seen.has(id)) {
+      if (!seen.has(id)) env.trace?.("sibling group of < 3 named terms");
+      continue;
+    }
     seen.add(id);
     const described = group
       .map((k) => ({ name: names.get(k)!, feature: featureOf(env, names.get(k)!) }))
@@ -404,6 +407,14 @@ function siblingGroups(
     const kind = kindOf(group.map((k) => names.get(k)!));
     const ofKind = described.filter((m) => kind && pluralOf(headOf(m.name)) === kind);
     if (ofKind.length >= 2 && kind) out.push({ kind, members: ofKind });
+    else
+      env.trace?.(
+        !kind
+          ? "siblings share no head noun (no kind)"
+          : described.length < 2
+            ? "< 2 siblings with a sentence opening with their name"
+            : "< 2 described siblings of the kind",
+      );
   }
   return out;
 }

@@ -316,6 +316,12 @@ function neighbours(env: IFormEnv, s: ISentence, pool: readonly ISentence[]): IS
   ];
 }
 
+/** Reports the step a form gave up at (for `--why`), and gives up. */
+const gaveUp = (env: IFormEnv, step: string): null => {
+  env.trace?.(step);
+  return null;
+};
+
 /** Options of comparable length, so the odd one out is not the longest or the shortest. */
 const similarLength = (a: string, b: string) => {
   const r = a.length / b.length;
@@ -342,9 +348,9 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
     .map(reverse)
     .filter((r): r is ISwap => r !== null && similarLength(r.text, key.text) && tellsApart(r))
     .slice(0, 3);
-  if (reversed.length < 3) return null;
+  if (reversed.length < 3) return gaveUp(env, "correct: < 3 reversible neighbours in the section");
   const topic = topicOf(env, key);
-  if (!topic) return null;
+  if (!topic) return gaveUp(env, "correct: no topic for the stem");
   return mcq(env, {
     prompt: `Which of the following statements about ${topic} is correct?`,
     key: { text: sentenceOf(key.text) },
@@ -369,9 +375,9 @@ function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISent
     ...near.filter((s) => reverse(s) === null),
     ...near.filter((s) => reverse(s) !== null),
   ].slice(0, 3);
-  if (truths.length < 3) return null;
+  if (truths.length < 3) return gaveUp(env, "NOT-correct: < 3 true neighbours of similar length");
   const topic = topicOf(env, wrong.sentence);
-  if (!topic) return null;
+  if (!topic) return gaveUp(env, "NOT-correct: no topic for the stem");
   return mcq(env, {
     prompt: `Which of the following statements about ${topic} is NOT correct?`,
     key: { text: wrong.text },
@@ -399,6 +405,7 @@ export const statementMcq: IForm = {
       .length,
   *build(env) {
     const pool = statements(env);
+    if (!pool.some((s) => reverse(s))) env.trace?.("no usable statement with a word to reverse");
     const seen = new Set<string>();
     let n = 0;
     for (const s of byRank(env, pool)) {
