@@ -3,7 +3,6 @@ import path from "node:path";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as generate } from "@/app/api/generation/route";
-import { POST as query } from "@/app/api/retrieval/query/route";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
 import { type IGenerationResult, runGeneration } from "@/lib/generation/generate";
@@ -14,6 +13,7 @@ import { openPoolOffload } from "@/lib/workers/generation";
 import { getShortLane, poolOptionsFromConfig, setPoolForProcess } from "@/lib/workers/pool";
 import type { TGenerationRequest } from "@/schema/generation.schema";
 import type { IContextChunk } from "@/types/generation.types";
+import { bystanderRetrievalMs } from "../support/bystander";
 import { streamingModel } from "../support/mock-models";
 import { createTestEnv, type ITestEnv, makeRequest } from "../support/test-env";
 import { readGenerationStream } from "../support/ui-stream";
@@ -89,19 +89,7 @@ const comparable = (r: IGenerationResult) => ({
   passages: r.passages.map((p) => `${p.documentId}:${p.chunkIndex}`),
 });
 
-async function retrieveMs(): Promise<number> {
-  const t0 = performance.now();
-  const res = await query(
-    makeRequest("POST", "/api/retrieval/query", {
-      token: env.otherTeacher.token,
-      json: { filters: FILTERS, query: "what does the cell membrane do", topK: 6 },
-    }),
-    {},
-  );
-  expect(res.status).toBe(200);
-  await res.json();
-  return performance.now() - t0;
-}
+const retrieveMs = () => bystanderRetrievalMs(env.otherTeacher.token, FILTERS);
 
 describe("a model-written set's offline parts in the pool", () => {
   it("gates the drafts and writes the refused slots offline in the short lane, with the inline result", async () => {

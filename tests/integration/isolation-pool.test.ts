@@ -4,7 +4,6 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as generate } from "@/app/api/generation/route";
 import { POST as upload } from "@/app/api/resources/route";
-import { POST as query } from "@/app/api/retrieval/query/route";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { createOfflineEmbedder, embedOffline } from "@/lib/ai/embedder/offline";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
@@ -13,6 +12,7 @@ import { drainIngestionQueue } from "@/lib/ingestion/queue";
 import { getStorage } from "@/lib/storage";
 import { embedPassages, embedsInPool } from "@/lib/workers/embed";
 import { getPool, WorkerPool } from "@/lib/workers/pool";
+import { bystanderRetrievalMs } from "../support/bystander";
 import { makePdfBomb } from "../support/pdf-bomb";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
 import { readGenerationStream } from "../support/ui-stream";
@@ -43,19 +43,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-async function retrieveMs(): Promise<number> {
-  const t0 = performance.now();
-  const res = await query(
-    makeRequest("POST", "/api/retrieval/query", {
-      token: env.otherTeacher.token,
-      json: { filters: FILTERS, query: "what does the cell membrane do", topK: 6 },
-    }),
-    {},
-  );
-  expect(res.status).toBe(200);
-  await res.json();
-  return performance.now() - t0;
-}
+const retrieveMs = () => bystanderRetrievalMs(env.otherTeacher.token, FILTERS);
 
 describe("the worker pool", () => {
   it("stops a task at its time limit and another at its memory limit; each fails alone with a reason", async () => {
