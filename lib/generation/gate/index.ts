@@ -20,6 +20,7 @@ import {
 import { estimateDemand, levelIndex } from "./demand";
 import { stemSet } from "./text";
 import type {
+  EGateProfile,
   EQualityFlag,
   IGateContext,
   IGateFinding,
@@ -144,6 +145,15 @@ export function gateQuestion(
         severity: "warn",
       });
   }
+  const graded = gradeFindings(findings, profile);
+  return { passed: graded.every((f) => f.severity !== "reject"), findings: graded, demand };
+}
+
+/**
+ * Findings as the profile grades them: under `model` only `REFUSAL_FLAGS` (and hard findings)
+ * keep `reject`, the others become warnings; then one finding per flag and severity, the first.
+ */
+export function gradeFindings(findings: readonly IGateFinding[], profile: EGateProfile): IGateFinding[] {
   const graded =
     profile === "model"
       ? findings.map((f) =>
@@ -154,11 +164,10 @@ export function gateQuestion(
       : findings;
   // One finding per flag is enough to explain a verdict.
   const seen = new Set<string>();
-  const unique = graded.filter((f) => {
+  return graded.filter((f) => {
     const k = `${f.flag}:${f.severity}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
   });
-  return { passed: unique.every((f) => f.severity !== "reject"), findings: unique, demand };
 }

@@ -7,7 +7,7 @@ import { draftWithModel } from "../llm/slot-draft";
 import { searchOffline } from "./choose";
 import { leaveEmpty } from "./empty";
 import type { IFillResult } from "./offload";
-import { cancelled, type IRun, type TCounts } from "./request";
+import { acceptedSince, cancelled, type IRun, type TCounts } from "./request";
 import { substitute } from "./substitute";
 
 /**
@@ -50,7 +50,7 @@ async function offlineFallback(
     }
     Object.assign(refused, result.refused);
     for (const u of result.used) run.used.add(u);
-    const since = [...run.accepted.values()].filter((a) => !sent.includes(a));
+    const since = acceptedSince(run, sent);
     const repeats =
       result.chosen !== null &&
       since.length > 0 &&

@@ -5,10 +5,10 @@ import type { IContextChunk, ISlot, TQuestion, TQuestionUpdate } from "@/types/g
 import {
   type EGateProfile,
   gateQuestion,
+  gradeFindings,
   type IGateContext,
   type IGateFinding,
   type IGateResult,
-  REFUSAL_FLAGS,
 } from "../gate";
 import { checkDuplicates } from "../gate/checks";
 import type { IOfflineGenerator } from "../offline/generator";
@@ -154,22 +154,24 @@ async function gateOffloaded(
 ): Promise<IGateResult> {
   const sent = [...run.accepted.values()];
   const verdict = await offload.gate({ question: q, level, profile, accepted: sent });
-  const since = [...run.accepted.values()].filter((a) => !sent.includes(a));
+  const since = acceptedSince(run, sent);
   const dup = since.length > 0 ? checkDuplicates(q, { accepted: since }) : [];
   if (dup.length === 0) return verdict;
-  const graded = dup.map((f) =>
-    profile === "model" && f.severity === "reject" && !REFUSAL_FLAGS.has(f.flag) && !f.hard
-      ? { ...f, severity: "warn" as const, downgraded: true }
-      : f,
+  // The new duplicate findings ahead of the worker's own, graded as the gate grades them.
+  const findings = gradeFindings(
+    [
+      ...verdict.findings.filter((f) => f.flag !== "duplicate_fact"),
+      ...dup,
+      ...verdict.findings.filter((f) => f.flag === "duplicate_fact"),
+    ],
+    profile,
   );
-  const findings = [
-    ...verdict.findings.filter((f) => f.flag !== "duplicate_fact"),
-    ...graded,
-    ...verdict.findings.filter(
-      (f) => f.flag === "duplicate_fact" && !graded.some((g) => g.severity === f.severity),
-    ),
-  ];
   return { ...verdict, passed: findings.every((f) => f.severity !== "reject"), findings };
+}
+
+/** Questions the set accepted after `sent` was taken (slots run in parallel). */
+export function acceptedSince(run: IRun, sent: readonly TQuestion[]): TQuestion[] {
+  return [...run.accepted.values()].filter((a) => !sent.includes(a));
 }
 
 /** A question the gate passed, with the gate's reading on it (its warnings, its demand). */
