@@ -11,8 +11,8 @@ import {
   cancelled,
   type IGenerationDeps,
   type IGenerationEvents,
-  type IRun,
   type ISlotGap,
+  newRun,
   switchToOffline,
 } from "./slot/request";
 
@@ -131,7 +131,7 @@ export async function runGeneration(
   // Planned on the selection's own material; the section's reserve is built only when a slot needs it.
   const slots = planSlots(request.blueprint, chunks.map(chunkKey), makeId, (t, l) => offline.available(t, l));
   const exemplars = request.strategy === "few-shot" ? (deps.exemplars ?? []).slice(0, 5) : [];
-  const run: IRun = {
+  const run = newRun({
     deps,
     request,
     events,
@@ -144,17 +144,8 @@ export async function runGeneration(
     gateCtx: core?.gateCtx ?? createGateContext([]),
     exemplars,
     total: slots.length,
-    accepted: new Map(),
-    warnings: [],
-    gaps: [],
-    rejections: {},
-    sources: new Set(),
-    used: new Set(),
-    llmFailures: 0,
-    providerDown: false,
-    modelCalls: new AbortController(),
     offload,
-  };
+  });
   if (request.strategy === "few-shot" && exemplars.length === 0 && model) {
     run.warnings.push("Few-shot: no past-paper (PYQ) questions for this subject yet; generated zero-shot.");
   }

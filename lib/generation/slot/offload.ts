@@ -13,7 +13,7 @@ import { createOfflineGenerator, type IOfflineGenerator } from "../offline/gener
 import { chunkKey, mainSections } from "../offline/knowledge/sentences";
 import { mainDocuments, phraseIndex, sectionReserve } from "../passages";
 import { searchOffline } from "./choose";
-import type { IRun, TCounts } from "./request";
+import { newRun, type TCounts } from "./request";
 import { substitute } from "./substitute";
 
 /**
@@ -146,7 +146,7 @@ export interface IFillResult {
 
 /** The offline fallback of one slot: `searchOffline`, then `substitute`, on the worker's state. */
 export function fillOffline(core: IRunCore, inputs: IRunInputs, args: IFillArgs): IFillResult {
-  const run: IRun = {
+  const run = newRun({
     deps: {
       model: null,
       timeoutMs: 0,
@@ -163,16 +163,9 @@ export function fillOffline(core: IRunCore, inputs: IRunInputs, args: IFillArgs)
     exemplars: [],
     total: 0,
     accepted: new Map(args.accepted.map((q, i) => [String(i), q])),
-    warnings: [],
-    gaps: [],
-    rejections: {},
-    sources: new Set(),
     used: new Set(args.used),
-    llmFailures: 0,
-    providerDown: false,
-    modelCalls: new AbortController(),
     offload: null,
-  };
+  });
   const refused: TCounts = { ...args.refused };
   let chosen = searchOffline(run, args.slot, args.keyAt, refused, args.regenerated);
   if (!chosen && args.substitute) chosen = substitute(run, args.slot, args.keyAt);

@@ -99,6 +99,36 @@ export interface IRun {
   offload: IRunOffload | null;
 }
 
+/** What a run is given; `newRun` adds the state every run starts with. */
+export type TRunSetup = Omit<
+  IRun,
+  | "accepted"
+  | "used"
+  | "warnings"
+  | "gaps"
+  | "rejections"
+  | "sources"
+  | "llmFailures"
+  | "providerDown"
+  | "modelCalls"
+> &
+  Partial<Pick<IRun, "accepted" | "used">>;
+
+export function newRun(setup: TRunSetup): IRun {
+  return {
+    accepted: new Map(),
+    used: new Set(),
+    ...setup,
+    warnings: [],
+    gaps: [],
+    rejections: {},
+    sources: new Set(),
+    llmFailures: 0,
+    providerDown: false,
+    modelCalls: new AbortController(),
+  };
+}
+
 export const cancelled = (run: IRun) => run.deps.signal?.aborted === true;
 
 /** Adds the findings that refused a candidate to the slot's (or the set's) counts. */
