@@ -23,7 +23,7 @@ import { openPoolOffload } from "@/lib/workers/generation";
 import { getShortLane } from "@/lib/workers/pool";
 import type { TGenerationRequest } from "@/schema/generation.schema";
 import type { IContextChunk } from "@/types/generation.types";
-import { streamingModel } from "../../tests/support/mock-models";
+import { streamingModel, unsupportedMcqReply as unsupported } from "../../tests/support/mock-models";
 
 const opts = new Command()
   .option("--mode <m>", "pool | inline", "pool")
@@ -45,19 +45,6 @@ const scope: IContextChunk[] = chunkDocumentWithZones(doc).map((c) => ({
   zone: c.zone,
   zoneSpans: c.zoneSpans,
 }));
-
-const unsupported = (options: { prompt: unknown }) =>
-  JSON.stringify({
-    promptText: "Which celestial body does the passage name as the source of the cell's membrane?",
-    options: ["a quasar", "a nebula", "a comet", "a pulsar"],
-    correctIndex: 0,
-    explanation: "The passage says the membrane comes from a quasar.",
-    distractorRationales: ["Not a quasar.", "Not a quasar either.", "Still not a quasar."],
-    suggestedAnswer: "A quasar.",
-    evaluatorKeywords: ["quasar"],
-    markingScheme: null,
-    citations: [/passage id=\\+"([0-9a-f-]{36}:\d+)/.exec(JSON.stringify(options.prompt))?.[1] ?? ""],
-  });
 
 console.log(`mode ${opts.mode}; ${scope.length} passages in the chapter`);
 console.log("| set | whole set | event-loop delay max | p99 | mean | questions | model calls |");

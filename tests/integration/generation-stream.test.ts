@@ -10,7 +10,12 @@ import { setLanguageModelForProcess } from "@/lib/ai/providers";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
 import { getStorage } from "@/lib/storage";
 import type { IQuestionDraft, TQuestion, TQuestionPartData } from "@/types/generation.types";
-import { type IStreamingCall, type IStreamingOptions, streamingModel } from "../support/mock-models";
+import {
+  firstPassageId,
+  type IStreamingCall,
+  type IStreamingOptions,
+  streamingModel,
+} from "../support/mock-models";
 import { createTestEnv, type ITestEnv, makeRequest } from "../support/test-env";
 
 /**
@@ -54,9 +59,6 @@ afterAll(async () => {
   await env.close();
 });
 
-const citeFirst = (options: LanguageModelV3CallOptions) =>
-  /passage id=\\+"([0-9a-f-]{36}:\d+)/.exec(JSON.stringify(options.prompt))?.[1] ?? "";
-
 /** An MCQ the gate accepts from the notes (the same draft the gate tests keep), with changes. */
 const stroma =
   (over: Record<string, unknown> = {}) =>
@@ -75,7 +77,7 @@ const stroma =
       suggestedAnswer: null,
       evaluatorKeywords: null,
       markingScheme: null,
-      citations: [citeFirst(options)],
+      citations: [firstPassageId(options)],
       ...over,
     });
 const LEANS = "According to the passage, which part of the chloroplast is fluid-filled?";

@@ -7,7 +7,7 @@ import { getEmbedder } from "@/lib/ai/embedder";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
 import { getStorage } from "@/lib/storage";
-import { failingModel, hangingModel, textModel } from "../support/mock-models";
+import { failingModel, firstPassageId, hangingModel, textModel } from "../support/mock-models";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
 import { readGenerationStream } from "../support/ui-stream";
 
@@ -405,8 +405,6 @@ describe("answerability with a language model", () => {
 });
 
 describe("the quality gate reads language-model drafts too", () => {
-  const citeFirst = (options: { prompt: unknown }) =>
-    /passage id=\\+"([0-9a-f-]{36}:\d+)/.exec(JSON.stringify(options.prompt))?.[1] ?? "";
   const mcqDraft = (over: Record<string, unknown>) => (options: { prompt: unknown }) =>
     JSON.stringify({
       promptText:
@@ -422,7 +420,7 @@ describe("the quality gate reads language-model drafts too", () => {
       suggestedAnswer: null,
       evaluatorKeywords: null,
       markingScheme: null,
-      citations: [citeFirst(options)],
+      citations: [firstPassageId(options)],
       ...over,
     });
   // Refusal reasons: a planted instruction, a key the passages do not support.

@@ -1,6 +1,5 @@
 import os from "node:os";
 import path from "node:path";
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as generate } from "@/app/api/generation/route";
 import { getEmbedder } from "@/lib/ai/embedder";
@@ -14,7 +13,7 @@ import { getShortLane, poolOptionsFromConfig, setPoolForProcess } from "@/lib/wo
 import type { TGenerationRequest } from "@/schema/generation.schema";
 import type { IContextChunk } from "@/types/generation.types";
 import { bystanderRetrievalMs } from "../support/bystander";
-import { streamingModel } from "../support/mock-models";
+import { streamingModel, unsupportedMcqReply as unsupported } from "../support/mock-models";
 import { createTestEnv, type ITestEnv, makeRequest } from "../support/test-env";
 import { readGenerationStream } from "../support/ui-stream";
 
@@ -47,23 +46,6 @@ afterAll(async () => {
   setLanguageModelForProcess(undefined);
   await env?.close();
 });
-
-const citeFirst = (options: LanguageModelV3CallOptions) =>
-  /passage id=\\+"([0-9a-f-]{36}:\d+)/.exec(JSON.stringify(options.prompt))?.[1] ?? "";
-
-/** An MCQ whose key the passages do not support: the gate refuses it and its rewrite. */
-const unsupported = (options: LanguageModelV3CallOptions) =>
-  JSON.stringify({
-    promptText: "Which celestial body does the passage name as the source of the cell's membrane?",
-    options: ["a quasar", "a nebula", "a comet", "a pulsar"],
-    correctIndex: 0,
-    explanation: "The passage says the membrane comes from a quasar.",
-    distractorRationales: ["Not a quasar.", "Not a quasar either.", "Still not a quasar."],
-    suggestedAnswer: null,
-    evaluatorKeywords: null,
-    markingScheme: null,
-    citations: [citeFirst(options)],
-  });
 
 const request = (over: Partial<TGenerationRequest> = {}) =>
   ({

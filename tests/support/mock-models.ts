@@ -142,3 +142,24 @@ export function streamingModel(
   });
   return Object.assign(model, { calls });
 }
+
+/** The id of the first passage a prompt shows the model (`<passage id="…">`), or "". */
+export const firstPassageId = (options: { prompt: unknown }) =>
+  /passage id=\\+"([0-9a-f-]{36}:\d+)/.exec(JSON.stringify(options.prompt))?.[1] ?? "";
+
+/**
+ * A model's MCQ whose key the passages do not support (a quasar as the membrane's source): the
+ * gate refuses it and every rewrite, so each slot goes to the offline fallback.
+ */
+export const unsupportedMcqReply = (options: { prompt: unknown }) =>
+  JSON.stringify({
+    promptText: "Which celestial body does the passage name as the source of the cell's membrane?",
+    options: ["a quasar", "a nebula", "a comet", "a pulsar"],
+    correctIndex: 0,
+    explanation: "The passage says the membrane comes from a quasar.",
+    distractorRationales: ["Not a quasar.", "Not a quasar either.", "Still not a quasar."],
+    suggestedAnswer: null,
+    evaluatorKeywords: null,
+    markingScheme: null,
+    citations: [firstPassageId(options)],
+  });
