@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as generate } from "@/app/api/generation/route";
 import { POST as stopGeneration } from "@/app/api/generation/stop/route";
@@ -11,10 +10,10 @@ import { ingestFiles } from "@/lib/ingestion/ingest-files";
 import { getStorage } from "@/lib/storage";
 import type { IQuestionDraft, TQuestion, TQuestionPartData } from "@/types/generation.types";
 import {
-  firstPassageId,
   type IStreamingCall,
   type IStreamingOptions,
   streamingModel,
+  stromaMcqReply,
 } from "../support/mock-models";
 import { createTestEnv, type ITestEnv, makeRequest } from "../support/test-env";
 
@@ -60,26 +59,7 @@ afterAll(async () => {
 });
 
 /** An MCQ the gate accepts from the notes (the same draft the gate tests keep), with changes. */
-const stroma =
-  (over: Record<string, unknown> = {}) =>
-  (options: LanguageModelV3CallOptions) =>
-    JSON.stringify({
-      promptText:
-        "The fluid-filled space of the chloroplast that surrounds the thylakoid membranes is called ________.",
-      options: ["stroma", "stomata", "photosystem", "carbon fixation"],
-      correctIndex: 0,
-      explanation: "The stroma is the fluid-filled space of the chloroplast around the thylakoids.",
-      distractorRationales: [
-        "Confuses the stroma with stomata, the pores in the leaf surface.",
-        "Confuses the stroma with a photosystem, the pigment–protein complex in the membrane.",
-        "Confuses a place with a process: carbon fixation happens in the stroma.",
-      ],
-      suggestedAnswer: null,
-      evaluatorKeywords: null,
-      markingScheme: null,
-      citations: [firstPassageId(options)],
-      ...over,
-    });
+const stroma = stromaMcqReply;
 const LEANS = "According to the passage, which part of the chloroplast is fluid-filled?";
 
 interface IPart {

@@ -7,7 +7,7 @@ import { getEmbedder } from "@/lib/ai/embedder";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
 import { getStorage } from "@/lib/storage";
-import { failingModel, firstPassageId, hangingModel, textModel } from "../support/mock-models";
+import { failingModel, hangingModel, stromaMcqReply, textModel } from "../support/mock-models";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
 import { readGenerationStream } from "../support/ui-stream";
 
@@ -405,24 +405,7 @@ describe("answerability with a language model", () => {
 });
 
 describe("the quality gate reads language-model drafts too", () => {
-  const mcqDraft = (over: Record<string, unknown>) => (options: { prompt: unknown }) =>
-    JSON.stringify({
-      promptText:
-        "The fluid-filled space of the chloroplast that surrounds the thylakoid membranes is called ________.",
-      options: ["stroma", "stomata", "photosystem", "carbon fixation"],
-      correctIndex: 0,
-      explanation: "The stroma is the fluid-filled space of the chloroplast around the thylakoids.",
-      distractorRationales: [
-        "Confuses the stroma with stomata, the pores in the leaf surface.",
-        "Confuses the stroma with a photosystem, the pigment–protein complex in the membrane.",
-        "Confuses a place with a process: carbon fixation happens in the stroma.",
-      ],
-      suggestedAnswer: null,
-      evaluatorKeywords: null,
-      markingScheme: null,
-      citations: [firstPassageId(options)],
-      ...over,
-    });
+  const mcqDraft = stromaMcqReply;
   // Refusal reasons: a planted instruction, a key the passages do not support.
   const refusals: [string, Record<string, unknown>][] = [
     [

@@ -163,3 +163,28 @@ export const unsupportedMcqReply = (options: { prompt: unknown }) =>
     markingScheme: null,
     citations: [firstPassageId(options)],
   });
+
+/**
+ * A model's MCQ on the chloroplast's stroma that the gate accepts from the photosynthesis notes
+ * (the draft the gate tests keep), with `over` changing any field of it.
+ */
+export const stromaMcqReply =
+  (over: Record<string, unknown> = {}) =>
+  (options: { prompt: unknown }) =>
+    JSON.stringify({
+      promptText:
+        "The fluid-filled space of the chloroplast that surrounds the thylakoid membranes is called ________.",
+      options: ["stroma", "stomata", "photosystem", "carbon fixation"],
+      correctIndex: 0,
+      explanation: "The stroma is the fluid-filled space of the chloroplast around the thylakoids.",
+      distractorRationales: [
+        "Confuses the stroma with stomata, the pores in the leaf surface.",
+        "Confuses the stroma with a photosystem, the pigment–protein complex in the membrane.",
+        "Confuses a place with a process: carbon fixation happens in the stroma.",
+      ],
+      suggestedAnswer: null,
+      evaluatorKeywords: null,
+      markingScheme: null,
+      citations: [firstPassageId(options)],
+      ...over,
+    });
