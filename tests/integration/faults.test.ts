@@ -9,8 +9,7 @@ import { POST as enhance } from "@/app/api/retrieval/enhance-query/route";
 import { POST as query } from "@/app/api/retrieval/query/route";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
-import { ingestFiles } from "@/lib/ingestion/ingest-files";
-import { getStorage } from "@/lib/storage";
+import { ingestDemoChapter } from "../support/demo-data";
 import { createTestDatabase, open, unreachableDatabase } from "../support/test-db";
 import { createTestEnv, type ITestEnv, makeRequest } from "../support/test-env";
 import { readGenerationStream } from "../support/ui-stream";
@@ -72,23 +71,9 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   env = await createTestEnv();
-  const [book] = await ingestFiles(env.db, getStorage(), getEmbedder(), {
-    userId: env.admin.id,
-    inputs: [path.join(import.meta.dirname, "../../supabase/seed/demo/biology-2e/ch08-photosynthesis.md")],
-    defaults: {
-      ...FILTERS,
-      resourceType: "textbook",
-      visibility: "shared",
-      chapterNumber: 8,
-      chapterName: "Photosynthesis",
-    },
-    maxBytes: 10 * 1024 * 1024,
-  });
+  const documentId = await ingestDemoChapter(env, "ch08-photosynthesis.md", 8, "Photosynthesis");
   // Enough passages for two offline MCQs: v3 leaves a slot empty rather than write a cloze.
-  refs = Array.from({ length: 16 }, (_, i) => ({
-    documentId: book!.ingestion!.document_id!,
-    chunkIndex: i + 2,
-  }));
+  refs = Array.from({ length: 16 }, (_, i) => ({ documentId, chunkIndex: i + 2 }));
   setLanguageModelForProcess(createOpenAI({ baseURL, apiKey: "test" }).chat("gpt-4o-mini"), 400);
 });
 afterAll(async () => {

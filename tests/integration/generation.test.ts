@@ -7,11 +7,12 @@ import { getEmbedder } from "@/lib/ai/embedder";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
 import { getStorage } from "@/lib/storage";
+import { countChunks, ingestDemoChapter } from "../support/demo-data";
 import { failingModel, hangingModel, stromaMcqReply, textModel } from "../support/mock-models";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
 import { readGenerationStream } from "../support/ui-stream";
 
-const DEMO = path.join(import.meta.dirname, "../../supabase/seed/demo/biology-2e/ch08-photosynthesis.md");
+const _DEMO = path.join(import.meta.dirname, "../../supabase/seed/demo/biology-2e/ch08-photosynthesis.md");
 const FILTERS = { board: "OpenStax", grade: "11", subject: "Biology" };
 const BLUEPRINT = {
   items: [
@@ -29,24 +30,9 @@ let injectedRef: { documentId: string; chunkIndex: number };
 
 beforeAll(async () => {
   env = await createTestEnv();
-  const [book] = await ingestFiles(env.db, getStorage(), getEmbedder(), {
-    userId: env.admin.id,
-    inputs: [DEMO],
-    defaults: {
-      ...FILTERS,
-      resourceType: "textbook",
-      visibility: "shared",
-      chapterNumber: 8,
-      chapterName: "Photosynthesis",
-    },
-    maxBytes: 10 * 1024 * 1024,
-  });
-  const docId = book!.ingestion!.document_id!;
+  const docId = await ingestDemoChapter(env, "ch08-photosynthesis.md", 8, "Photosynthesis");
   // The whole demo chapter: enough material for every level of the blueprint.
-  const [{ n }] = (await env.db.query<{ n: number }>(
-    "select count(*)::int as n from document_chunks where document_id = $1",
-    [docId],
-  )) as [{ n: number }];
+  const n = await countChunks(env, docId);
   refs = Array.from({ length: Math.min(n, 40) }, (_, i) => ({ documentId: docId, chunkIndex: i }));
   const { writeFile, mkdtemp } = await import("node:fs/promises");
   const dir = await mkdtemp(path.join(env.dataDir, "notes-"));

@@ -30,6 +30,7 @@ import { createApiToken } from "@/lib/auth/api-tokens";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
 import { createPaper } from "@/lib/papers/store";
 import { getStorage } from "@/lib/storage";
+import { ingestDemoChapter } from "../support/demo-data";
 import { makeDocx, makeImageOnlyPdf, makeZip, PNG_BYTES, randomBytes } from "../support/make-fixtures";
 import {
   createTestEnv,
@@ -65,18 +66,7 @@ let documentId = "";
 const scoped: Record<"writeOnly" | "retrievalOnly", string> = { writeOnly: "", retrievalOnly: "" };
 beforeAll(async () => {
   env = await createTestEnv({ PAPERWISE_MAX_UPLOAD_MB: "1" });
-  await ingestFiles(env.db, getStorage(), getEmbedder(), {
-    userId: env.admin.id,
-    inputs: [path.join(DEMO, "ch08-photosynthesis.md")],
-    defaults: {
-      ...FILTERS,
-      resourceType: "textbook",
-      visibility: "shared",
-      chapterNumber: 8,
-      chapterName: "Photosynthesis",
-    },
-    maxBytes: 10 * 1024 * 1024,
-  });
+  await ingestDemoChapter(env, "ch08-photosynthesis.md", 8, "Photosynthesis");
   const [priv] = await ingestFiles(env.db, getStorage(), getEmbedder(), {
     userId: env.teacher.id,
     inputs: [path.join(DEMO, "ch05-structure-and-function-of-plasma-membranes.md")],

@@ -4,15 +4,13 @@ import { POST as generate } from "@/app/api/generation/route";
 import { GET as getSet } from "@/app/api/question-sets/[id]/route";
 import { GET as listSets } from "@/app/api/question-sets/route";
 import { PATCH as patchQuestion } from "@/app/api/questions/[id]/route";
-import { getEmbedder } from "@/lib/ai/embedder";
-import { ingestFiles } from "@/lib/ingestion/ingest-files";
-import { getStorage } from "@/lib/storage";
 import { QuestionSetSchema, QuestionSetSummarySchema } from "@/schema/generation.schema";
+import { countChunks, ingestDemoChapter } from "../support/demo-data";
 import { createTestEnv, type ITestEnv, makeRequest, params } from "../support/test-env";
 import { readGenerationStream } from "../support/ui-stream";
 
 // "Recent sets": the caller's generated sets, to reopen with their context, scope and review state.
-const DEMO = path.join(import.meta.dirname, "../../supabase/seed/demo/biology-2e/ch08-photosynthesis.md");
+const _DEMO = path.join(import.meta.dirname, "../../supabase/seed/demo/biology-2e/ch08-photosynthesis.md");
 const FILTERS = { board: "OpenStax", grade: "11", subject: "Biology" };
 
 let env: ITestEnv;
@@ -38,23 +36,8 @@ let first: string;
 let second: string;
 beforeAll(async () => {
   env = await createTestEnv();
-  const [book] = await ingestFiles(env.db, getStorage(), getEmbedder(), {
-    userId: env.admin.id,
-    inputs: [DEMO],
-    defaults: {
-      ...FILTERS,
-      resourceType: "textbook",
-      visibility: "shared",
-      chapterNumber: 8,
-      chapterName: "Photosynthesis",
-    },
-    maxBytes: 10 * 1024 * 1024,
-  });
-  docId = book!.ingestion!.document_id!;
-  const [{ n }] = (await env.db.query<{ n: number }>(
-    "select count(*)::int as n from document_chunks where document_id = $1",
-    [docId],
-  )) as [{ n: number }];
+  docId = await ingestDemoChapter(env, "ch08-photosynthesis.md", 8, "Photosynthesis");
+  const n = await countChunks(env, docId);
   chunks = n;
   first = await generateSet({
     filters: { ...FILTERS, documentIds: [docId] },

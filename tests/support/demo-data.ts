@@ -89,6 +89,15 @@ export function ingestDemoChapter(
   });
 }
 
+/** How many chunks a document has. */
+export async function countChunks(env: ITestEnv, documentId: string): Promise<number> {
+  const [row] = await env.db.query<{ n: number }>(
+    "select count(*)::int as n from document_chunks where document_id = $1",
+    [documentId],
+  );
+  return row?.n ?? 0;
+}
+
 /** Runs the real generation route (offline generator) and returns the saved set id. */
 export async function generateSet(
   token: string,
