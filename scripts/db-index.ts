@@ -4,7 +4,7 @@
  *
  * HNSW at the crossover (docs/scaling.md): creates the HNSW index on the companion vectors
  * (`chunk_lite`) of DATABASE_URL once a scope (board, grade, subject) is past the crossover that
- * retrieval's `paperwise_vector_candidates` applies (`paperwise.hnsw_min_chunks`, default 20000,
+ * retrieval's `paperwise_vector_candidates` applies (`paperwise.hnsw_min_chunks`, default 100000,
  * and `paperwise.hnsw_min_share`, default 2 % of all chunks), and says why not otherwise. Below it
  * the index would only slow ingestion (each new chunk walks the graph). Built CONCURRENTLY, so
  * ingestion keeps writing meanwhile. Run it again after large loads (cron is fine): it does

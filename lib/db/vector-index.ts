@@ -15,8 +15,11 @@ export interface IVectorIndexPolicy {
   minShare: number;
 }
 
-/** The defaults the SQL function uses when the settings are not set (measured: docs/scaling.md). */
-export const DEFAULT_VECTOR_INDEX_POLICY: IVectorIndexPolicy = { minChunks: 20_000, minShare: 0.02 };
+/**
+ * The defaults the SQL function uses when the settings are not set (migration
+ * `20261126770000_vector_crossover.sql`; measured on the whole retrieval function: docs/scaling.md).
+ */
+export const DEFAULT_VECTOR_INDEX_POLICY: IVectorIndexPolicy = { minChunks: 100_000, minShare: 0.02 };
 
 export interface IScopeSize {
   board: string;

@@ -5,24 +5,26 @@ const scope = (subject: string, chunks: number): IScopeSize => ({ board: "B", gr
 
 describe("decideVectorIndex (HNSW at the crossover)", () => {
   it("is not due while every scope is below the chunk threshold", () => {
-    const d = decideVectorIndex([scope("Physics", 4000), scope("Biology", 19_999)], 23_999);
+    // 99,999 chunks: where the whole function runs as fast on the exact scan and finds all of it.
+    const d = decideVectorIndex([scope("Physics", 4000), scope("Biology", 99_999)], 103_999);
     expect(d.create).toBe(false);
     expect(d.past).toEqual([]);
-    expect(d.reason).toMatch(/Biology has 19999 of 23999 chunks/);
+    expect(d.reason).toMatch(/Biology has 99999 of 103999 chunks/);
   });
 
   it("is due once a scope has both the chunks and the share of all chunks", () => {
-    const d = decideVectorIndex([scope("Physics", 25_000), scope("Biology", 60_000)], 85_000);
+    const d = decideVectorIndex([scope("Physics", 125_000), scope("Biology", 300_000)], 425_000);
     expect(d.create).toBe(true);
     expect(d.past.map((s) => s.subject)).toEqual(["Biology", "Physics"]);
   });
 
   it("keeps a large scope that is a small share of a huge database on the exact scan", () => {
-    // 30,000 chunks of 5,000,000 is 0.6 %: an iterative scan would read ≈ 64 / 0.006 index tuples.
-    const d = decideVectorIndex([scope("Physics", 30_000)], 5_000_000);
+    // 150,000 chunks of 10,000,000 is 1.5 %: an iterative scan would read ≈ 64 / 0.015 index tuples.
+    const d = decideVectorIndex([scope("Physics", 150_000)], 10_000_000);
     expect(d.create).toBe(false);
     expect(
-      decideVectorIndex([scope("Physics", 30_000)], 5_000_000, { minChunks: 20_000, minShare: 0.005 }).create,
+      decideVectorIndex([scope("Physics", 150_000)], 10_000_000, { minChunks: 100_000, minShare: 0.01 })
+        .create,
     ).toBe(true);
   });
 
