@@ -1,0 +1,102 @@
+import type { IKnowledge } from "@/lib/generation/offline/knowledge";
+import { extractContrasts, type IContrast } from "@/lib/generation/offline/knowledge/contrasts";
+import {
+  capital,
+  formUseKey,
+  type IForm,
+  type IFormEnv,
+  keywords,
+  lower,
+  mcq,
+  stripEnd,
+  written,
+} from "./common";
+
+/**
+ * Questions from a comparison the passages state in one sentence ("Shoots exhibit negative
+ * gravitropism, whereas roots exhibit positive gravitropism"; `knowledge/contrasts.ts`). The
+ * wrong version is the mix-up a student makes, the two features swapped: definitely wrong, as the
+ * passage states which feature belongs to which. (A Remember MCQ "Which statement about A and B is
+ * correct?" with the swap and "both the same" as options was tried: the gate reads options by
+ * their word stems, so every one counted as stated by the passage and it refused them all.)
+ */
+
+const cache = new WeakMap<IKnowledge, IContrast[]>();
+/** The stated contrasts of the selected passages (computed once per knowledge base). */
+export function contrastsOf(kb: IKnowledge): IContrast[] {
+  let hit = cache.get(kb);
+  if (!hit) {
+    hit = extractContrasts(kb.sentences);
+    cache.set(kb, hit);
+  }
+  return hit;
+}
+
+const fresh = (env: IFormEnv, id: string, c: IContrast) => !env.used.has(formUseKey(id, c.sentence));
+const src = (c: IContrast) => [
+  { chunkKey: c.chunkKey, quote: c.sentence },
+  ...(c.second ? [{ chunkKey: c.chunkKey, quote: c.second }] : []),
+];
+const truth = (c: IContrast) => `${capital(c.a)} ${stripEnd(c.pa)}, whereas ${lower(c.b)} ${stripEnd(c.pb)}.`;
+/** "A pb, whereas b pa." — the two features swapped, as a student's claim. */
+export const swapped = (c: IContrast) =>
+  `${capital(c.a)} ${stripEnd(c.pb)}, whereas ${lower(c.b)} ${stripEnd(c.pa)}.`;
+
+/**
+ * Evaluate: a student's claim with the two stated features swapped. Written: is the student
+ * right, with marks on the reason (which feature belongs to which); MCQ: which response judges
+ * the claim correctly. The prompt does not ask to "justify" or "explain" the quoted sentence (the
+ * gate reads that as copy-paste, the claim having the passage's own words).
+ */
+export const swapClaim: IForm = {
+  id: "bio-swap-claim",
+  fits: (type, level) => level === "Evaluate" && type !== "long",
+  available: (kb) => contrastsOf(kb).length,
+  *build(env) {
+    const all = contrastsOf(env.kb);
+    if (all.length === 0) env.trace?.("no stated contrast (A …, whereas B …) with parallel clauses");
+    for (const c of all) {
+      if (!fresh(env, "bio-swap-claim", c)) continue;
+      const claim = swapped(c);
+      if (env.slot.type === "mcq") {
+        const q = mcq(env, {
+          prompt: `A student writes: “${claim}” Which response to the student is right?`,
+          key: {
+            text: `Wrong: the two features are the other way round, since it is ${lower(c.a)} that ${stripEnd(c.pa)}.`,
+          },
+          distractors: [
+            {
+              text: `Right: ${lower(c.a)} ${stripEnd(c.pb)}, as the student says.`,
+              rationale: `Accepts the claim; the passage says ${lower(c.a)} ${stripEnd(c.pa)}.`,
+            },
+            {
+              text: `Partly right: ${lower(c.a)} and ${lower(c.b)} share both features.`,
+              rationale: `The passage sets the two apart with “whereas”; neither has the other's feature.`,
+            },
+            {
+              text: `It cannot be decided without an experiment on ${lower(c.a)} and ${lower(c.b)}.`,
+              rationale: "Overlooks that the passage already states which feature belongs to which.",
+            },
+          ],
+          explanation: `The student has swapped the features. ${truth(c)}`,
+          sources: src(c),
+        });
+        if (q) yield q;
+        continue;
+      }
+      const q = written(env, {
+        prompt: `A student writes: “${claim}” Is the student right? Give the reason for your answer.`,
+        // Few words beyond the passage's own: the gate checks that the answer is grounded.
+        answer: `Incorrect: the student has them the wrong way round. ${truth(c)}`,
+        points: [
+          { point: "Identifies the claim as incorrect: the two are the wrong way round" },
+          { point: `States that ${lower(c.a)} ${stripEnd(c.pa)}` },
+          { point: `States that ${lower(c.b)} ${stripEnd(c.pb)}` },
+        ],
+        keywords: keywords([c.a, c.b, c.pa, c.pb]),
+        sources: src(c),
+      });
+      if (q) yield q;
+    }
+  },
+};
