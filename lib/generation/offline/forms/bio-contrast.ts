@@ -1,16 +1,6 @@
 import type { IKnowledge } from "@/lib/generation/offline/knowledge";
 import { extractContrasts, type IContrast } from "@/lib/generation/offline/knowledge/contrasts";
-import {
-  capital,
-  formUseKey,
-  type IForm,
-  type IFormEnv,
-  keywords,
-  lower,
-  mcq,
-  stripEnd,
-  written,
-} from "./common";
+import { capital, formUseKey, type IForm, type IFormEnv, keywords, lower, stripEnd, written } from "./common";
 
 /**
  * Questions from a comparison the passages state in one sentence ("Shoots exhibit negative
@@ -43,14 +33,15 @@ export const swapped = (c: IContrast) =>
   `${capital(c.a)} ${stripEnd(c.pb)}, whereas ${lower(c.b)} ${stripEnd(c.pa)}.`;
 
 /**
- * Evaluate: a student's claim with the two stated features swapped. Written: is the student
- * right, with marks on the reason (which feature belongs to which); MCQ: which response judges
- * the claim correctly. The prompt does not ask to "justify" or "explain" the quoted sentence (the
- * gate reads that as copy-paste, the claim having the passage's own words).
+ * Evaluate, short answer: a student's claim with the two stated features swapped; is the student
+ * right, with marks on the reason (which feature belongs to which). The prompt does not ask to
+ * "justify" or "explain" the quoted sentence (the gate reads that as copy-paste, the claim having
+ * the passage's own words). No MCQ: its options (the swap, "both the same") carry the passage's
+ * own words, so the gate counts each as stated by the passage (multiple_correct).
  */
 export const swapClaim: IForm = {
   id: "bio-swap-claim",
-  fits: (type, level) => level === "Evaluate" && type !== "long",
+  fits: (type, level) => level === "Evaluate" && type === "short",
   available: (kb) => contrastsOf(kb).length,
   *build(env) {
     const all = contrastsOf(env.kb);
@@ -58,32 +49,6 @@ export const swapClaim: IForm = {
     for (const c of all) {
       if (!fresh(env, "bio-swap-claim", c)) continue;
       const claim = swapped(c);
-      if (env.slot.type === "mcq") {
-        const q = mcq(env, {
-          prompt: `A student writes: “${claim}” Which response to the student is right?`,
-          key: {
-            text: `Wrong: the two features are the other way round, since it is ${lower(c.a)} that ${stripEnd(c.pa)}.`,
-          },
-          distractors: [
-            {
-              text: `Right: ${lower(c.a)} ${stripEnd(c.pb)}, as the student says.`,
-              rationale: `Accepts the claim; the passage says ${lower(c.a)} ${stripEnd(c.pa)}.`,
-            },
-            {
-              text: `Partly right: ${lower(c.a)} and ${lower(c.b)} share both features.`,
-              rationale: `The passage sets the two apart with “whereas”; neither has the other's feature.`,
-            },
-            {
-              text: `It cannot be decided without an experiment on ${lower(c.a)} and ${lower(c.b)}.`,
-              rationale: "Overlooks that the passage already states which feature belongs to which.",
-            },
-          ],
-          explanation: `The student has swapped the features. ${truth(c)}`,
-          sources: src(c),
-        });
-        if (q) yield q;
-        continue;
-      }
       const q = written(env, {
         prompt: `A student writes: “${claim}” Is the student right? Give the reason for your answer.`,
         // Few words beyond the passage's own: the gate checks that the answer is grounded.
