@@ -133,6 +133,18 @@ describe("Evaluate: the swapped-features claim (bio-swap-claim)", () => {
     expect(verdict.passed).toBe(true);
   });
 
+  it("keeps names capitalised inside the claim", () => {
+    const lakes = chunk(5, "47.1 The Biodiversity Crisis", [
+      "### Lake Victoria",
+      "",
+      "Lake Victoria is an ancient tropical lake, while Lake Michigan is a recently formed temperate lake.",
+    ]);
+    const [c] = candidates([lakes], [lakes], "short", "Evaluate").filter((x) => x.form === "bio-swap-claim");
+    expect(c?.question.promptText).toContain(
+      "“Lake Victoria is a recently formed temperate lake, whereas Lake Michigan is an ancient tropical lake.”",
+    );
+  });
+
   it("writes nothing when the passages state no contrast", () => {
     const plain = chunk(1, "30.6 Plant Sensory Systems and Responses", [
       "### Gravitropism",

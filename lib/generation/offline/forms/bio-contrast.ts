@@ -27,10 +27,15 @@ const src = (c: IContrast) => [
   { chunkKey: c.chunkKey, quote: c.sentence },
   ...(c.second ? [{ chunkKey: c.chunkKey, quote: c.second }] : []),
 ];
-const truth = (c: IContrast) => `${capital(c.a)} ${stripEnd(c.pa)}, whereas ${lower(c.b)} ${stripEnd(c.pb)}.`;
+/**
+ * A subject inside a sentence: the first letter lowered unless the subject is a name ("Lake
+ * Victoria", "FSH").
+ */
+const inner = (subject: string) => (/^\S+\s+\p{Lu}/u.test(subject) ? subject : lower(subject));
+const truth = (c: IContrast) => `${capital(c.a)} ${stripEnd(c.pa)}, whereas ${inner(c.b)} ${stripEnd(c.pb)}.`;
 /** "A pb, whereas b pa." — the two features swapped, as a student's claim. */
 export const swapped = (c: IContrast) =>
-  `${capital(c.a)} ${stripEnd(c.pb)}, whereas ${lower(c.b)} ${stripEnd(c.pa)}.`;
+  `${capital(c.a)} ${stripEnd(c.pb)}, whereas ${inner(c.b)} ${stripEnd(c.pa)}.`;
 
 /**
  * Evaluate, short answer: a student's claim with the two stated features swapped; is the student
@@ -55,8 +60,8 @@ export const swapClaim: IForm = {
         answer: `Incorrect: the student has them the wrong way round. ${truth(c)}`,
         points: [
           { point: "Identifies the claim as incorrect: the two are the wrong way round" },
-          { point: `States that ${lower(c.a)} ${stripEnd(c.pa)}` },
-          { point: `States that ${lower(c.b)} ${stripEnd(c.pb)}` },
+          { point: `States that ${inner(c.a)} ${stripEnd(c.pa)}` },
+          { point: `States that ${inner(c.b)} ${stripEnd(c.pb)}` },
         ],
         keywords: keywords([c.a, c.b, c.pa, c.pb]),
         sources: src(c),
