@@ -187,6 +187,22 @@ describe("Evaluate: a term matched with a kin term's description (bio-mixed-defi
     expect(gateQuestion(q, "Evaluate", createGateContext([JOINTS])).passed).toBe(true);
   });
 
+  it("does not fire on a Physics term whose kin description contrasts two things", () => {
+    const SEL = chunk(6, "13.3 Wave Interaction", [
+      "### Standing Waves",
+      "",
+      "A standing wave is a wave produced by the superposition of two waves.",
+    ]);
+    const OTHER = chunk(7, "13.1 Types of Waves", [
+      "### Periodic Waves",
+      "",
+      "A periodic wave is a wave that repeats for several cycles, whereas a pulse wave has only one crest or a few crests and is associated with a sudden disturbance.",
+    ]);
+    expect(
+      candidates([SEL], [SEL, OTHER], "short", "Evaluate").filter((c) => c.form === "bio-mixed-definition"),
+    ).toEqual([]);
+  });
+
   it("never uses a term that is a part or kind of the other (its description would not be wrong)", () => {
     const WHOLE = chunk(4, "24.2 Classifications of Fungi", [
       "### Zygomycota",

@@ -13,6 +13,7 @@ import { kinship, siblingDefinitions } from "./recall";
  * description the student gave.
  */
 
+const CONTRAST = /\b(?:whereas|while|unlike|however|but)\b|;/i;
 const NOUN_PHRASE = /^(?:an?|the|any)\s+\p{L}/iu;
 const be = (t: Pick<ITerm, "plural">) => (t.plural ? "are" : "is");
 
@@ -35,6 +36,8 @@ export function mixUp(env: IFormEnv, t: ITerm): ITerm | null {
   const kin = siblingDefinitions(env, t, 5).filter((o) => {
     const ko = termKey(o.term);
     return (
+      // A description that contrasts two things ("…, whereas a pulse wave …") is not one term's.
+      !CONTRAST.test(o.definition) &&
       kinship(t, o) >= 2 &&
       ((t.genus !== "" && t.genus === o.genus) || (t.head !== "" && t.head === o.head)) &&
       !named(t.definition, o.term) &&
