@@ -203,6 +203,22 @@ describe("Evaluate: a term matched with a kin term's description (bio-mixed-defi
     ).toEqual([]);
   });
 
+  it("does not pair a field with its branch (the study of …)", () => {
+    const SEL = chunk(8, "44.1 The Scope of Ecology", [
+      "### The Scope of Ecology",
+      "",
+      "Ecology is the study of the interactions of living organisms with their environment.",
+    ]);
+    const OTHER = chunk(9, "44.1 The Scope of Ecology", [
+      "### Biogeography",
+      "",
+      "Biogeography is the study of the geographic distribution of living things and the abiotic factors that affect their distribution.",
+    ]);
+    expect(
+      candidates([SEL], [SEL, OTHER], "short", "Evaluate").filter((c) => c.form === "bio-mixed-definition"),
+    ).toEqual([]);
+  });
+
   it("never uses a term that is a part or kind of the other (its description would not be wrong)", () => {
     const WHOLE = chunk(4, "24.2 Classifications of Fungi", [
       "### Zygomycota",

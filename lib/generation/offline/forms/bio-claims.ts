@@ -13,6 +13,22 @@ import { kinship, siblingDefinitions } from "./recall";
  * description the student gave.
  */
 
+/**
+ * Genera under which one term is often a branch of the other ("ecology" / "biogeography": the
+ * study of …; "biotechnology" / "gene targeting": the use of …): not kin enough for a claim that is
+ * definitely wrong.
+ */
+const BROAD_GENUS = new Set([
+  "use",
+  "study",
+  "science",
+  "branch",
+  "field",
+  "method",
+  "technique",
+  "application",
+  "practice",
+]);
 const CONTRAST = /\b(?:whereas|while|unlike|however|but)\b|;/i;
 const NOUN_PHRASE = /^(?:an?|the|any)\s+\p{L}/iu;
 const be = (t: Pick<ITerm, "plural">) => (t.plural ? "are" : "is");
@@ -39,7 +55,8 @@ export function mixUp(env: IFormEnv, t: ITerm): ITerm | null {
       // A description that contrasts two things ("…, whereas a pulse wave …") is not one term's.
       !CONTRAST.test(o.definition) &&
       kinship(t, o) >= 2 &&
-      ((t.genus !== "" && t.genus === o.genus) || (t.head !== "" && t.head === o.head)) &&
+      ((t.genus !== "" && t.genus === o.genus && !BROAD_GENUS.has(t.genus)) ||
+        (t.head !== "" && t.head === o.head)) &&
       !named(t.definition, o.term) &&
       !named(o.definition, t.term) &&
       !broader.get(kt)?.has(ko) &&
