@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
 import { swapped } from "@/lib/generation/offline/forms/bio-contrast";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
-import { readContrast, readContrastPair } from "@/lib/generation/offline/knowledge/contrasts";
+import { readContrast, readContrastPair, readUnlike } from "@/lib/generation/offline/knowledge/contrasts";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
 
@@ -89,6 +89,26 @@ describe("stated contrasts (A …, whereas B …)", () => {
     ).toBeNull();
   });
 
+  it("reads “Unlike A, B …” and swaps A and B; not “Unlike in …” or a quantified subject", () => {
+    const c = readUnlike(s("Unlike xylem conducting cells, phloem conducting cells are alive at maturity."));
+    expect(c).toMatchObject({ a: "xylem conducting cells", b: "phloem conducting cells", unlike: true });
+    expect(swapped(c!)).toBe("Unlike phloem conducting cells, xylem conducting cells are alive at maturity.");
+    // A trailing consequence is cut.
+    expect(
+      readUnlike(
+        s(
+          "Unlike mammals, birds have only one occipital condyle, allowing them extensive movement of the head and neck.",
+        ),
+      )?.pb,
+    ).toBe("have only one occipital condyle");
+    for (const text of [
+      "Unlike in prokaryotes, elongation by RNA polymerase II in eukaryotes takes place 1,000 to 2,000 nucleotides beyond the end of the gene being transcribed.",
+      "Unlike many other animals, birds do not have teeth to chew their food.",
+      "Unlike living cells, many viruses do not have a plasma membrane or any of the structures necessary to sustain metabolic life.",
+    ])
+      expect(readUnlike(s(text)), text).toBeNull();
+  });
+
   it("pairs two sentences of one block only when the subjects share a head noun and the verb", () => {
     const pair = readContrastPair(
       s("The somas of sensory neurons are located in dorsal root ganglia."),
@@ -131,6 +151,27 @@ describe("Evaluate: the swapped-features claim (bio-swap-claim)", () => {
     const verdict = gateQuestion(q, "Evaluate", createGateContext([TROPISM]));
     expect(verdict.findings.filter((f) => f.severity === "reject")).toEqual([]);
     expect(verdict.passed).toBe(true);
+  });
+
+  it("swaps an “Unlike A, B …” sentence, and the gate passes it at Evaluate", () => {
+    const VASCULAR = chunk(10, "30.2 Stems", [
+      "### Vascular Tissue",
+      "",
+      "Unlike xylem conducting cells, phloem conducting cells are alive at maturity.",
+    ]);
+    const [c] = candidates([VASCULAR], [VASCULAR], "short", "Evaluate").filter(
+      (x) => x.form === "bio-swap-claim",
+    );
+    const q = c?.question as Extract<TQuestion, { type: "short" }>;
+    expect(q.promptText).toContain(
+      "“Unlike phloem conducting cells, xylem conducting cells are alive at maturity.”",
+    );
+    expect(q.markingScheme?.map((p) => p.point)).toEqual([
+      "Identifies the claim as incorrect: the two are the wrong way round",
+      "States that phloem conducting cells are alive at maturity",
+      "States that this sets phloem conducting cells apart from xylem conducting cells",
+    ]);
+    expect(gateQuestion(q, "Evaluate", createGateContext([VASCULAR])).passed).toBe(true);
   });
 
   it("keeps names capitalised inside the claim", () => {

@@ -32,10 +32,15 @@ const src = (c: IContrast) => [
  * Victoria", "FSH").
  */
 const inner = (subject: string) => (/^\S+\s+\p{Lu}/u.test(subject) ? subject : lower(subject));
-const truth = (c: IContrast) => `${capital(c.a)} ${stripEnd(c.pa)}, whereas ${inner(c.b)} ${stripEnd(c.pb)}.`;
-/** "A pb, whereas b pa." — the two features swapped, as a student's claim. */
+const truth = (c: IContrast) =>
+  c.unlike
+    ? `Unlike ${inner(c.a)}, ${inner(c.b)} ${stripEnd(c.pb)}.`
+    : `${capital(c.a)} ${stripEnd(c.pa)}, whereas ${inner(c.b)} ${stripEnd(c.pb)}.`;
+/** "A pb, whereas b pa." (or "Unlike b, a pb.") — the two swapped, as a student's claim. */
 export const swapped = (c: IContrast) =>
-  `${capital(c.a)} ${stripEnd(c.pb)}, whereas ${inner(c.b)} ${stripEnd(c.pa)}.`;
+  c.unlike
+    ? `Unlike ${inner(c.b)}, ${inner(c.a)} ${stripEnd(c.pb)}.`
+    : `${capital(c.a)} ${stripEnd(c.pb)}, whereas ${inner(c.b)} ${stripEnd(c.pa)}.`;
 
 /**
  * Evaluate, short answer: a student's claim with the two stated features swapped; is the student
@@ -60,8 +65,15 @@ export const swapClaim: IForm = {
         answer: `Incorrect: the student has them the wrong way round. ${truth(c)}`,
         points: [
           { point: "Identifies the claim as incorrect: the two are the wrong way round" },
-          { point: `States that ${inner(c.a)} ${stripEnd(c.pa)}` },
-          { point: `States that ${inner(c.b)} ${stripEnd(c.pb)}` },
+          ...(c.unlike
+            ? [
+                { point: `States that ${inner(c.b)} ${stripEnd(c.pb)}` },
+                { point: `States that this sets ${inner(c.b)} apart from ${inner(c.a)}` },
+              ]
+            : [
+                { point: `States that ${inner(c.a)} ${stripEnd(c.pa)}` },
+                { point: `States that ${inner(c.b)} ${stripEnd(c.pb)}` },
+              ]),
         ],
         keywords: keywords([c.a, c.b, c.pa, c.pb]),
         sources: src(c),

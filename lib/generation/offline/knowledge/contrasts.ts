@@ -1,4 +1,4 @@
-import { isNounPhrase } from "@/lib/text/phrases";
+import { isNounPhrase, isPluralNoun } from "@/lib/text/phrases";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import type { ISentence } from "./sentences";
 
@@ -20,6 +20,8 @@ export interface IContrast {
   sentence: string;
   /** The second sentence when the contrast is stated across two sentences of one block. */
   second?: string;
+  /** "Unlike A, B …": only B's predicate is stated (`pb`; `pa` is empty), A lacks it. */
+  unlike?: boolean;
   chunkKey: string;
 }
 
@@ -211,12 +213,39 @@ export function readContrastPair(
   };
 }
 
+/**
+ * "Unlike xylem conducting cells, phloem conducting cells are alive at maturity": B has what A
+ * lacks. Swapped ("Unlike phloem conducting cells, xylem conducting cells are …") it is wrong.
+ * Both must be noun phrases of the same number (the predicate agrees with B), not "in prokaryotes",
+ * "with animals", "many other animals", "which …".
+ */
+export function readUnlike(s: Pick<ISentence, "text" | "chunkKey">): IContrast | null {
+  const text = clean(s.text);
+  const m = /^Unlike\s+([^,]{3,60}),\s+(.+)\.$/.exec(text);
+  if (!m || /\.\s/.test(text.slice(0, -1))) return null;
+  const a = m[1]!.trim();
+  const bareA = a.replace(/^(?:the|a|an)\s+/i, "");
+  if (BAD_SUBJECT.test(a) || !isNounPhrase(bareA) || /\b\p{L}+ly\b/u.test(a)) return null;
+  // A trailing reason or consequence is cut ("…, since they are eukaryotes"; "…, allowing …").
+  const main = m[2]!.replace(/,\s+(?:which|allowing|since|because|although|including|so that)\b.*$/i, "");
+  const r = clause(main);
+  // A modal is fine here: "Unlike A, B can …" says A cannot.
+  if (!r || /,/.test(r.predicate)) return null;
+  if (isPluralNoun(bareA) !== isPluralNoun(r.subject.replace(/^(?:the|a|an)\s+/i, ""))) return null;
+  const sa = new Set(bareWords(a));
+  const sb = new Set(bareWords(r.subject));
+  if ([...sa].every((x) => sb.has(x)) || [...sb].every((x) => sa.has(x))) return null;
+  const st = stemsOf(r.predicate);
+  if ([...stemsOf(a)].every((x) => st.has(x))) return null;
+  return { a, b: r.subject, pa: "", pb: r.predicate, unlike: true, sentence: s.text, chunkKey: s.chunkKey };
+}
+
 /** The stated contrasts among the question-worthy sentences (lesson text only). */
 export function extractContrasts(sentences: readonly ISentence[]): IContrast[] {
   const out: IContrast[] = [];
   for (const s of sentences) {
     if (!s.standalone || s.sideBox) continue;
-    const c = readContrast(s);
+    const c = readContrast(s) ?? readUnlike(s);
     if (c) out.push(c);
   }
   const lesson = sentences.filter((s) => s.standalone && !s.sideBox);
