@@ -1,6 +1,8 @@
 import type { IKnowledge } from "@/lib/generation/offline/knowledge";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType } from "@/types/generation.types";
+import { mixedDefinition } from "./bio-claims";
+import { swapClaim } from "./bio-contrast";
 import { bookQuestion } from "./book";
 import { classifySort, classifyWritten } from "./classify";
 import type { IForm } from "./common";
@@ -56,6 +58,8 @@ export const FORMS: readonly IForm[] = [
   // Evaluate
   equationClaim,
   judgeClaim,
+  swapClaim,
+  mixedDefinition,
   // Create
   designInvestigation,
   equationInvestigation,
@@ -81,7 +85,7 @@ export const LEVEL_NEEDS: Record<EBloomLevel, string> = {
   Analyze:
     "cause and consequence stated in separate sentences, a stated cause with a defined term on the same topic, a process stated as ordered steps, or two groups stated with their members",
   Evaluate:
-    "stated relationship, cause or qualified statement (“most”, “usually”) a plausible claim can get wrong",
+    "stated relationship, cause or qualified statement (“most”, “usually”) a plausible claim can get wrong, two things stated in contrast (“whereas”), or a defined term with a same-kind term defined in the chapter",
   Create: "stated relation between two measurable quantities that a fair test could check",
 };
 
