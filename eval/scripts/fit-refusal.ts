@@ -117,10 +117,16 @@ if (opts.addMeaning) {
     const lines = judged.filter((q) => q.scope === m.book && q.judged);
     const passages = lines[0]?.judged?.passages ?? 0;
     if (!passages) continue;
+    const t0 = performance.now();
     const profile = await scopeMeaning(ws.db, ws.userId, { ...filtersOf(m), resourceTypes: null }, passages);
+    console.log(
+      `meaning profile of ${m.book}: ${passages} passages, built in ${Math.round(performance.now() - t0)} ms (rss ${Math.round(process.memoryUsage().rss / 1e6)} MB)`,
+    );
     for (const q of lines) for (const w of q.judged?.words ?? []) w.meaning = meaningLift(w.word, profile);
   }
   await ws.db.close();
+  if (opts.saveJudged && opts.judged)
+    await writeFile(opts.saveJudged, `${judged.map((q) => JSON.stringify(q)).join("\n")}\n`);
 }
 const files = new Set(opts.calibration.map((f) => path.basename(f)));
 const rows = judged.filter((q) => q.inScope || (q.file !== undefined && files.has(q.file)));

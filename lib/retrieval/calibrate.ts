@@ -278,7 +278,7 @@ function scopeWeight(w: IScopeWord, passages: number): number {
  * - specialistMass: how many specialist words the query has (sum of specialism, capped at 3, /3):
  *   "opportunity cost" has none, and ordinary words alone say little about a subject;
  * and against WordNet's taxonomy (wordnet-domains.ts: the scope's own vocabulary labelled with
- * WordNet topic domains and supersenses, against WordNet as a whole), per word its best-supported
+ * WordNet topic domains and supersenses, against everyday English labelled the same way), per word its best-supported
  * domain lift and supersense lift in [−4, 4] (`IScopeWord.meaning`):
  * - domainOff: the specificity-weighted mean of how far below WordNet's rate the scope uses the
  *   word's topic domain (max(0, −lift)/4; 0 for a word with no domain): "offside" (sport), "igneous"
