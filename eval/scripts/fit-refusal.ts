@@ -58,6 +58,7 @@ const opts = new Command()
     "eval/retrieval/out-of-scope-calibration.jsonl",
     "eval/retrieval/out-of-scope-calibration-2.jsonl",
     "eval/retrieval/out-of-scope-calibration-3.jsonl",
+    "eval/retrieval/out-of-scope-calibration-4.jsonl",
     "eval/retrieval/out-of-scope.jsonl",
   ])
   .option("--corpora <dirs...>", "books", [
