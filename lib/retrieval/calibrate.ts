@@ -415,6 +415,15 @@ export function refusalScore(m: IRefusalModel, f: Record<TRefusalFeature, number
 
 const SCOPE_MODEL: IRefusalModel = refusalModel as IRefusalModel;
 
+/** The features that need the scope's WordNet meaning profile (scope-vocabulary.ts `scopeMeaning`). */
+export const MEANING_FEATURES: readonly TRefusalFeature[] = ["domainOff", "senseOff", "meaningOff"];
+
+/**
+ * Whether the shipped model reads the meaning profile: if not, the server never builds it (the
+ * first query of a scope would pay for WordNet's tables and a scan of the scope for nothing).
+ */
+export const MODEL_USES_MEANING = SCOPE_MODEL.features.some((f) => MEANING_FEATURES.includes(f));
+
 /**
  * The query's relevance to the scope, on the scale of REFUSE_BELOW (below it: refused): the
  * query-level model's score (refusal-model.json, fitted by `npm run eval:fit-refusal` on the

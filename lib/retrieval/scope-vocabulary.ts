@@ -76,6 +76,7 @@ export async function scopeVocabulary(
   userId: string,
   filters: TRetrievalQueryRequest["filters"],
   words: readonly string[],
+  opts: { meaning: boolean } = { meaning: true },
 ): Promise<IScopeVocabulary> {
   const unique = [...new Set(words.map((w) => w.toLowerCase()))].slice(0, MAX_WORDS);
   const rt = filters.resourceType;
@@ -94,6 +95,7 @@ export async function scopeVocabulary(
       bgDf.set(r.word, Number(r.bg_df));
     }
   }
-  const meaning = passages > 0 ? await scopeMeaning(db, userId, scope, passages).catch(() => null) : null;
+  const meaning =
+    opts.meaning && passages > 0 ? await scopeMeaning(db, userId, scope, passages).catch(() => null) : null;
   return { passages, df, bgPassages, bgDf, meaning };
 }

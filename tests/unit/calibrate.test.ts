@@ -10,6 +10,7 @@ import {
   type IRefusalModel,
   type IScopeWord,
   keyness,
+  MODEL_USES_MEANING,
   medianCosine,
   PRESELECT_FROM,
   queryEvidence,
@@ -211,6 +212,10 @@ describe("the refusal's scope evidence", () => {
     expect(own.domainOff).toBe(0);
     expect(own.senseOff).toBe(0);
     expect(own.meaningOff).toBe(0);
+    // The server builds the profile only if the shipped model reads one of the three.
+    expect(MODEL_USES_MEANING).toBe(
+      (refusalModel.features as string[]).some((f) => ["domainOff", "senseOff", "meaningOff"].includes(f)),
+    );
     // Without a meaning profile the three are 0, the in-scope value.
     const unknown = refusalFeatures(judgement([word("offside", 0), word("rule", 40)]))!;
     expect([unknown.domainOff, unknown.senseOff, unknown.meaningOff]).toEqual([0, 0, 0]);
