@@ -29,6 +29,7 @@ import {
   type TRefusalFeature,
 } from "@/lib/retrieval/calibrate";
 import currentModel from "@/lib/retrieval/refusal-model.json";
+import { filtersOf, readManifest } from "./support/eval-corpus";
 import { fitRefusalModel, type IRefusalExample } from "./support/refusal-fit";
 import { type IJudgedQuery, judgeCalibrationQueries } from "./support/refusal-judgements";
 
@@ -40,6 +41,10 @@ const opts = new Command()
   .option("--features <names>", `comma-separated, from: ${REFUSAL_FEATURES.join(", ")}`)
   .option("--max-refused <share>", "in-scope even lines the cut may refuse", "0.006")
   .option("--l2 <value>", "L2 penalty on the standardised weights", "0.001")
+  .option(
+    "--add-meaning",
+    "fill in the words' WordNet meaning evidence from the scopes of --data-dir (for files judged before it existed)",
+  )
   .option("--evaluate", "score the current model file instead of fitting")
   .option("--write", `write the fitted model to ${MODEL_FILE}`)
   .option("--verbose", "list the out-of-scope queries kept and the in-scope ones refused, with features")
@@ -53,6 +58,7 @@ const opts = new Command()
     "eval/retrieval/out-of-scope-calibration.jsonl",
     "eval/retrieval/out-of-scope-calibration-2.jsonl",
     "eval/retrieval/out-of-scope-calibration-3.jsonl",
+    "eval/retrieval/out-of-scope-calibration-4.jsonl",
     "eval/retrieval/out-of-scope.jsonl",
   ])
   .option("--corpora <dirs...>", "books", [
@@ -68,6 +74,7 @@ const opts = new Command()
     maxRefused: string;
     l2: string;
     evaluate?: boolean;
+    addMeaning?: boolean;
     write?: boolean;
     verbose?: boolean;
     queries: string;
@@ -98,6 +105,28 @@ if (opts.judged && existsSync(opts.judged)) {
     },
   });
   if (opts.saveJudged)
+    await writeFile(opts.saveJudged, `${judged.map((q) => JSON.stringify(q)).join("\n")}\n`);
+}
+if (opts.addMeaning) {
+  // The scope's meaning profile as the server builds it (scope-vocabulary.ts), per book.
+  const { openOfflineWorkspace } = await import("./support/workspace");
+  const { scopeMeaning } = await import("@/lib/retrieval/scope-vocabulary");
+  const { meaningLift } = await import("@/lib/text/wordnet-domains");
+  const ws = await openOfflineWorkspace(path.resolve(opts.dataDir));
+  const manifests = await Promise.all(opts.corpora.map((c) => readManifest(c)));
+  for (const m of manifests) {
+    const lines = judged.filter((q) => q.scope === m.book && q.judged);
+    const passages = lines[0]?.judged?.passages ?? 0;
+    if (!passages) continue;
+    const t0 = performance.now();
+    const profile = await scopeMeaning(ws.db, ws.userId, { ...filtersOf(m), resourceTypes: null }, passages);
+    console.log(
+      `meaning profile of ${m.book}: ${passages} passages, built in ${Math.round(performance.now() - t0)} ms (rss ${Math.round(process.memoryUsage().rss / 1e6)} MB)`,
+    );
+    for (const q of lines) for (const w of q.judged?.words ?? []) w.meaning = meaningLift(w.word, profile);
+  }
+  await ws.db.close();
+  if (opts.saveJudged && opts.judged)
     await writeFile(opts.saveJudged, `${judged.map((q) => JSON.stringify(q)).join("\n")}\n`);
 }
 const files = new Set(opts.calibration.map((f) => path.basename(f)));

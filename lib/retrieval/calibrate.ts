@@ -1,6 +1,7 @@
 import { contentWords, stem, terms } from "@/lib/text/tokenize";
 import { zipf } from "@/lib/text/word-frequency";
 import { usageCount } from "@/lib/text/wordnet";
+import type { IMeaningLift } from "@/lib/text/wordnet-domains";
 import refusalModel from "./refusal-model.json";
 
 /**
@@ -177,6 +178,11 @@ export interface IScopeWord {
   hits: number[];
   /** Its general-language Zipf value (word-frequency.ts); looked up from `word` when absent. */
   zipf?: number;
+  /**
+   * How much the scope uses the word's WordNet topic domains and supersenses, against WordNet as a
+   * whole (wordnet-domains.ts `meaningLift`); absent when the scope's meaning profile is unknown.
+   */
+  meaning?: IMeaningLift;
 }
 
 /** What the judge saw about the query as a whole (the refusal fit, `npm run eval:fit-refusal`). */
@@ -270,7 +276,17 @@ function scopeWeight(w: IScopeWord, passages: number): number {
  *   scope does not use more than everyday English does ("titration" asked of Biology), 0 with none;
  * - specialistBest: the share of them the best passage holds (1 with none);
  * - specialistMass: how many specialist words the query has (sum of specialism, capped at 3, /3):
- *   "opportunity cost" has none, and ordinary words alone say little about a subject.
+ *   "opportunity cost" has none, and ordinary words alone say little about a subject;
+ * and against WordNet's taxonomy (wordnet-domains.ts: the scope's own vocabulary labelled with
+ * WordNet topic domains and supersenses, against everyday English labelled the same way), per word its best-supported
+ * domain lift and supersense lift in [−4, 4] (`IScopeWord.meaning`):
+ * - domainOff: the specificity-weighted mean of how far below WordNet's rate the scope uses the
+ *   word's topic domain (max(0, −lift)/4; 0 for a word with no domain): "offside" (sport), "igneous"
+ *   (geology) asked of Biology;
+ * - senseOff: the same for the word's supersense (noun.food, noun.possession, …);
+ * - meaningOff: the specificity-weighted share of words whose every label (domain and supersense)
+ *   the scope uses less than WordNet does.
+ * All three are 0 when the scope's meaning profile is unknown (the value of in-scope words).
  */
 export const REFUSAL_FEATURES = [
   "logitBest",
@@ -288,6 +304,9 @@ export const REFUSAL_FEATURES = [
   "specialistMissing",
   "specialistBest",
   "specialistMass",
+  "domainOff",
+  "senseOff",
+  "meaningOff",
 ] as const;
 export type TRefusalFeature = (typeof REFUSAL_FEATURES)[number];
 
@@ -344,6 +363,17 @@ export function refusalFeatures(j: IQueryJudgement): Record<TRefusalFeature, num
     specialMissing += sp * (1 - Math.max(0, Math.min(1, g / 4)));
     if (w.inBest) specialBest += sp;
   }
+  let domainOff = 0;
+  let senseOff = 0;
+  let meaningOff = 0;
+  for (const w of j.words) {
+    const m = w.meaning;
+    if (!m) continue;
+    if (m.domain !== null) domainOff += w.specificity * Math.max(0, -m.domain);
+    if (m.supersense !== null) senseOff += w.specificity * Math.max(0, -m.supersense);
+    const labels = [m.domain, m.supersense].filter((x): x is number => x !== null);
+    if (labels.length > 0 && Math.max(...labels) < 0) meaningOff += w.specificity;
+  }
   return {
     logitBest: logit(j.bestRelevance),
     cosine: f.cosine,
@@ -360,6 +390,9 @@ export function refusalFeatures(j: IQueryJudgement): Record<TRefusalFeature, num
     specialistMissing: specialTotal > 0 ? specialMissing / specialTotal : 0,
     specialistBest: specialTotal > 0 ? specialBest / specialTotal : 1,
     specialistMass: Math.min(3, specialTotal) / 3,
+    domainOff: total > 0 ? domainOff / total / 4 : 0,
+    senseOff: total > 0 ? senseOff / total / 4 : 0,
+    meaningOff: total > 0 ? meaningOff / total : 0,
   };
 }
 
@@ -381,6 +414,15 @@ export function refusalScore(m: IRefusalModel, f: Record<TRefusalFeature, number
 }
 
 const SCOPE_MODEL: IRefusalModel = refusalModel as IRefusalModel;
+
+/** The features that need the scope's WordNet meaning profile (scope-vocabulary.ts `scopeMeaning`). */
+export const MEANING_FEATURES: readonly TRefusalFeature[] = ["domainOff", "senseOff", "meaningOff"];
+
+/**
+ * Whether the shipped model reads the meaning profile: if not, the server never builds it (the
+ * first query of a scope would pay for WordNet's tables and a scan of the scope for nothing).
+ */
+export const MODEL_USES_MEANING = SCOPE_MODEL.features.some((f) => MEANING_FEATURES.includes(f));
 
 /**
  * The query's relevance to the scope, on the scale of REFUSE_BELOW (below it: refused): the

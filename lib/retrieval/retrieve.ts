@@ -1,6 +1,7 @@
 import "server-only";
 import { planQuery } from "@/lib/steps/plan/offline";
 import type { TRetrievalQueryRequest, TRetrievalQueryResponse } from "@/schema/retrieval.schema";
+import { MODEL_USES_MEANING } from "./calibrate";
 import { assessAndCorrect } from "./pipeline/correct";
 import { applyFocus } from "./pipeline/focus";
 import { gatherPlan } from "./pipeline/gather-plan";
@@ -116,6 +117,8 @@ export async function retrieve(
           userId,
           req.filters,
           judgedWords([...understanding.classification.topicTerms, ...plan.options]),
+          // The meaning profile only where it is used: by the model, or by a fit collecting evidence.
+          { meaning: MODEL_USES_MEANING || Boolean(settings.onJudged) },
         ).catch(() => null);
   const judgement = judgeRelevance(run, assessed.top, assessed.pass.candidates, plan.options, vocabulary);
   return buildResponse(run, assessed, started, explanations, {

@@ -1,7 +1,8 @@
 import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
+import { type IMeaningProfile, meaningProfile } from "@/lib/text/wordnet-domains";
 import type { TRetrievalQueryRequest } from "@/schema/retrieval.schema";
-import { scopeWordCounts } from "./store";
+import { scopeTermCounts, scopeWordCounts } from "./store";
 
 /**
  * How often each of the query's words occurs in the whole scope (board, grade, subject, resource
@@ -24,6 +25,48 @@ export interface IScopeVocabulary {
    */
   bgPassages: number;
   bgDf: Map<string, number>;
+  /**
+   * The scope's WordNet meaning profile (topic domains and supersenses of its whole vocabulary,
+   * weighted by passages; wordnet-domains.ts), or null if it could not be built.
+   */
+  meaning: IMeaningProfile | null;
+}
+
+type TScope = Parameters<typeof scopeTermCounts>[2];
+
+/** Profiles by user and scope, keyed with the scope's passage count so that new uploads rebuild it. */
+const profiles = new Map<string, Promise<IMeaningProfile>>();
+const MAX_PROFILES = 32;
+
+/**
+ * The scope's meaning profile, built once per scope (one grouped scan of its postings, then a
+ * WordNet label per term) and cached while the scope's passage count stays the same.
+ */
+export function scopeMeaning(
+  db: ISqlExecutor,
+  userId: string,
+  scope: TScope,
+  passages: number,
+): Promise<IMeaningProfile> {
+  const key = JSON.stringify([
+    userId,
+    scope.board,
+    scope.grade,
+    scope.subject,
+    scope.resourceTypes,
+    passages,
+  ]);
+  let p = profiles.get(key);
+  if (!p) {
+    p = scopeTermCounts(db, userId, scope).then((rows) =>
+      meaningProfile(rows.map((r) => [r.lexeme, Number(r.df)])),
+    );
+    // A failed build is not cached: the next query tries again.
+    p.catch(() => profiles.delete(key));
+    if (profiles.size >= MAX_PROFILES) profiles.delete(profiles.keys().next().value as string);
+    profiles.set(key, p);
+  }
+  return p;
 }
 
 const MAX_WORDS = 64;
@@ -33,16 +76,13 @@ export async function scopeVocabulary(
   userId: string,
   filters: TRetrievalQueryRequest["filters"],
   words: readonly string[],
+  opts: { meaning: boolean } = { meaning: true },
 ): Promise<IScopeVocabulary> {
   const unique = [...new Set(words.map((w) => w.toLowerCase()))].slice(0, MAX_WORDS);
   const rt = filters.resourceType;
   const resourceTypes = rt ? (Array.isArray(rt) ? [...new Set(rt)] : [rt]) : null;
-  const rows = await scopeWordCounts(
-    db,
-    userId,
-    { board: filters.board, grade: filters.grade, subject: filters.subject, resourceTypes },
-    unique,
-  );
+  const scope = { board: filters.board, grade: filters.grade, subject: filters.subject, resourceTypes };
+  const rows = await scopeWordCounts(db, userId, scope, unique);
   const df = new Map<string, number>();
   const bgDf = new Map<string, number>();
   let passages = 0;
@@ -55,5 +95,7 @@ export async function scopeVocabulary(
       bgDf.set(r.word, Number(r.bg_df));
     }
   }
-  return { passages, df, bgPassages, bgDf };
+  const meaning =
+    opts.meaning && passages > 0 ? await scopeMeaning(db, userId, scope, passages).catch(() => null) : null;
+  return { passages, df, bgPassages, bgDf, meaning };
 }

@@ -262,6 +262,29 @@ export function scopeWordCounts(
   );
 }
 
+/**
+ * Every index term of the scope with the number of its passages holding it (the BM25 postings,
+ * `chunk_terms`): the scope's whole vocabulary, for its WordNet meaning profile (scope-vocabulary.ts
+ * caches the result per scope).
+ */
+export function scopeTermCounts(
+  db: ISqlExecutor,
+  userId: string,
+  scope: { board: string; grade: string; subject: string; resourceTypes: string[] | null },
+): Promise<{ lexeme: string; df: number }[]> {
+  return db.query<{ lexeme: string; df: number }>(
+    `select t.lexeme, count(*)::int as df
+     from chunk_terms t
+     where t.document_id in (
+       select d.id from documents d
+       where (d.visibility = 'shared' or d.owner_id = $4)
+         and d.board = $1 and d.grade = $2 and d.subject = $3
+         and ($5::text[] is null or d.resource_type = any ($5::text[])))
+     group by t.lexeme`,
+    [scope.board, scope.grade, scope.subject, userId, scope.resourceTypes],
+  );
+}
+
 export interface IRetrievalLogRow {
   userId: string;
   queryType: string;

@@ -42,6 +42,11 @@ function table(): Map<string, number> {
   return map;
 }
 
+/** Every Porter stem in the general corpus with its occurrences. */
+export function generalStemCounts(): IterableIterator<[string, number]> {
+  return table().entries();
+}
+
 /** Occurrences of the word's stem in the general corpus (0: not in the list). */
 export function generalCount(word: string): number {
   return table().get(stem(word.toLowerCase())) ?? 0;

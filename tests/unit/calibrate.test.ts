@@ -10,6 +10,7 @@ import {
   type IRefusalModel,
   type IScopeWord,
   keyness,
+  MODEL_USES_MEANING,
   medianCosine,
   PRESELECT_FROM,
   queryEvidence,
@@ -190,6 +191,34 @@ describe("the refusal's scope evidence", () => {
     const alone = refusalFeatures(judgement(physicsWords.words, { bgPassages: 0 }))!;
     expect(alone.foreign).toBe(0);
     expect(alone.keyness).toBe(0);
+  });
+
+  it("domainOff, senseOff and meaningOff count the words whose WordNet labels the scope rarely uses", () => {
+    const lifted = (w: IScopeWord, domain: number | null, supersense: number | null): IScopeWord => ({
+      ...w,
+      meaning: { domain, supersense },
+    });
+    // "offside" (sport, a domain Biology never uses) and "rule"; against "ribosome", "translation".
+    const sport = refusalFeatures(
+      judgement([lifted(word("offside", 0), -3, -0.5), lifted(word("rule", 40), null, 0.2)]),
+    )!;
+    const own = refusalFeatures(
+      judgement([lifted(word("ribosome", 300), 2.5, 1.5), lifted(word("translation", 200), 1, 0.4)]),
+    )!;
+    expect(sport.domainOff).toBeGreaterThan(0.3);
+    expect(sport.senseOff).toBeGreaterThan(0);
+    expect(sport.meaningOff).toBeGreaterThan(0.5);
+    expect(sport.meaningOff).toBeLessThan(1);
+    expect(own.domainOff).toBe(0);
+    expect(own.senseOff).toBe(0);
+    expect(own.meaningOff).toBe(0);
+    // The server builds the profile only if the shipped model reads one of the three.
+    expect(MODEL_USES_MEANING).toBe(
+      (refusalModel.features as string[]).some((f) => ["domainOff", "senseOff", "meaningOff"].includes(f)),
+    );
+    // Without a meaning profile the three are 0, the in-scope value.
+    const unknown = refusalFeatures(judgement([word("offside", 0), word("rule", 40)]))!;
+    expect([unknown.domainOff, unknown.senseOff, unknown.meaningOff]).toEqual([0, 0, 0]);
   });
 
   it("generalKeyness sets the scope's rate against everyday English; specialism marks words rare in speech", () => {

@@ -1,4 +1,5 @@
 import { contentWords, stem, terms } from "@/lib/text/tokenize";
+import { meaningLift } from "@/lib/text/wordnet-domains";
 import type { TRetrievalQueryResponse } from "@/schema/retrieval.schema";
 import {
   calibratedRelevance,
@@ -168,6 +169,7 @@ export function scopeWords(
         bgDf: vocabulary.bgDf.get(word.toLowerCase()) ?? 0,
         inBest: hits.includes(bestIndex),
         hits,
+        ...(vocabulary.meaning ? { meaning: meaningLift(word, vocabulary.meaning) } : {}),
       });
     }
   return out;
