@@ -12,7 +12,7 @@ import {
 } from "@/lib/generation/offline/forms/mcq-equations";
 import { unitMcq } from "@/lib/generation/offline/forms/mcq-units";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
-import { extractEquations } from "@/lib/generation/offline/knowledge/equations";
+import { extractEquations, parseLaw } from "@/lib/generation/offline/knowledge/equations";
 import { sameDims } from "@/lib/generation/offline/knowledge/numeric/units";
 import { dimsOfUnit, readUnit, statedUnits } from "@/lib/generation/offline/knowledge/numeric-units";
 import type { ISentence } from "@/lib/generation/offline/knowledge/sentences";
@@ -234,5 +234,45 @@ describe("two changes at once (Analyze)", () => {
   it("needs two quantities to change", () => {
     const one = `## Weight\n\nThe weight of an object is w = mg, where m is the mass of the object.`;
     expect(build(equationScaling, [chunk(one, 0, "4.3 Weight")], "Analyze")).toEqual([]);
+  });
+});
+
+describe("equations the extraction used to miss (Physics corpus sentences)", () => {
+  const eqs = (text: string) =>
+    extractEquations([chunk(`## X\n\n${text}`, 0, "1.1 X")]).map(
+      (e) => `${e.text} [${e.subject.name}; ${e.factors.map((f) => f.name).join(", ")}]`,
+    );
+
+  it("takes the last name of a list before a symbol, and never 'v is proportional to …' as a name", () => {
+    expect(
+      eqs(
+        "Tangential speed v and angular speed ω are related by v = rω, and tangential velocity has units of m/s. The equation v = rω says that the tangential speed v is proportional to the distance r from the center of rotation.",
+      ),
+    ).toEqual(["v = rω [tangential speed; distance, angular speed]"]);
+  });
+
+  it("reads a name that is several words as a whole (index of refraction)", () => {
+    expect(
+      eqs(
+        "The index of refraction n of a material is defined as n = c/v, where v is the observed speed of light in the material.",
+      ),
+    ).toEqual(["n = c/v [index of refraction; speed of light, speed]"]);
+  });
+
+  it("reads upper-case subscripts and electric potential (V = U_E/q), and a bracketed square in a product", () => {
+    expect(
+      eqs(
+        "The electric potential V is V = U_E/q, where U_E is the electric potential energy of a test charge q.",
+      ),
+    ).toEqual(["V = U_E/q [electric potential; electric potential energy, charge]"]);
+    expect(parseLaw("m(v^2)/r")?.factors).toEqual([
+      { symbol: "m", power: 1 },
+      { symbol: "v", power: 2 },
+      { symbol: "r", power: -1 },
+    ]);
+  });
+
+  it("still refuses symbols the passage does not name (Planck's constant h)", () => {
+    expect(eqs("We can see that photon momentum is small, since p = h/λ. and h is very small.")).toEqual([]);
   });
 });

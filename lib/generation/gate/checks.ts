@@ -616,7 +616,7 @@ const contentStems = (text: string) => new Set([...stemSet(text)].filter((s) => 
 
 /** A question answered by working with numbers (a numeric key, or a stem and answer with numbers). */
 function isCalculation(q: TQuestion): boolean {
-  if (q.type === "mcq") return shapeOf(keyOf(q)) === "number";
+  if (q.type === "mcq") return shapeOf(keyOf(q)) === "number" || FACTOR_KEY.test(keyOf(q).trim());
   return /\d/.test(q.promptText) && /\d/.test(q.suggestedAnswer);
 }
 

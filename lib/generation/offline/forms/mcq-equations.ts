@@ -93,11 +93,6 @@ export function wrongLaws(eq: IEquation): IOption[] {
     if (Math.abs(p) === 2)
       tries.push({ law: withPower(law, s, Math.sign(p)), why: `Leaves out the square on the ${name(s)}.` });
   }
-  if (factors.length >= 2)
-    tries.push({
-      law: { ...law, powers: new Map([...law.powers].map(([s, p]) => [s, -p])) },
-      why: "Turns the whole relation upside down.",
-    });
   for (const s of factors) {
     const p = law.powers.get(s)!;
     if (Math.abs(p) === 1)
@@ -106,6 +101,12 @@ export function wrongLaws(eq: IEquation): IOption[] {
         why: `Squares the ${name(s)}, which the relation does not.`,
       });
   }
+  // Last: "v = 1/(dt)" reads as implausible beside the others.
+  if (factors.length >= 2)
+    tries.push({
+      law: { ...law, powers: new Map([...law.powers].map(([s, p]) => [s, -p])) },
+      why: "Turns the whole relation upside down.",
+    });
   if (law.coefficient !== 1)
     tries.push({
       law: { ...law, coefficient: 1 },
@@ -184,9 +185,6 @@ const WORDS: Record<number, string> = {
   2: "twice",
   3: "three times",
   4: "four times",
-  8: "eight times",
-  9: "nine times",
-  16: "sixteen times",
 };
 const PARTS: Record<number, string> = { 2: "half", 3: "one third", 4: "one quarter", 9: "one ninth" };
 /** "It becomes four times as large." / "It stays the same." — null for a factor with no plain words. */

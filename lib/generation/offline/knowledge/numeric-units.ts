@@ -27,15 +27,17 @@ const END = "(?=[.;,]\\s|[.;,]?$|\\s+(?:and|or|which|where|while|is|are|because|
 /** "the (SI) unit(s) of X is/are U", "X is measured in (units of) U", "X has units of U", "X (in U)". */
 const PATTERNS: readonly RegExp[] = [
   new RegExp(
-    `\\b(?:SI |standard )?units? (?:of|for) (?:the |an? )?${NAME} (?:is|are) (?:the |in )?${UNIT}${END}`,
+    `\\b(?:SI |standard |metric )?units? (?:of|for) (?:the |an? )?${NAME} (?:is|are) (?:called |expressed in )?(?:the |in )?${UNIT}${END}`,
     "i",
   ),
   new RegExp(
-    `\\b${NAME} (?:is|are) (?:usually |commonly |typically )?measured in (?:units of )?${UNIT}${END}`,
+    `\\b${NAME} (?:is|are|can be) (?:usually |commonly |typically )?(?:measured|expressed) in (?:units of )?${UNIT}${END}`,
     "i",
   ),
-  new RegExp(`\\b${NAME} (?:has|have) (?:the )?(?:SI )?units? of ${UNIT}${END}`, "i"),
+  new RegExp(`\\b${NAME} (?:has|have) (?:the )?(?:SI |standard )?units? of ${UNIT}${END}`, "i"),
   new RegExp(`\\b${NAME} \\(in ${UNIT}\\)`, "i"),
+  // A list of quantities: "Time: t, measured in seconds (s)".
+  new RegExp(`^(?:- )?${NAME}: \\S{1,4}, measured in ${UNIT}${END}`, "i"),
 ];
 
 /** A unit written as a symbol ("N/C", "m/s^2") or in words ("radians per second (rad/s)", "newtons"). */
@@ -43,7 +45,7 @@ export function readUnit(raw: string): { unit: string; dims: TDims } | null {
   const text = raw.trim().replace(/^(?:the|a|an)\s+/i, "");
   const paren = /\(([^()]{1,20})\)\s*$/.exec(text);
   if (paren) {
-    const inner = symbolUnit(paren[1]!.trim());
+    const inner = symbolUnit(paren[1]!.replace(/^abbreviated\s+/i, "").trim());
     const outer = wordsUnit(text.slice(0, paren.index).trim());
     // "radians per second (rad/s)": the words and the symbol must agree.
     if (inner && (!outer || sameDims(inner.dims, outer.dims))) return inner;
@@ -52,7 +54,11 @@ export function readUnit(raw: string): { unit: string; dims: TDims } | null {
   return symbolUnit(text) ?? wordsUnit(text);
 }
 
-function symbolUnit(text: string): { unit: string; dims: TDims } | null {
+function symbolUnit(raw: string): { unit: string; dims: TDims } | null {
+  // "kg m/s": symbols side by side are a product.
+  const text = /^[A-Za-z]{1,3}(?: [A-Za-z]{1,3}(?:\/[A-Za-z]{1,3}(?:\^\d)?)?)+$/.test(raw)
+    ? raw.replace(/ /g, "⋅")
+    : raw;
   const parsed = parseUnitAt(text, 0);
   if (!parsed || parsed.end !== text.length) return null;
   // A unit word spelled out ("newtons") is displayed as its symbol below, not as the word.
@@ -100,7 +106,8 @@ function wordsUnit(text: string): { unit: string; dims: TDims } | null {
 }
 
 /** Words before a quantity's name that are not part of it ("while sound intensity"). */
-const LEAD = /^(?:(?:while|when|and|or|but|since|because|so|the|an?|its|their|SI|that|which)\s+)+/i;
+const LEAD =
+  /^(?:(?:while|when|and|or|but|since|because|so|the|an?|its|their|SI|that|which|than|more|less|of|in|to|for|with|as|like)\s+)+/i;
 
 /** Every quantity whose unit a passage sentence states, with its unit checked against the name. */
 export function statedUnits(sentences: readonly ISentence[]): IStatedUnit[] {
