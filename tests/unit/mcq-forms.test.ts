@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
 import { mulberry32 } from "@/lib/generation/offline/forms/common";
+import { equationProblem } from "@/lib/generation/offline/forms/equations";
 import {
   equationChoice,
   equationScaling,
@@ -229,6 +230,15 @@ describe("two changes at once (Analyze)", () => {
     const verdict = passes(q, chunks, "Analyze");
     expect(verdict.demand).toBe("Analyze");
     expect(verdict.passed).toBe(true);
+  });
+
+  it("is not a duplicate of a calculation on the same equation (a factor, not a value)", () => {
+    const chunks = [chunk(POWER, 0, "19.4 Electric Power")];
+    const [calc] = build(equationProblem, chunks, "Apply");
+    const [scaling] = build(equationScaling, chunks, "Analyze");
+    expect(calc?.contextRefs[0]?.quote).toBe(scaling?.contextRefs[0]?.quote);
+    const verdict = gateQuestion(scaling!, "Analyze", createGateContext(chunks), { accepted: [calc!] });
+    expect(verdict.findings.map((f) => f.flag)).not.toContain("duplicate_fact");
   });
 
   it("needs two quantities to change", () => {

@@ -615,9 +615,11 @@ const FORM_WORDS = new Set(
 const contentStems = (text: string) => new Set([...stemSet(text)].filter((s) => !FORM_WORDS.has(s)));
 
 /** A question answered by working with numbers (a numeric key, or a stem and answer with numbers). */
-function isCalculation(q: TQuestion): boolean {
-  if (q.type === "mcq") return shapeOf(keyOf(q)) === "number" || FACTOR_KEY.test(keyOf(q).trim());
-  return /\d/.test(q.promptText) && /\d/.test(q.suggestedAnswer);
+/** What a question asks of its sentence: a value computed, a factor reasoned from a law, or a fact. */
+function askKind(q: TQuestion): "value" | "factor" | "fact" {
+  if (q.type === "mcq")
+    return shapeOf(keyOf(q)) === "number" ? "value" : FACTOR_KEY.test(keyOf(q).trim()) ? "factor" : "fact";
+  return /\d/.test(q.promptText) && /\d/.test(q.suggestedAnswer) ? "value" : "fact";
 }
 
 export function checkDuplicates(q: TQuestion, state: IGateState): IGateFinding[] {
@@ -630,7 +632,7 @@ export function checkDuplicates(q: TQuestion, state: IGateState): IGateFinding[]
     const sameStem = stem.size > 0 && coverage(stem, os) >= 0.75 && coverage(os, stem) >= 0.75;
     const theirs = new Set(other.contextRefs.map((r) => r.quote));
     // A calculation with a relation and a recall of it ask different things of the same sentence.
-    const sameKind = isCalculation(q) === isCalculation(other);
+    const sameKind = askKind(q) === askKind(other);
     // The same key, or nothing cited that the other question did not already rest on.
     const sameFact =
       (key !== "" &&
