@@ -77,7 +77,7 @@ describe("stated units (Remember: What is the SI unit of …?)", () => {
       sentence("The units of angular velocity are radians per second (rad/s)."),
       sentence("The units of electric field are N/C."),
       sentence(
-        "While sound intensity (in W/m^2) is the SI unit, the sound intensity level in decibels (dB) is more relevant.",
+        "Sound intensity level in decibels (dB) is more relevant for how humans perceive sounds than sound intensity (in W/m^2), even though sound intensity is the SI unit.",
       ),
       // Wrong dimensions for the name: never asked.
       sentence("The units of momentum are newtons."),
@@ -239,6 +239,14 @@ describe("two changes at once (Analyze)", () => {
     expect(calc?.contextRefs[0]?.quote).toBe(scaling?.contextRefs[0]?.quote);
     const verdict = gateQuestion(scaling!, "Analyze", createGateContext(chunks), { accepted: [calc!] });
     expect(verdict.findings.map((f) => f.flag)).not.toContain("duplicate_fact");
+  });
+
+  it("never changes a constant (c = fλ: the speed of light stays c)", () => {
+    const light = `## 17.1 Diffraction\n\nAs we have seen previously, light obeys the equation c = fλ, where c = 3.00 × 10^8 m/s is the speed of light in vacuum, f is the frequency of the electromagnetic wave in Hz (or s^–1), and λ is its wavelength in m.`;
+    const chunks = [chunk(light, 0, "17.1 Diffraction")];
+    expect(extractEquations(chunks).map((e) => e.text)).toEqual(["c = fλ"]);
+    expect(build(equationScaling, chunks, "Analyze")).toEqual([]);
+    expect(build(equationChoice, chunks, "Remember")).toHaveLength(1);
   });
 
   it("needs two quantities to change", () => {

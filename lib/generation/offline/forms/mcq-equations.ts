@@ -205,9 +205,16 @@ const CHANGES: readonly { r: IRatio; verb: string }[] = [
 export const equationScaling: IForm = {
   id: "mcq-scaling",
   fits: (type, level) => type === "mcq" && level === "Analyze",
-  available: (kb) => kb.equations.filter((e) => e.factors.filter((f) => !isGiven(f)).length >= 2).length,
+  available: (kb) =>
+    kb.equations.filter((e) => !isGiven(e.subject) && e.factors.filter((f) => !isGiven(f)).length >= 2)
+      .length,
   *build(env) {
     for (const eq of distinctLaws(fresh(env, "mcq-scaling"))) {
+      // "c = fλ": the speed of light does not change; f and λ cannot both be set.
+      if (isGiven(eq.subject)) {
+        env.trace?.("the subject is a constant (c, g)");
+        continue;
+      }
       const varied = eq.factors.filter((f) => !isGiven(f));
       if (varied.length < 2) {
         env.trace?.("fewer than two quantities to change");

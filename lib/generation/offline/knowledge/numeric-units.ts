@@ -143,7 +143,10 @@ function displayName(phrase: string, name: string): string {
   const at = words.lastIndexOf(head);
   if (at < 0) return name;
   const start = Math.max(0, at - 2);
-  const kept = words.slice(start, at + 1).join(" ");
+  const kept = words
+    .slice(start, at + 1)
+    .join(" ")
+    .replace(LEAD, "");
   return kept.endsWith(name) ? kept : name;
 }
 
