@@ -122,9 +122,10 @@ describe("proportion rule (Apply)", () => {
     expect(q?.type).toBe("mcq");
     if (q?.type !== "mcq") return;
     expect(q.promptText).toMatch(
-      /is doubled while everything else is kept the same\. What happens to the electric power\?$/,
+      /^If .+ is doubled while everything else is kept the same, what happens to the electric power\?$/,
     );
-    expect(q.options[q.correctIndex]).toBe("It doubles.");
+    // The key does not echo the stem's "doubled" (the gate refused "It doubles." as given away).
+    expect(q.options[q.correctIndex]).toBe("It becomes twice as large.");
     expect(q.correctIndex).toBe(1);
     const [square] = extractMonotonic([
       sentence("The force is inversely proportional to the square of the distance between the charges."),

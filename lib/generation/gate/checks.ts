@@ -270,6 +270,9 @@ export function checkGrammar(q: TQuestion): IGateFinding[] {
 }
 
 const NUMBER_WORD = /^(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|half|twice|double)$/i;
+/** A factor computed from a stated law ("It becomes four times as large."): worked out, not found. */
+const FACTOR_KEY =
+  /^(?:it (?:becomes|is) )?(?:(?:twice|half|one (?:third|quarter|ninth)|(?:\d+|two|three|four|eight|nine|sixteen) times|\d+\/\d+) as large|(?:it )?stays the same)\.?$/i;
 
 /** Words that say nothing about which option is right. */
 const CUE_STOP = new Set(["cell", "cells", "process", "type", "called", "term", "following"]);
@@ -290,6 +293,7 @@ export function checkTrivial(q: TQuestion): IGateFinding[] {
     !distractorsOf(q).some(visible) &&
     shapeOf(key) !== "number" &&
     !NUMBER_WORD.test(key.trim()) &&
+    !FACTOR_KEY.test(key.trim()) &&
     !COMBINED_KEY.test(key)
   )
     out.push(reject("trivial", "The answer is visible in the question."));
@@ -325,6 +329,27 @@ function softCoverage(text: string, support: ReadonlySet<string>): number {
     if (support.has(stem(w)) || (w.length >= 7 && prefixes.has(w.slice(0, 6)))) hit++;
   }
   return hit / new Set(words).size;
+}
+
+/** Linear and displayed math alike ("W/m^2" = "W/m²", "kg ⋅ m" = "kg⋅m"). */
+const mathForm = (s: string) =>
+  s
+    .replace(/\^\(?2\)?/g, "²")
+    .replace(/\^\(?3\)?/g, "³")
+    .replace(/\s*[⋅·]\s*/g, "⋅")
+    .replace(/_\(?(\w+)\)?/g, "_$1");
+/** The sentence writes `symbols` as a whole (not inside a longer symbol). */
+function writes(sentence: string, symbols: string): boolean {
+  const text = mathForm(sentence);
+  const want = mathForm(symbols);
+  let at = text.indexOf(want);
+  while (at >= 0) {
+    const before = text.charAt(at - 1);
+    const after = text.charAt(at + want.length);
+    if (!/[\p{L}\d/^_]/u.test(before) && !/[\p{L}\d/^_²³]/u.test(after)) return true;
+    at = text.indexOf(want, at + 1);
+  }
+  return false;
 }
 
 /** Sentences of the cited passages. */
@@ -375,7 +400,14 @@ export function checkSupport(
       // An order of lettered statements (forms/sequence.ts): the statements are the passages'.
       /^[A-Z](?: → [A-Z])+$/.test(key.trim()) ||
       NUMBER_WORD.test(key.trim()) ||
+      FACTOR_KEY.test(key.trim()) ||
       NEGATIVE_STEM.test(withoutQuotes(q.promptText))
+    )
+      return [];
+    // A symbol key ("N/C", "P = IV") has no word stems: it stands when a cited sentence writes it.
+    if (
+      /^[^\s]{1,12}$|^\S{1,6} = \S{1,12}$/u.test(key.trim()) &&
+      cited.some((s) => writes(s.text, key.trim()))
     )
       return [];
     const given = new Set(ctx.sentences.flatMap((s) => [...s.stems]));
@@ -583,9 +615,11 @@ const FORM_WORDS = new Set(
 const contentStems = (text: string) => new Set([...stemSet(text)].filter((s) => !FORM_WORDS.has(s)));
 
 /** A question answered by working with numbers (a numeric key, or a stem and answer with numbers). */
-function isCalculation(q: TQuestion): boolean {
-  if (q.type === "mcq") return shapeOf(keyOf(q)) === "number";
-  return /\d/.test(q.promptText) && /\d/.test(q.suggestedAnswer);
+/** What a question asks of its sentence: a value computed, a factor reasoned from a law, or a fact. */
+function askKind(q: TQuestion): "value" | "factor" | "fact" {
+  if (q.type === "mcq")
+    return shapeOf(keyOf(q)) === "number" ? "value" : FACTOR_KEY.test(keyOf(q).trim()) ? "factor" : "fact";
+  return /\d/.test(q.promptText) && /\d/.test(q.suggestedAnswer) ? "value" : "fact";
 }
 
 export function checkDuplicates(q: TQuestion, state: IGateState): IGateFinding[] {
@@ -598,7 +632,7 @@ export function checkDuplicates(q: TQuestion, state: IGateState): IGateFinding[]
     const sameStem = stem.size > 0 && coverage(stem, os) >= 0.75 && coverage(os, stem) >= 0.75;
     const theirs = new Set(other.contextRefs.map((r) => r.quote));
     // A calculation with a relation and a recall of it ask different things of the same sentence.
-    const sameKind = isCalculation(q) === isCalculation(other);
+    const sameKind = askKind(q) === askKind(other);
     // The same key, or nothing cited that the other question did not already rest on.
     const sameFact =
       (key !== "" &&

@@ -306,7 +306,10 @@ export const equationProblem: IForm = {
         )
           p = made;
       }
-      if (!p) continue;
+      if (!p) {
+        env.trace?.("no new values whose answer the passages do not state");
+        continue;
+      }
       if (env.slot.type === "mcq") {
         const q = mcq(env, {
           prompt: p.stem,
@@ -316,6 +319,7 @@ export const equationProblem: IForm = {
           sources: source(eq),
         });
         if (q) yield q;
+        else env.trace?.("MCQ: < 3 distinct slip answers");
         continue;
       }
       const show3 = "Show your working: the equation, the values put in, and the answer with its unit.";

@@ -7,6 +7,8 @@ import { bookQuestion } from "./book";
 import { classifySort, classifyWritten } from "./classify";
 import type { IForm } from "./common";
 import { equationClaim, equationData, equationInvestigation, equationProblem } from "./equations";
+import { equationChoice, equationScaling } from "./mcq-equations";
+import { unitMcq } from "./mcq-units";
 import {
   compareTerms,
   contrastSiblings,
@@ -33,6 +35,8 @@ export const FORMS: readonly IForm[] = [
   definesMcq,
   definitionMcq,
   statementMcq,
+  unitMcq,
+  equationChoice,
   spotTheError,
   nameAndDescribe,
   // Understand
@@ -50,6 +54,7 @@ export const FORMS: readonly IForm[] = [
   predictChange,
   // Analyze
   equationData,
+  equationScaling,
   assertionReason,
   classifySort,
   sequenceBreak,

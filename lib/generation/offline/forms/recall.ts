@@ -91,6 +91,7 @@ export const definitionMcq: IForm = {
       if (env.used.has(t.sentence)) continue;
       const q = termToMcq(env, t, i++ + Math.floor(env.random() * 2));
       if (q) yield q;
+      else env.trace?.("< 3 terms of the same kind for the options");
     }
   },
 };

@@ -1,6 +1,6 @@
 import nlp from "compromise";
 import type { ICausal, IMonotonic } from "@/lib/generation/offline/knowledge";
-import { makeNumericProblem } from "@/lib/generation/offline/knowledge/numeric";
+import { analyseWorkedExample, problemFrom } from "@/lib/generation/offline/knowledge/numeric";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import {
   capital,
@@ -137,7 +137,10 @@ export const assertionReason: IForm = {
   fits: (type, level) => type === "mcq" && level === "Analyze",
   available: (kb) => kb.causal.filter((c) => c.across).length + (kb.causal.length > 0 ? kb.terms.length : 0),
   *build(env) {
-    for (const c of usableCauses(env)) {
+    const usable = usableCauses(env);
+    if (usable.length === 0 && env.kb.causal.length > 0)
+      env.trace?.("every stated cause has a pronoun, a number, or is about names");
+    for (const c of usable) {
       const a = capital(stripEnd(c.effect));
       const r = capital(stripEnd(c.cause));
       const other = unrelatedTruth(env, c);
@@ -163,6 +166,8 @@ export const assertionReason: IForm = {
       ];
       // The set's keys spread over A–D: the variant keyed where the set wants its key goes first.
       variants.sort((x, y) => Number(y.keyIndex === env.keyAt % 4) - Number(x.keyIndex === env.keyAt % 4));
+      if (variants.length === 0)
+        env.trace?.("cause and effect in one sentence, and no unrelated true statement on A's topic");
       for (const v of variants) {
         const q = arQuestion(env, c, v);
         if (q) yield q;
@@ -214,7 +219,10 @@ export const predictChange: IForm = {
   available: (kb) => kb.monotonic.length,
   *build(env) {
     for (const r of env.kb.monotonic) {
-      if (env.used.has(r.sentence)) continue;
+      if (env.used.has(r.sentence)) {
+        env.trace?.("relationship already used in the set");
+        continue;
+      }
       const p = predictPrompt(r);
       const relation = r.sign > 0 ? "rises and falls with" : "changes in the opposite direction to";
       const reason = `The text states that ${lower(stripEnd(r.sentence))}: ${r.y} ${relation} ${r.x}.`;
@@ -222,13 +230,17 @@ export const predictChange: IForm = {
         const other = env.kb.monotonic.find(
           (o) => o !== r && bare(o.y) !== bare(r.y) && bare(o.x) !== bare(r.x),
         );
+        // Without a second stated relationship, the fourth option is a turn the stated one-way
+        // relationship rules out (it was left empty for want of one: 2 of 2 on development sets).
         const fourth = other
           ? {
               text: `${capital(bare(r.y))} ${change(p.answer.endsWith("increases") ? 1 : -1)} only if ${bare(other.x)} also changes`,
               rationale: `Brings in ${other.x}, which the stated relationship does not involve.`,
             }
-          : null;
-        if (!fourth) continue;
+          : {
+              text: `${capital(bare(r.y))} first increases, then decreases`,
+              rationale: `The text states a one-way relationship: ${r.y} keeps changing in one direction as ${r.x} changes.`,
+            };
         const q = mcq(env, {
           prompt: p.prompt,
           key: { text: p.answer },
@@ -276,8 +288,17 @@ export const numericProblem: IForm = {
   available: (kb) => kb.examples.length,
   *build(env) {
     for (const example of env.kb.examples) {
-      const p = makeNumericProblem(example, env.random, env.slot.marks);
-      if (!p || env.used.has(p.sourceQuote)) continue;
+      const analysed = analyseWorkedExample(example);
+      if (!analysed.ok) {
+        env.trace?.(`worked example does not verify: ${analysed.reason.split(/[:(]/)[0]!.trim()}`);
+        continue;
+      }
+      const p = problemFrom(analysed.analysis, env.random, env.slot.marks);
+      if (!p) {
+        env.trace?.("no new values with a sensible answer and three distinct slips");
+        continue;
+      }
+      if (env.used.has(p.sourceQuote)) continue;
       const sources = [{ chunkKey: p.chunkKey, quote: p.sourceQuote }];
       if (env.slot.type === "mcq") {
         const q = mcq(env, {
@@ -318,17 +339,25 @@ export const proportionRule: IForm = {
   *build(env) {
     for (const r of env.kb.monotonic) {
       if (!r.proportional || env.used.has(r.sentence)) continue;
+      if (/\bsquared?\b|\bsquare of\b/i.test(r.sentence)) {
+        // "proportional to its amplitude squared": the factor is not the plain one.
+        env.trace?.("stated proportion is a square law");
+        continue;
+      }
       const how = r.sign > 0 ? "directly" : "inversely";
       const rule = `${capital(r.y)} is ${how} proportional to ${r.x}`;
       if (env.slot.type === "mcq") {
-        const key = r.sign > 0 ? "It doubles." : "It halves.";
+        // Options never repeat the stem's "doubled" (the gate reads a key echoing the stem as given away).
+        const twice = "It becomes twice as large.";
+        const half = "It becomes half as large.";
+        const key = r.sign > 0 ? twice : half;
         const options = [
           {
-            text: "It doubles.",
+            text: twice,
             rationale: "Treats the proportion as direct: doubling one doubles the other.",
           },
           {
-            text: "It halves.",
+            text: half,
             rationale: "Treats the proportion as inverse: doubling one halves the other.",
           },
           {
@@ -341,7 +370,7 @@ export const proportionRule: IForm = {
           },
         ];
         const q = mcq(env, {
-          prompt: `${capital(r.x)} is doubled while everything else is kept the same. What happens to ${r.y}?`,
+          prompt: `If ${r.x} is doubled while everything else is kept the same, what happens to ${r.y}?`,
           key: { text: key },
           distractors: options.filter((o) => o.text !== key),
           explanation: `${rule}, so doubling ${bare(r.x)} ${r.sign > 0 ? "doubles" : "halves"} ${bare(r.y)}.`,

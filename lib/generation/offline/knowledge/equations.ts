@@ -79,9 +79,14 @@ const UNITS: readonly [RegExp, string][] = [
   [/\b(?:distance|displacement|height|length|radius|wavelength|position|depth|arc length)\b/, "m"],
   [/\bcharge\b/, "C"],
   [/\bcurrent\b/, "A"],
-  [/\b(?:voltage|potential difference|emf)\b/, "V"],
+  [/\b(?:voltage|potential difference|emf|electric potential(?! energy))\b/, "V"],
   [/\bresistance\b/, "Ω"],
 ];
+
+/** Names whose head word alone is no quantity ("field", "refraction"). */
+const MULTI_WORD: readonly RegExp[] = UNITS.map(([re]) => re).filter(
+  (re) => re.source.includes(" ") && !re.source.includes("(?:\\w+ )?"),
+);
 
 /** The SI unit (text, dims) a quantity's name calls for, or null when none is known. */
 export function unitOfName(name: string): { unit: string; dims: TDims } | null {
@@ -129,7 +134,7 @@ const STANDARD: Record<string, readonly string[]> = {
 };
 
 const GREEK = "αβγδεζηθικλμνξπρστυφχψωΔΣΩ";
-const SYMBOL = `[A-Za-z${GREEK}](?:_(?:\\([^()]{1,12}\\)|[a-z]{1,5}|\\d))?`;
+const SYMBOL = `[A-Za-z${GREEK}](?:_(?:\\([^()]{1,12}\\)|[A-Za-z]{1,5}|\\d))?`;
 /** One factor: an optional Δ, a symbol, an optional integer power. */
 const FACTOR_RE = new RegExp(`^(Δ?${SYMBOL})(?:\\^(?:\\((\\d)\\)|(\\d)))?`, "u");
 /** "SYM = RHS" where RHS is a product/quotient of symbols with no spaces. */
@@ -158,6 +163,8 @@ function product(text: string, sign: 1 | -1): { symbol: string; power: number }[
 export function parseLaw(
   rhs: string,
 ): { factors: { symbol: string; power: number }[]; coefficient: number } | null {
+  // "m(v^2)/r": a powered factor in brackets inside a product is that factor.
+  rhs = rhs.replace(/(?<=[A-Za-z\u0370-\u03ff_])\((Δ?[A-Za-z\u0370-\u03ff](?:_\w+)?\^\d)\)/gu, "$1");
   const lead = /^(\d+)(?=[A-Za-zΔ(])/.exec(rhs);
   const coefficient = lead ? Number(lead[1]) : 1;
   const body = lead ? rhs.slice(lead[0].length) : rhs;
@@ -197,7 +204,7 @@ const STOP = /\s(?:and|of the object|on the object|acting|that|which|on|for|with
 
 /** Words kept before a quantity's head word: "net external force", "coefficient of kinetic friction". */
 const MODIFIERS = new Set(
-  "of in net external internal angular initial final average instantaneous normal change coefficient spring force kinetic static gravitational frictional electric potential total elastic centripetal linear".split(
+  "of in net external internal angular tangential initial final average instantaneous normal change coefficient spring force kinetic static gravitational frictional electric potential total elastic centripetal linear".split(
     " ",
   ),
 );
@@ -207,6 +214,9 @@ const MODIFIERS = new Set(
  * the modifiers before it ("the object’s net external force" → "net external force").
  */
 export function quantityName(phrase: string): string | null {
+  // A name that is several words as a whole ("index of refraction", "electric field").
+  const whole = MULTI_WORD.map((re) => re.exec(phrase.toLowerCase())?.[0]).find(Boolean);
+  if (whole) return whole;
   const words = phrase.toLowerCase().split(/\s+/);
   for (let end = words.length; end > 0; end--) {
     if (!unitOfName(words[end - 1]!)) continue;
@@ -223,8 +233,9 @@ export function quantityName(phrase: string): string | null {
 export function nameOf(symbol: string, text: string): string | null {
   const s = escapeRe(symbol);
   const patterns = [
+    // "v is the speed", never "v is proportional to the distance r".
     new RegExp(
-      `(?:^|[\\s,(])${s},? (?:is|represents|stands for|denotes) (?:the |a |an )?(${NAME_WORDS})`,
+      `(?:^|[\\s,(])${s},? (?:is|represents|stands for|denotes) (?!(?:proportional|related|equal|given|defined|measured|called|constant|inversely|directly)\\b)(?:the |a |an )?(${NAME_WORDS})`,
       "u",
     ),
     new RegExp(`\\b(?:the |a |an |its )?(${NAME_WORDS}) \\(${s}\\)`, "u"),
@@ -238,7 +249,9 @@ export function nameOf(symbol: string, text: string): string | null {
   for (const re of patterns) {
     const m = re.exec(text);
     if (!m) continue;
-    const name = quantityName(m[1]!.replace(STOP, "").trim());
+    // A name written before its symbol is the last of a list ("speed v and angular speed ω").
+    const phrase = re === patterns[0] ? m[1]! : m[1]!.split(/\s(?:and|or)\s/).pop()!;
+    const name = quantityName(phrase.replace(STOP, "").trim());
     if (name) return name;
   }
   const standard = STANDARD[symbol];

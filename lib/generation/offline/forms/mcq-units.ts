@@ -1,0 +1,74 @@
+import type { IKnowledge } from "@/lib/generation/offline/knowledge";
+import { sameDims, type TDims } from "@/lib/generation/offline/knowledge/numeric/units";
+import { dimsOfUnit, QUANTITY_UNITS, statedUnits } from "@/lib/generation/offline/knowledge/numeric-units";
+import { clip, formUseKey, type IForm, type IOption, mcq, shuffle } from "./common";
+
+/**
+ * Remember: "What is the SI unit of angular velocity?" from a passage sentence that states the unit
+ * ("The units of angular velocity are radians per second (rad/s)."). Wrong options are units of
+ * other quantities, those the passages name first, each of other dimensions than the key and than
+ * each other (never N⋅s beside kg⋅m/s, or N⋅m beside J), so exactly one option is right.
+ */
+
+const memo = new WeakMap<IKnowledge, ReturnType<typeof statedUnits>>();
+const unitsOf = (kb: IKnowledge) => {
+  let hit = memo.get(kb);
+  if (!hit) {
+    hit = statedUnits(kb.sentences);
+    memo.set(kb, hit);
+  }
+  return hit;
+};
+
+/** Units of other quantities with dimensions unlike the key's and each other's; named ones first. */
+export function unitDistractors(
+  kb: IKnowledge,
+  key: { quantity: string; dims: TDims },
+  random: () => number,
+  n = 3,
+): IOption[] {
+  const text = kb.sentences.map((s) => s.text.toLowerCase()).join(" ");
+  const named = (q: string) => new RegExp(`\\b${q}\\b`).test(text);
+  const candidates = QUANTITY_UNITS.filter((u) => !key.quantity.includes(u.quantity))
+    .map((u) => ({ ...u, dims: dimsOfUnit(u.unit), score: (named(u.quantity) ? 2 : 0) + random() }))
+    .filter((u): u is typeof u & { dims: TDims } => u.dims !== null && !sameDims(u.dims, key.dims))
+    .sort((a, b) => b.score - a.score);
+  const out: { quantity: string; unit: string; dims: TDims }[] = [];
+  for (const c of candidates) {
+    if (out.some((o) => sameDims(o.dims, c.dims))) continue;
+    out.push(c);
+    if (out.length >= n) break;
+  }
+  return out.length < n
+    ? []
+    : out.map((o) => ({
+        text: o.unit,
+        rationale: `${o.unit} is the unit of ${o.quantity}, not of ${key.quantity}: its dimensions differ.`,
+      }));
+}
+
+export const unitMcq: IForm = {
+  id: "mcq-unit",
+  fits: (type, level) => type === "mcq" && level === "Remember",
+  available: (kb) => unitsOf(kb).length,
+  *build(env) {
+    const stated = unitsOf(env.kb);
+    if (stated.length === 0) env.trace?.("no sentence states a quantity's unit");
+    for (const s of stated) {
+      if (env.used.has(s.sentence) || env.used.has(formUseKey("mcq-unit", s.sentence))) continue;
+      const distractors = unitDistractors(env.kb, s, env.random);
+      if (distractors.length < 3) {
+        env.trace?.("< 3 units of other dimensions");
+        continue;
+      }
+      const q = mcq(env, {
+        prompt: `What is the SI unit of ${s.quantity}?`,
+        key: { text: s.unit },
+        distractors: shuffle(distractors, env.random),
+        explanation: `The text states it: “${clip(s.sentence, 220)}”`,
+        sources: [{ chunkKey: s.chunkKey, quote: s.sentence }],
+      });
+      if (q) yield q;
+    }
+  },
+};
