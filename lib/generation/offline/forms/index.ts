@@ -17,6 +17,7 @@ import { assertionReason, numericProblem, predictChange, proportionRule } from "
 import { sequenceBreak, sequenceOrder, sequenceWritten } from "./sequence";
 import { spotTheError, statementMcq } from "./statements";
 import { explainWhy, explainWhyMcq, restateProportion } from "./understand";
+import { explainMechanism } from "./written-explain";
 
 export type { IForm, IFormEnv } from "./common";
 
@@ -38,6 +39,7 @@ export const FORMS: readonly IForm[] = [
   restateProportion,
   // Not `statedReason`: A and R cut from one "because" sentence (readers: read as recall, key always A).
   explainWhy,
+  explainMechanism,
   contrastSiblings,
   compareTerms,
   sequenceOrder,

@@ -1,0 +1,193 @@
+import { describe, expect, it } from "vitest";
+import { explainItem, explainMechanism } from "@/lib/generation/offline/forms/written-explain";
+import { createOfflineGenerator } from "@/lib/generation/offline/generator";
+import type { ISentence } from "@/lib/generation/offline/knowledge";
+import { buildKnowledge } from "@/lib/generation/offline/knowledge";
+import {
+  extractDependences,
+  extractMechanisms,
+  extractMonotonic,
+} from "@/lib/generation/offline/knowledge/relations";
+import type { EBloomLevel } from "@/types/bloom.types";
+import type { IContextChunk } from "@/types/generation.types";
+
+// Sentences from the evaluation corpora (OpenStax Physics and Biology 2e, CC BY 4.0).
+const DOC = "7a1c2e4a-1b2c-4d3e-8f40-123456789abd";
+const sentence = (text: string): ISentence => ({
+  text,
+  chunkKey: `${DOC}:0`,
+  heading: "",
+  section: "Magnetism",
+  position: 0,
+  sideBox: false,
+  standalone: true,
+});
+const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => ({
+  id: "s0",
+  index: 0,
+  type,
+  bloomLevel,
+  marks: type === "mcq" ? 1 : type === "short" ? 3 : 5,
+  difficulty: "medium" as const,
+  sourceKeys: [`${DOC}:0`],
+});
+
+describe("stated mechanisms, purposes and consequences", () => {
+  it("reads a means (by …ing), a purpose (so that), a named cause (causes, due to) and a prevention", () => {
+    const got = extractMechanisms(
+      [
+        "Electromagnets are magnets made by passing a current through a system of wires.",
+        "The current is reversed every half rotation so that the torque on the loop is always in the same direction.",
+        "Friction causes the loss of some useful energy.",
+        "All sound resonances are due to constructive and destructive interference.",
+        "The normal force prevents the object from penetrating the surface.",
+        "Hormones mediate changes in target cells by binding to specific hormone receptors.",
+        "Torque is maximized by applying force perpendicular to the lever arm and at a point as far as possible from the pivot point or fulcrum.",
+      ].map(sentence),
+    );
+    expect(got.map((m) => [m.link, m.cause, m.effect])).toEqual([
+      ["by", "passing a current through a system of wires", "Electromagnets are magnets made"],
+      [
+        "so that",
+        "the torque on the loop is always in the same direction",
+        "The current is reversed every half rotation",
+      ],
+      ["causes", "Friction", "the loss of some useful energy"],
+      ["due to", "constructive and destructive interference", "All sound resonances"],
+      ["prevents", "The normal force", "the object from penetrating the surface"],
+      ["by", "binding to specific hormone receptors", "Hormones mediate changes in target cells"],
+      [
+        "by",
+        "applying force perpendicular to the lever arm and at a point as far as possible from the pivot point or fulcrum",
+        "Torque is maximized",
+      ],
+    ]);
+  });
+
+  it("leaves out definitions, lab steps, pronouns, worked-example numbers and relations of amount", () => {
+    const got = extractMechanisms(
+      [
+        // A definition with "due to" is not an effect to explain.
+        "Heat is the transfer of energy due to a temperature difference.",
+        // An instruction (imperative), a pronoun, a number.
+        "Move your hand up the string so that its length is 50 cm.",
+        "The normal force is the outward force that a surface applies to an object, and it prevents the object from penetrating it.",
+        // "by" of an agent or an amount, not a means.
+        "The speed is increased by a factor of two.",
+        // A monotonic relation ("more … leads to less …"), read by the relation extractor instead.
+        "The amount of work a heat engine can do is determined by the net heat transfer of energy during a cycle; more waste heat leads to less work output.",
+        // Development, not causation.
+        "The mesoderm gives rise to the muscle cells and connective tissue in the body.",
+      ].map(sentence),
+    );
+    expect(got).toEqual([]);
+  });
+
+  it("asks for the effect's explanation by the kind of link, never for the sentence", () => {
+    const [by, purpose, causes] = extractMechanisms(
+      [
+        "Electromagnets are magnets made by passing a current through a system of wires.",
+        "The current is reversed every half rotation so that the torque on the loop is always in the same direction.",
+        "Friction causes the loss of some useful energy.",
+      ].map(sentence),
+    );
+    expect(explainItem(by!)?.prompt).toBe("Explain how electromagnets are magnets made.");
+    expect(explainItem(purpose!)?.prompt).toBe("Explain why the current is reversed every half rotation.");
+    expect(explainItem(causes!)?.prompt).toBe("Explain what causes the loss of some useful energy.");
+    for (const m of [by!, purpose!, causes!]) expect(explainItem(m)?.prompt).not.toContain(m.cause);
+  });
+});
+
+describe("relations a fair test can check, widened", () => {
+  it("reads 'y increases with x', 'a larger x means a greater y' and a clause after a semicolon", () => {
+    const got = extractMonotonic(
+      [
+        "The amplitude of a sound wave decreases with distance from its source, because the energy of the wave is spread over a larger and larger area.",
+        "The index of refraction of the lens increases with decreasing wavelength, so violet rays are refracted more than red rays.",
+        "A larger angular velocity for the tire means a greater linear velocity for the car.",
+        "The amount of work a heat engine can do is determined by the net heat transfer of energy during a cycle; more waste heat leads to less work output.",
+      ].map(sentence),
+    );
+    expect(got.map((r) => [r.x, r.y, r.sign])).toEqual([
+      ["the distance", "the amplitude of a sound wave", -1],
+      ["the wavelength", "the index of refraction of the lens", -1],
+      ["the angular velocity for the tire", "the linear velocity for the car", 1],
+      ["the waste heat", "the work output", -1],
+    ]);
+  });
+
+  it("reads 'varies with' and 'is determined by' as dependences, not a method ('determined by comparing')", () => {
+    const got = extractDependences(
+      [
+        "The wavelength of light varies with the refractive index of the medium.",
+        "Capacitance is determined by the geometry of the capacitor and the materials that it is made from.",
+        "The mass of an object is determined by comparing it with the standard kilogram.",
+      ].map(sentence),
+    );
+    expect(got.map((d) => [d.y, d.xs])).toEqual([
+      ["the wavelength of light", ["the refractive index of the medium"]],
+      ["the capacitance", ["the geometry of the capacitor"]],
+    ]);
+  });
+});
+
+const PASSAGE: IContextChunk = {
+  documentId: DOC,
+  chunkIndex: 0,
+  title: "Physics",
+  sectionPath: "Chapter 20: Magnetism > 20.3 Electric Motors",
+  content: [
+    "### Electric Motors",
+    "",
+    "An electric motor converts electrical energy into mechanical work.",
+    "The current is reversed every half rotation so that the torque on the loop is always in the same direction.",
+    "The torque on the loop is produced by the magnetic force on the current in the loop.",
+  ].join("\n"),
+};
+
+describe("explain-mechanism", () => {
+  it("writes a short Understand answer marked on the cause, the link and the effect", () => {
+    const kb = buildKnowledge([PASSAGE]);
+    const env = {
+      kb,
+      slot: slot("short", "Understand"),
+      random: () => 0.5,
+      keyAt: 0,
+      used: new Set<string>(),
+    };
+    const [q] = [...explainMechanism.build(env)];
+    expect(q?.type).toBe("short");
+    if (q?.type !== "short") return;
+    expect(q.promptText).toBe("Explain why the current is reversed every half rotation.");
+    expect((q.markingScheme ?? []).map((p) => p.marks)).toEqual([1, 1, 1]);
+    expect(q.markingScheme?.[0]?.point).toContain("the torque on the loop is always in the same direction");
+    expect(q.suggestedAnswer).not.toBe(PASSAGE.content.split("\n")[3]);
+    expect(q.contextRefs[0]?.quote).toContain("so that");
+  });
+
+  it("builds a long answer only with a further sentence on the same idea, and nothing at other levels", () => {
+    const kb = buildKnowledge([PASSAGE]);
+    const env = {
+      kb,
+      slot: slot("long", "Understand"),
+      random: () => 0.5,
+      keyAt: 0,
+      used: new Set<string>(),
+    };
+    const [q] = [...explainMechanism.build(env)];
+    expect(q?.type).toBe("long");
+    if (q?.type !== "long") return;
+    expect(q.markingScheme.reduce((n, p) => n + p.marks, 0)).toBe(5);
+    expect(q.contextRefs).toHaveLength(2);
+    expect(explainMechanism.fits("mcq", "Understand")).toBe(false);
+    expect(explainMechanism.fits("short", "Apply")).toBe(false);
+  });
+
+  it("passes the quality gate through the offline generator", () => {
+    const gen = createOfflineGenerator([PASSAGE]);
+    const forms = [...gen.candidates(slot("short", "Understand"), { used: new Set(), keyAt: 0 })].map(
+      (c) => c.form,
+    );
+    expect(forms).toContain("explain-mechanism");
+  });
+});
