@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { runGeneration } from "@/lib/generation/generate";
 import { explainItem, explainMechanism } from "@/lib/generation/offline/forms/written-explain";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import type { ISentence } from "@/lib/generation/offline/knowledge";
@@ -8,6 +9,7 @@ import {
   extractMechanisms,
   extractMonotonic,
 } from "@/lib/generation/offline/knowledge/relations";
+import { GenerationRequestSchema } from "@/schema/generation.schema";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk } from "@/types/generation.types";
 
@@ -189,5 +191,55 @@ describe("explain-mechanism", () => {
       (c) => c.form,
     );
     expect(forms).toContain("explain-mechanism");
+  });
+});
+
+describe("stand-ins come after every slot tried its own level (offline set)", () => {
+  // One stated proportion: the Understand MCQ (restate-proportion) and the Evaluate claim
+  // (judge-claim) both stand on it; Remember has nothing of its own.
+  const SOUND: IContextChunk = {
+    documentId: DOC,
+    chunkIndex: 0,
+    title: "Physics",
+    sectionPath: "Chapter 14: Sound > 14.2 Sound Intensity and Sound Level",
+    content:
+      "### Sound Intensity\n\nThe intensity of a sound is proportional to the amplitude of the sound wave.",
+  };
+  const request = (strictLevels: boolean) =>
+    GenerationRequestSchema.parse({
+      filters: { board: "OpenStax", grade: "11", subject: "Physics" },
+      context: [{ documentId: DOC, chunkIndex: 0 }],
+      blueprint: {
+        items: [
+          { type: "mcq", count: 1 },
+          { type: "short", count: 1, marks: 3 },
+        ],
+        bloomTargets: ["Remember", "Evaluate"],
+        strictLevels,
+      },
+      seed: 1,
+    });
+  const events = { question: () => undefined, progress: () => undefined, error: () => undefined };
+
+  it("fills the Evaluate slot at its own level before the Remember slot may borrow the relation", async () => {
+    const strict = await runGeneration(
+      { model: null, timeoutMs: 0 },
+      [SOUND],
+      request(true),
+      events,
+      (i) => `s${i}`,
+    );
+    const evaluate = strict.questions.find((q) => q.bloomLevel === "Evaluate");
+    expect(evaluate?.type).toBe("short");
+    const open = await runGeneration(
+      { model: null, timeoutMs: 0 },
+      [SOUND],
+      request(false),
+      events,
+      (i) => `s${i}`,
+    );
+    // Standing in is allowed, yet the Evaluate claim is still there at its own level.
+    expect(open.questions.find((q) => q.type === "short")?.bloomLevel).toBe("Evaluate");
+    expect(open.questions.find((q) => q.type === "short")?.validation.substitutedFor).toBeUndefined();
   });
 });
