@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runGeneration } from "@/lib/generation/generate";
+import { judgeRelation, relationClaims } from "@/lib/generation/offline/forms/written-claim";
 import { explainItem, explainMechanism } from "@/lib/generation/offline/forms/written-explain";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import type { ISentence } from "@/lib/generation/offline/knowledge";
@@ -241,5 +242,51 @@ describe("stand-ins come after every slot tried its own level (offline set)", ()
     // Standing in is allowed, yet the Evaluate claim is still there at its own level.
     expect(open.questions.find((q) => q.type === "short")?.bloomLevel).toBe("Evaluate");
     expect(open.questions.find((q) => q.type === "short")?.validation.substitutedFor).toBeUndefined();
+  });
+});
+
+describe("judge-relation (Evaluate, written)", () => {
+  const kbOf = (...lines: string[]) =>
+    buildKnowledge([
+      {
+        documentId: DOC,
+        chunkIndex: 0,
+        title: "Physics",
+        sectionPath: "Chapter 19: Electric Current > 19.4 Electric Power",
+        content: ["### Power", "", ...lines].join("\n"),
+      },
+    ]);
+
+  it("denies a stated dependence, swaps a named cause, and makes a direct proportion inverse", () => {
+    const kb = kbOf(
+      "Capacitance is determined by the geometry of the capacitor and the materials that it is made from.",
+      "Friction causes the loss of some useful energy.",
+      "Electric power is proportional to the voltage and the current in a circuit.",
+    );
+    const claims = relationClaims(kb).map((c) => c.claim);
+    expect(claims).toContain("Changing the geometry of the capacitor has no effect on the capacitance.");
+    expect(claims).toContain("The cause of friction is the loss of some useful energy.");
+    expect(claims).toContain("If the voltage is doubled, the electric power is halved.");
+  });
+
+  it("marks the justification from the stated relation, not the verdict alone", () => {
+    const kb = kbOf("Electric power is proportional to the voltage and the current in a circuit.");
+    const env = { kb, slot: slot("short", "Evaluate"), random: () => 0.5, keyAt: 0, used: new Set<string>() };
+    const [q] = [...judgeRelation.build(env)];
+    expect(q?.type).toBe("short");
+    if (q?.type !== "short") return;
+    expect(q.promptText).toContain("Is the student right? Justify");
+    expect(q.markingScheme?.map((p) => p.point)).toEqual([
+      "Judges the claim wrong and names the error: the student has treated a direct proportion as an inverse one",
+      "Justifies with the stated relation: The electric power is directly proportional to the voltage",
+      "Gives the corrected statement: if the voltage is doubled (everything else the same), the electric power doubles",
+    ]);
+    expect(judgeRelation.fits("mcq", "Evaluate")).toBe(false);
+  });
+
+  it("offers nothing from a plain definition", () => {
+    expect(
+      relationClaims(kbOf("Electric power is the rate at which electrical energy is transferred.")),
+    ).toEqual([]);
   });
 });

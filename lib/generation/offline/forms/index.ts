@@ -17,6 +17,7 @@ import { assertionReason, numericProblem, predictChange, proportionRule } from "
 import { sequenceBreak, sequenceOrder, sequenceWritten } from "./sequence";
 import { spotTheError, statementMcq } from "./statements";
 import { explainWhy, explainWhyMcq, restateProportion } from "./understand";
+import { judgeRelation } from "./written-claim";
 import { explainMechanism } from "./written-explain";
 
 export type { IForm, IFormEnv } from "./common";
@@ -58,6 +59,7 @@ export const FORMS: readonly IForm[] = [
   // Evaluate
   equationClaim,
   judgeClaim,
+  judgeRelation,
   // Create
   designInvestigation,
   equationInvestigation,
