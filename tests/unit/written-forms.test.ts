@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runGeneration } from "@/lib/generation/generate";
+import { judgeClaim } from "@/lib/generation/offline/forms/reasoning";
 import { judgeRelation, relationClaims } from "@/lib/generation/offline/forms/written-claim";
 import { explainItem, explainMechanism } from "@/lib/generation/offline/forms/written-explain";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
@@ -288,5 +289,23 @@ describe("judge-relation (Evaluate, written)", () => {
     expect(
       relationClaims(kbOf("Electric power is the rate at which electrical energy is transferred.")),
     ).toEqual([]);
+  });
+});
+
+describe("judge-claim keeps to clauses", () => {
+  it("offers no claim from a noun phrase with a relative clause ('a faulty protein that …')", () => {
+    const kb = buildKnowledge([
+      {
+        documentId: DOC,
+        chunkIndex: 0,
+        title: "Biology",
+        sectionPath: "Chapter 6: Metabolism > 6.1 Cancer",
+        content:
+          "### Cancer\n\nAll cancers start when a gene mutation gives rise to a faulty protein that plays a key role in cell reproduction.",
+      },
+    ]);
+    const env = { kb, slot: slot("short", "Evaluate"), random: () => 0.5, keyAt: 0, used: new Set<string>() };
+    const claims = [...judgeClaim.build(env)].map((q) => q.promptText);
+    expect(claims.some((p) => p.includes("A faulty protein that does not"))).toBe(false);
   });
 });

@@ -48,7 +48,7 @@ export function explainItem(m: IMechanism): { prompt: string; answer: string; li
     case "by":
       return {
         prompt: `Explain how ${effect}.`,
-        answer: `This is done by ${cause}. That is the means: ${cause} is what brings it about, so ${effect}.`,
+        answer: `It comes about by ${cause}. That is the means: without ${cause}, it would not be the case that ${effect}.`,
         link: `Shows that ${clip(cause, 80)} is the means by which ${clip(effect, 80)}`,
       };
     case "due to":

@@ -368,8 +368,8 @@ const DUE_TO_CLAUSE =
   /^(.{20,}?),? (?:mainly |largely |mostly |partly |primarily )?(?:due to|because of) (.{6,})$/i;
 const PURPOSE = /^(.{20,}?),? (so that|in order to) (.{10,})$/i;
 const WHICH_CAUSES = /^(.{20,}?),? which (?:causes|leads to|results in|produces) (.{6,})$/i;
-const NP_CAUSES =
-  /^((?:the |a |an )?[\p{L}][\p{L}\p{N}'’ -]{2,60}?) (?:causes|leads to|results in) (.{6,})$/iu;
+// Not "leads to" after a noun: in anatomy it is a path ("the renal pelvis leads to the ureter").
+const NP_CAUSES = /^((?:the |a |an )?[\p{L}][\p{L}\p{N}'’ -]{2,60}?) (?:causes|results in) (.{6,})$/iu;
 const PREVENTS =
   /^((?:the |a |an )?[\p{L}][\p{L}\p{N}'’ -]{2,60}?) prevents (.{4,60}?) from ((?:[a-z]+ing)\b.{3,})$/iu;
 const AS_RESULT_OF = /^as a (?:result|consequence) of (.{6,}?), (.{15,})$/i;
