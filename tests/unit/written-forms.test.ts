@@ -82,6 +82,9 @@ describe("stated mechanisms, purposes and consequences", () => {
         "The amount of work a heat engine can do is determined by the net heat transfer of energy during a cycle; more waste heat leads to less work output.",
         // Development, not causation.
         "The mesoderm gives rise to the muscle cells and connective tissue in the body.",
+        // A description ("characterized by"), and a hedged effect that leans on a group named before.
+        "The climate of a biome is characterized by having consistent seasonal temperature and rainfall ranges.",
+        "The fungi usually reproduce asexually by producing sporangiospores.",
       ].map(sentence),
     );
     expect(got).toEqual([]);
@@ -222,6 +225,21 @@ describe("stand-ins come after every slot tried its own level (offline set)", ()
       seed: 1,
     });
   const events = { question: () => undefined, progress: () => undefined, error: () => undefined };
+
+  it("does not explain an effect twice in one set", () => {
+    const kb = buildKnowledge([
+      {
+        ...PASSAGE,
+        content:
+          "### Hormones\n\nHormones mediate changes in target cells by binding to specific hormone receptors.\n\nHormones cause cellular changes by binding to receptors on target cells.",
+      },
+    ]);
+    const used = new Set<string>([
+      "Hormones mediate changes in target cells by binding to specific hormone receptors.",
+    ]);
+    const env = { kb, slot: slot("short", "Understand"), random: () => 0.5, keyAt: 0, used };
+    expect([...explainMechanism.build(env)].map((q) => q.promptText)).toEqual([]);
+  });
 
   it("fills the Evaluate slot at its own level before the Remember slot may borrow the relation", async () => {
     const strict = await runGeneration(

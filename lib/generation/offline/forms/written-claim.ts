@@ -31,7 +31,7 @@ export function relationClaims(kb: IKnowledge): IRelationClaim[] {
       const others = d.xs.filter((o) => o !== x);
       out.push({
         claim: `Changing ${x} has no effect on ${d.y}.`,
-        error: `The student has missed that ${d.y} depends on ${x}.`,
+        error: "The student denies a dependence the text states.",
         stated: `${capital(d.y)} depends on ${x}${others.length ? ` (and on ${others.join(" and ")})` : ""}.`,
         correction: `Changing ${x} changes ${d.y}, when everything else is kept the same.`,
         chunkKey: d.chunkKey,

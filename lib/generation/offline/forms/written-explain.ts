@@ -105,6 +105,20 @@ function elaboration(env: IFormEnv, m: IMechanism): ISentence | undefined {
   );
 }
 
+/** The same cause and effect already stand in the set in other words ("hormones cause cellular changes by binding …"). */
+function askedAlready(env: IFormEnv, m: IMechanism): boolean {
+  const effect = new Set(contentWords(m.effect).map(stem));
+  const cause = new Set(contentWords(m.cause).map(stem));
+  if (effect.size === 0 || cause.size === 0) return false;
+  const share = (a: Set<string>, words: Set<string>) => [...a].filter((s) => words.has(s)).length / a.size;
+  for (const u of env.used) {
+    const words = new Set(contentWords(u).map(stem));
+    if (share(effect, words) >= 0.8 || (share(effect, words) >= 0.5 && share(cause, words) >= 0.5))
+      return true;
+  }
+  return false;
+}
+
 export const explainMechanism: IForm = {
   id: "explain-mechanism",
   fits: (type, level) => type !== "mcq" && level === "Understand",
@@ -116,8 +130,8 @@ export const explainMechanism: IForm = {
     );
     if (list.length === 0) env.trace?.("no stated mechanism, purpose or consequence");
     for (const m of list) {
-      if (env.used.has(m.sentence)) {
-        env.trace?.("sentence already used in the set");
+      if (env.used.has(m.sentence) || askedAlready(env, m)) {
+        env.trace?.("sentence or its effect already used in the set");
         continue;
       }
       const item = explainItem(m);

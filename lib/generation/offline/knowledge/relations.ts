@@ -396,7 +396,7 @@ function plainPart(t: string, maxWords: number): boolean {
     !/^(?:if|when|as|while|although|some|many|most|one|a common|first|second|third|finally|knowing|scientists|students)\b/i.test(
       t,
     ) &&
-    !/\b(?:such as|misconception|just|only|also|for example|e\.g|i\.e|respectively|because|discovered|shows?|shown|problems?|found|derived|calculated|solved|convenient)\b/i.test(
+    !/\b(?:usually|often|sometimes|generally|typically|such as|misconception|just|only|also|for example|e\.g|i\.e|respectively|because|discovered|shows?|shown|problems?|found|derived|calculated|solved|convenient)\b/i.test(
       t,
     )
   );
@@ -491,7 +491,14 @@ function mechanismOf(clause: string, s: ISentence, out: IMechanism[]): void {
       return;
     }
     m = BY_MEANS.exec(text);
-    if (m && GERUND.test(m[2]!) && !/\b(?:is|are|was|were|be|been|being)$/i.test(m[1]!))
+    // "… is characterized by having …": a description, not a means.
+    if (
+      m &&
+      GERUND.test(m[2]!) &&
+      !/\b(?:is|are|was|were|be|been|being|characteri[sz]ed|defined|described|classified|identified|known|named|represented|denoted|marked|distinguished)$/i.test(
+        m[1]!,
+      )
+    )
       push(m[2]!, m[1]!, true, "by");
   }
 }
