@@ -5,7 +5,7 @@ import { createGateContext, type IGateFinding } from "./gate";
 import { mulberry32, shuffle } from "./offline/forms/common";
 import { chunkKey } from "./offline/knowledge/sentences";
 import { planSlots } from "./plan";
-import { fillSlot } from "./slot/fill";
+import { fillSlot, fillStandIn } from "./slot/fill";
 import { availabilityGenerator, buildRunCore } from "./slot/offload";
 import {
   cancelled,
@@ -14,6 +14,7 @@ import {
   type ISlotGap,
   newRun,
   switchToOffline,
+  type TCounts,
 } from "./slot/request";
 
 /**
@@ -159,13 +160,23 @@ export async function runGeneration(
   let mcqIndex = 0;
   const keyAt = new Map(slots.map((s) => [s.id, s.type === "mcq" ? (positions[mcqIndex++] ?? 0) : 0]));
   const width = model && !run.providerDown ? Math.max(1, deps.concurrency ?? DEFAULT_CONCURRENCY) : 1;
+  // Offline only: every slot tries its own level first, then unfilled slots take a nearer level.
+  const deferStandIn = !model;
+  const unfilled = new Map<string, TCounts>();
   try {
     await eachLimited(
       width > 1 ? startOrder(slots) : slots,
       width,
-      (slot) => fillSlot(run, model, slot, keyAt.get(slot.id) ?? 0),
+      async (slot) => {
+        const refused = await fillSlot(run, model, slot, keyAt.get(slot.id) ?? 0, deferStandIn);
+        if (refused) unfilled.set(slot.id, refused);
+      },
       () => cancelled(run),
     );
+    for (const slot of slots) {
+      const refused = unfilled.get(slot.id);
+      if (refused) fillStandIn(run, slot, keyAt.get(slot.id) ?? 0, refused);
+    }
   } finally {
     deps.signal?.removeEventListener("abort", stopCalls);
   }

@@ -21,8 +21,9 @@ async function offlineFallback(
   keyAt: number,
   refused: TCounts,
   regenerated: boolean,
+  deferStandIn = false,
 ): Promise<TQuestion | null> {
-  const mayStandIn = !run.request.blueprint.strictLevels;
+  const mayStandIn = !run.request.blueprint.strictLevels && !deferStandIn;
   if (!run.offload) {
     const found = searchOffline(run, slot, keyAt, refused, regenerated);
     return found ?? (mayStandIn ? substitute(run, slot, keyAt) : null);
@@ -74,7 +75,14 @@ export async function fillSlot(
   model: LanguageModel | null,
   slot: ISlot,
   keyAt: number,
-): Promise<void> {
+  /**
+   * Leave a nearer level for later (`fillStandIn`), after every slot has tried its own level: a
+   * stand-in must not take the material another slot needs at its own level (an Apply problem
+   * standing in for Remember used the equation the Evaluate claim was built on). Then an unfilled
+   * slot is not left empty here: its refusals come back for `fillStandIn`.
+   */
+  deferStandIn = false,
+): Promise<TCounts | undefined> {
   const refused: TCounts = {};
   let chosen: TQuestion | null = null;
   let regenerated = false;
@@ -85,7 +93,7 @@ export async function fillSlot(
     else ({ chosen, regenerated, why } = await draftWithModel(run, model, slot, refused));
   }
   if (cancelled(run)) return;
-  chosen ??= await offlineFallback(run, slot, keyAt, refused, regenerated);
+  chosen ??= await offlineFallback(run, slot, keyAt, refused, regenerated, deferStandIn);
   if (cancelled(run)) return;
   if (chosen && model && chosen.source === "offline")
     chosen = {
@@ -97,7 +105,24 @@ export async function fillSlot(
     };
   for (const [flag, n] of Object.entries(refused) as [IGateFinding["flag"], number][])
     run.rejections[flag] = (run.rejections[flag] ?? 0) + n;
-  if (!chosen) return leaveEmpty(run, slot, refused);
+  if (!chosen && deferStandIn) return refused;
+  if (!chosen) {
+    leaveEmpty(run, slot, refused);
+    return undefined;
+  }
+  accept(run, slot, chosen);
+  return undefined;
+}
+
+/** The second pass of an offline set: a nearer level for a slot its own level left unfilled. */
+export function fillStandIn(run: IRun, slot: ISlot, keyAt: number, refused: TCounts): void {
+  if (cancelled(run)) return;
+  const chosen = run.request.blueprint.strictLevels ? null : substitute(run, slot, keyAt);
+  if (chosen) accept(run, slot, chosen);
+  else leaveEmpty(run, slot, refused);
+}
+
+function accept(run: IRun, slot: ISlot, chosen: TQuestion): void {
   for (const r of chosen.contextRefs) run.used.add(r.quote);
   run.sources.add(chosen.source);
   run.accepted.set(slot.id, chosen);

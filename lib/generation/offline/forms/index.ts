@@ -21,6 +21,8 @@ import { assertionReason, numericProblem, predictChange, proportionRule } from "
 import { sequenceBreak, sequenceOrder, sequenceWritten } from "./sequence";
 import { spotTheError, statementMcq } from "./statements";
 import { explainWhy, explainWhyMcq, restateProportion } from "./understand";
+import { judgeRelation } from "./written-claim";
+import { explainMechanism } from "./written-explain";
 
 export type { IForm, IFormEnv } from "./common";
 
@@ -44,6 +46,7 @@ export const FORMS: readonly IForm[] = [
   restateProportion,
   // Not `statedReason`: A and R cut from one "because" sentence (readers: read as recall, key always A).
   explainWhy,
+  explainMechanism,
   contrastSiblings,
   compareTerms,
   sequenceOrder,
@@ -65,6 +68,7 @@ export const FORMS: readonly IForm[] = [
   judgeClaim,
   swapClaim,
   mixedDefinition,
+  judgeRelation,
   // Create
   designInvestigation,
   equationInvestigation,

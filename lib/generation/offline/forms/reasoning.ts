@@ -163,7 +163,8 @@ function misconceptions(env: IFormEnv): IMisconception[] {
   }
   // Causes without pronouns or a worked example's numbers ("25 electrons"): a principle, not a set-up.
   for (const c of usableCauses(env)) {
-    if (ABOUT_NAMES.test(c.effect)) continue;
+    // "a faulty protein that plays a key role …": a noun phrase, which negated is no claim.
+    if (ABOUT_NAMES.test(c.effect) || /^(?:an?|some)\s+[^,]*\b(?:that|which|who)\b/i.test(c.effect)) continue;
     const denied = falsify(c.effect);
     if (!denied) continue;
     out.push({

@@ -90,6 +90,22 @@ const DEPENDS = new RegExp(
   "iu",
 );
 
+/** "the pressure increases with increasing temperature", "energy also increases with frequency". */
+const Y_WITH_X = new RegExp(
+  `^${NP} (?:also |generally |usually )?(increases|decreases|rises|falls|grows|drops) with (increasing |decreasing |rising |falling )?${NP}(?:,|$)`,
+  "iu",
+);
+/** "a larger angular velocity means a greater linear velocity"; "more waste heat leads to less work output". */
+const MORE_MEANS = new RegExp(
+  String.raw`^(?:an? )?(${MORE}|${LESS}) ([\p{L}][\p{L}\p{N}'’ -]{2,50}?) (?:means|leads to|results in|causes|gives|produces) (?:an? )?(${MORE}|${LESS}) ([\p{L}][\p{L}\p{N}'’ -]{2,50}?)$`,
+  "iu",
+);
+/** "the speed of sound varies with the temperature", "capacitance is determined by the geometry …". */
+const VARIES = new RegExp(
+  `^${NP} (?:also |only |largely |mainly |strongly )?(?:varies with|changes with|is (?:affected|determined|influenced|controlled) by|are (?:affected|determined|influenced|controlled) by) (?:a combination of |both )?([^;:]{3,120}?)$`,
+  "iu",
+);
+
 const SIGN_OF_NOUN = (w: string): 1 | -1 => (/^(?:increase|rise)$/i.test(w) ? 1 : -1);
 
 /** A noun phrase worth naming in a question: a noun in it, no pronoun, not too long. */
@@ -121,11 +137,22 @@ function looseQuantity(raw: string): string | null {
   return q?.replace(/(\p{L}{3,})\s+[\p{L}Δ]{1,2}[′']?$/u, "$1") ?? null;
 }
 
+/** Sentences with each clause of a "…; …" sentence as a sentence of its own (same source). */
+function withClauses(sentences: readonly ISentence[]): { s: ISentence; text: string }[] {
+  return sentences.flatMap((s) => {
+    const parts = s.text.replace(/[.!]$/, "").split(/;\s+/);
+    return [{ s, text: s.text }, ...(parts.length > 1 ? parts.slice(1).map((text) => ({ s, text })) : [])];
+  });
+}
+
 export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] {
   const out: IMonotonic[] = [];
-  for (const s of sentences) {
+  for (const { s, text: raw } of withClauses(sentences)) {
     if (s.sideBox) continue;
-    const text = s.text.replace(/^(?:therefore|thus|so|in general|generally|similarly),?\s+/i, "");
+    const text = raw
+      .replace(/^(?:therefore|thus|so|in general|generally|similarly),?\s+/i, "")
+      .replace(/^we can see (?:from [^,]{3,40} )?that /i, "")
+      .replace(/[.!]$/, "");
     const push = (x: string | null, y: string | null, sign: 1 | -1) => {
       if (!x || !y) return;
       // "the voltage and the current": two quantities, each related to y.
@@ -174,6 +201,17 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
       for (const r of out.slice(from)) if (!squared && !power.test(r.x)) r.proportional = true;
       continue;
     }
+    m = Y_WITH_X.exec(text);
+    if (m && s.standalone) {
+      const against = /^(?:decreasing|falling)/i.test(m[3] ?? "") ? -1 : 1;
+      push(looseQuantity(m[4]!), quantity(m[1]!), (direction(m[2]!) * against) as 1 | -1);
+      continue;
+    }
+    m = MORE_MEANS.exec(text);
+    if (m && s.standalone) {
+      push(looseQuantity(m[2]!), looseQuantity(m[4]!), (direction(m[1]!) * direction(m[3]!)) as 1 | -1);
+      continue;
+    }
     m = X_CHANGES_Y.exec(text);
     if (m && s.standalone) {
       const up = /^(?:increases?|raises?|boosts?|enhances?|speeds? up)$/i.test(m[2]!);
@@ -188,8 +226,10 @@ export function extractDependences(sentences: readonly ISentence[]): IDependence
   const out: IDependence[] = [];
   for (const s of sentences) {
     if (s.sideBox || !s.standalone) continue;
-    const m = DEPENDS.exec(s.text.replace(/[.!]$/, ""));
-    if (!m) continue;
+    const text = s.text.replace(/[.!]$/, "");
+    const m = DEPENDS.exec(text) ?? VARIES.exec(text);
+    // "… is determined by comparing it with …": a method, not a quantity.
+    if (!m || /^(?:\p{L}+ing)\b/u.test(m[2]!)) continue;
     const y = quantity(m[1]!);
     const xs = m[2]!
       .split(/,\s*(?:and\s+)?(?:on\s+)?|\s+and\s+(?:on\s+)?/)
@@ -298,4 +338,167 @@ export function extractCausal(sentences: readonly ISentence[]): ICausal[] {
     if (m) push(m[1]!, m[2]!);
   }
   return out;
+}
+
+/**
+ * A stated mechanism, purpose or consequence beyond "because": "a transformer changes the
+ * voltage by inducing …" (how), "the spreading of light is due to the limited diameter of the
+ * beam" (what causes it), "salt is added so that the ice melts" (what for), "friction, which
+ * causes heating" (what it brings about). Cause and effect are both in the one sentence.
+ */
+export interface IMechanism {
+  kind: "mechanism";
+  /** What brings the effect about (a clause, a noun phrase or a gerund phrase: "inducing …"). */
+  cause: string;
+  /** What happens or what is wanted: a clause when `effectIsClause`, else a noun phrase. */
+  effect: string;
+  effectIsClause: boolean;
+  /** How the sentence links them: what the question asks for follows from it. */
+  link: "by" | "due to" | "because of" | "so that" | "in order to" | "causes" | "prevents" | "as a result of";
+  sentence: string;
+  chunkKey: string;
+}
+
+const GERUND = /^(?:[a-z]+ly\s+)?[a-z]{3,}ing\b/;
+/** "by" that names a means ("by inducing"), not an agent, a factor or an amount ("by a factor of", "by 2 m"). */
+const BY_MEANS = /^(.{12,}?)\s+by\s+((?:[a-z]+ly\s+)?[a-z]{3,}ing\b.{6,})$/;
+const DUE_TO_NP =
+  /^((?:the |a |an )?[\p{L}][\p{L}\p{N}'’ -]{2,60}?) (?:is|are|was|were) (?:mainly |largely |mostly |partly |primarily )?due to (.{6,})$/iu;
+const DUE_TO_CLAUSE =
+  /^(.{20,}?),? (?:mainly |largely |mostly |partly |primarily )?(?:due to|because of) (.{6,})$/i;
+const PURPOSE = /^(.{20,}?),? (so that|in order to) (.{10,})$/i;
+const WHICH_CAUSES = /^(.{20,}?),? which (?:causes|leads to|results in|produces) (.{6,})$/i;
+// Not "leads to" after a noun: in anatomy it is a path ("the renal pelvis leads to the ureter").
+const NP_CAUSES = /^((?:the |a |an )?[\p{L}][\p{L}\p{N}'’ -]{2,60}?) (?:causes|results in) (.{6,})$/iu;
+const PREVENTS =
+  /^((?:the |a |an )?[\p{L}][\p{L}\p{N}'’ -]{2,60}?) prevents (.{4,60}?) from ((?:[a-z]+ing)\b.{3,})$/iu;
+const AS_RESULT_OF = /^as a (?:result|consequence) of (.{6,}?), (.{15,})$/i;
+
+/** A noun phrase to name in a question: no pronoun, no clause, not too long (≤ 12 words). */
+function phrase(raw: string): string | null {
+  const t = raw.trim().replace(/[,;:.]+$/, "");
+  if (/^(?:if|when|as|while|whenever|although|because|since|nothing)\b/i.test(t)) return null;
+  const words = t.split(/\s+/);
+  if (words.length === 0 || words.length > 12 || contentWords(t).length === 0 || ANAPHORA.test(t))
+    return null;
+  if (/\b(?:it|its|they|them|their|this|these|those|he|she|which|who)\b/i.test(t)) return null;
+  if (!nlp(t).has("#Noun")) return null;
+  // A noun phrase, not a clause: no finite verb of its own ("the beam is limited").
+  if (/\b(?:is|are|was|were|has|have|had|does|do|did|can|will|would|must)\b/i.test(t)) return null;
+  return t;
+}
+
+/** Cause and effect parts short and plain enough to name in a question and a marking point. */
+function plainPart(t: string, maxWords: number): boolean {
+  return (
+    t.split(/\s+/).length <= maxWords &&
+    !/[,;:()—–=_^]/.test(t) &&
+    !/^(?:if|when|as|while|although|some|many|most|one|a common|first|second|third|finally|knowing|scientists|students)\b/i.test(
+      t,
+    ) &&
+    !/\b(?:usually|often|sometimes|generally|typically|such as|misconception|just|only|also|for example|e\.g|i\.e|respectively|because|discovered|shows?|shown|problems?|found|derived|calculated|solved|convenient)\b/i.test(
+      t,
+    )
+  );
+}
+
+/** A clause, also of three words ("torque is maximized"), which `isFullClause` leaves out as too short. */
+const shortClause = (e: string) =>
+  isFullClause(e) || (e.split(/\s+/).length === 3 && isFullClause(`${e} in practice`));
+
+const COPULA_DEFINITION =
+  /^(?:the |a |an )?[\p{L}' -]{2,40}? (?:is|are) (?:the|a|an|defined as|called|known as)\b/iu;
+
+export function extractMechanisms(sentences: readonly ISentence[]): IMechanism[] {
+  const out: IMechanism[] = [];
+  for (const s of sentences) {
+    if (!s.standalone || s.sideBox || /\d/.test(s.text)) continue;
+    // "… is determined by …; more waste heat leads to less work output": each clause on its own.
+    for (const part of s.text.replace(/[.!]$/, "").split(/;\s+/)) mechanismOf(part, s, out);
+  }
+  return out;
+}
+
+function mechanismOf(clause: string, s: ISentence, out: IMechanism[]): void {
+  {
+    const text = clause
+      .replace(/^(?:in general|generally|in fact),?\s+/i, "")
+      .replace(/^according to [^,]{3,60}, /i, "");
+    const push = (
+      cause: string | null,
+      effect: string | null,
+      effectIsClause: boolean,
+      link: IMechanism["link"],
+    ) => {
+      if (!cause || !effect) return;
+      const c = cause.trim();
+      const e = effect.trim();
+      if (!plainPart(c, 22) || !plainPart(e, effectIsClause ? 16 : 12)) return;
+      // "Heat is the transfer of energy due to …": a definition, not an effect to explain.
+      if (effectIsClause && (!shortClause(e) || COPULA_DEFINITION.test(e))) return;
+      out.push({
+        kind: "mechanism",
+        cause: c,
+        effect: e,
+        effectIsClause,
+        link,
+        sentence: s.text,
+        chunkKey: s.chunkKey,
+      });
+    };
+    let m = AS_RESULT_OF.exec(text);
+    if (m) {
+      push(phrase(m[1]!), m[2]!, true, "as a result of");
+      return;
+    }
+    m = PREVENTS.exec(text);
+    if (m) {
+      const who = phrase(m[2]!);
+      // "friction prevents the block from sliding": what is prevented, as a noun phrase.
+      push(phrase(m[1]!), who ? `${who} from ${m[3]!}` : null, false, "prevents");
+      return;
+    }
+    m = WHICH_CAUSES.exec(text);
+    if (m) {
+      if (isFullClause(m[1]!)) push(m[1]!, phrase(m[2]!), false, "causes");
+      return;
+    }
+    m = DUE_TO_NP.exec(text);
+    if (m) {
+      push(phrase(m[2]!), phrase(m[1]!), false, "due to");
+      return;
+    }
+    m = DUE_TO_CLAUSE.exec(text);
+    if (m) {
+      push(phrase(m[2]!), m[1]!, true, /because of/i.test(text) ? "because of" : "due to");
+      return;
+    }
+    m = PURPOSE.exec(text);
+    if (m) {
+      // The action is the clause to explain; the purpose is the answer ("… so that the ice melts").
+      const purpose = m[2]!.toLowerCase() === "so that" ? m[3]! : m[3]!;
+      if (
+        isFullClause(m[1]!) &&
+        (m[2]!.toLowerCase() === "so that" ? isFullClause(purpose) : /^[a-z]+\b/.test(purpose))
+      )
+        push(purpose, m[1]!, true, m[2]!.toLowerCase() as "so that" | "in order to");
+      return;
+    }
+    m = NP_CAUSES.exec(text);
+    // "more waste heat leads to less work output" is a monotonic relation, not a cause to name.
+    if (m && !/^(?:more|less|fewer|greater|higher|lower)\b/i.test(m[1]!)) {
+      push(phrase(m[1]!), phrase(m[2]!), false, "causes");
+      return;
+    }
+    m = BY_MEANS.exec(text);
+    // "… is characterized by having …": a description, not a means.
+    if (
+      m &&
+      GERUND.test(m[2]!) &&
+      !/\b(?:is|are|was|were|be|been|being|characteri[sz]ed|defined|described|classified|identified|known|named|represented|denoted|marked|distinguished)$/i.test(
+        m[1]!,
+      )
+    )
+      push(m[2]!, m[1]!, true, "by");
+  }
 }
