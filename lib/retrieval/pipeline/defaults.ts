@@ -77,6 +77,24 @@ export const PLAN_DEFAULTS = {
    * keeps the open set's figures (docs/exam-questions.md, wave 6).
    */
   examFocusHeadToChapter: 0.8,
+  /**
+   * Exam questions: weight of the probes' own chapter votes (the stem's search and each option's,
+   * voting separately) mixed into the first results' vote (chapter-vote.ts; 0: the pooled vote alone).
+   */
+  examAgreementWeight: 0,
+  /** …where each option's vote counts this much beside the stem's 1. */
+  examOptionVoteWeight: 1,
+  /**
+   * Exam questions of at least `examKeyPhraseMinWords` content words: their `examKeyPhraseWords`
+   * scope-rarest words searched as one more probe with this weight (0: off).
+   */
+  examKeyPhraseWeight: 0,
+  examKeyPhraseMinWords: 8,
+  examKeyPhraseWords: 4,
+  /** Exam questions: weight of the section-level chapter vote (passages summed per section). */
+  examSectionVoteWeight: 0,
+  /** Exam questions: the focused chapter leads the list when its share is at least this (0: never). */
+  examLeadShare: 0,
   /** Optional probes start only while the request has used less than this (offline). */
   latencyBudgetMs: 30,
   /** Share of the LLM timeout the planner's call may use; the reranker gets the rest. */
