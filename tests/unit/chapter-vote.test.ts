@@ -97,6 +97,12 @@ describe("dominantChapter with the probes' agreement", () => {
     expect(evidence?.chapterNumber).toBe(5);
   });
 
+  it("an empty agreement (no options voted) leaves the pooled vote and its share unchanged", () => {
+    const alone = dominantChapter(pooled, 10);
+    const empty = dominantChapter(pooled, 10, { shares: new Map(), weight: 0.5, chapters: new Map() });
+    expect(empty).toEqual(alone);
+  });
+
   it("takes the chapter number from the votes when the pooled list lacks the document", () => {
     const evidence = dominantChapter([c("ch41", 41, 0)], 10, {
       shares: new Map([["ch9", 1]]),

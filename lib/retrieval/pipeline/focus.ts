@@ -38,7 +38,8 @@ export function dominantChapter(
       sectionChapterShares(candidates, (c) => bookSectionOf(c.row), depth),
       sectionWeight,
     );
-  if (agreement && agreement.weight > 0) shares = mixShares(shares, agreement.shares, agreement.weight);
+  if (agreement && agreement.weight > 0 && agreement.shares.size > 0)
+    shares = mixShares(shares, agreement.shares, agreement.weight);
   const best = topShare(shares);
   if (!best) return null;
   const row = candidates.find((c) => c.row.document_id === best.documentId)?.row;
