@@ -16,6 +16,7 @@ export const PROBE_SOURCES = [
   "query",
   "sub-query",
   "option",
+  "key-phrase",
   "client-variant",
   "session",
   "llm-variant",

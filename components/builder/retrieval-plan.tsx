@@ -9,6 +9,7 @@ const PROBE_LABEL: Record<EProbeSource, string> = {
   query: "your query",
   "sub-query": "one part of your question",
   option: "an answer option",
+  "key-phrase": "the question's most specific words",
   "client-variant": "a phrasing from Enhance",
   session: "your previous search",
   "llm-variant": "a phrasing from the language model",

@@ -102,6 +102,7 @@ export async function retrieve(
     chapterFocus: plan.chapterFocus,
     searchText: plan.mainText,
     exam: plan.exam !== null,
+    probeVotes: gathered.probeVotes,
   });
   const planMs = performance.now() - planStarted - focused.pass.rerankMs;
   const kept = leaveOutExcluded(focused.pass, followUp.excluded);

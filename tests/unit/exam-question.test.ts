@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { focusWordsOf, numericQuantities, optionAgreement, readExamQuestion } from "@/lib/steps/plan/exam";
+import {
+  focusWordsOf,
+  keyPhraseWords,
+  numericQuantities,
+  optionAgreement,
+  readExamQuestion,
+} from "@/lib/steps/plan/exam";
 
 describe("readExamQuestion", () => {
   it("reads a pasted MCQ: stem, options, scaffolding removed", () => {
@@ -120,5 +126,40 @@ describe("optionAgreement", () => {
     );
     expect(q?.focusWords).toEqual([]);
     expect(q?.agreedWords).toEqual(["acids", "bases"]);
+  });
+});
+
+describe("keyPhraseWords (a long question's scope-rarest words)", () => {
+  const df = new Map([
+    ["farmer", 3],
+    ["raises", 40],
+    ["black", 25],
+    ["white", 30],
+    ["chickens", 2],
+    ["speckles", 0],
+    ["codominance", 6],
+    ["feathers", 5],
+  ]);
+  const words = focusWordsOf(
+    "A farmer raises black and white chickens. All the chickens are black with white speckles throughout their feathers; is it codominance?",
+  );
+
+  it("keeps the k rarest words the scope uses, in the question's order", () => {
+    expect(keyPhraseWords(words, df, 3)).toEqual(["farmer", "chickens", "feathers"]);
+    expect(keyPhraseWords(words, df, 4)).toEqual(["farmer", "chickens", "feathers", "codominance"]);
+  });
+
+  it("leaves out words the scope never uses and words it does not know", () => {
+    expect(keyPhraseWords(["speckles", "unknownword", "black"], df, 4)).toEqual(["black"]);
+    expect(keyPhraseWords([], df, 4)).toEqual([]);
+  });
+
+  it("breaks ties by the question's order and counts a repeated word once", () => {
+    const tie = new Map([
+      ["a1", 2],
+      ["b1", 2],
+      ["c1", 2],
+    ]);
+    expect(keyPhraseWords(["c1", "a1", "c1", "b1"], tie, 2)).toEqual(["c1", "a1"]);
   });
 });

@@ -77,6 +77,34 @@ export const PLAN_DEFAULTS = {
    * keeps the open set's figures (docs/exam-questions.md, wave 6).
    */
   examFocusHeadToChapter: 0.8,
+  /**
+   * Exam questions with options: weight of the probes' own chapter votes (the stem's search and
+   * each option's, voting separately) mixed into the first results' vote (chapter-vote.ts; 0: the
+   * pooled vote alone). Even MCQ lines, nDCG@10: 0 0.834, 0.5 0.838, 0.8 0.838
+   * (docs/exam-questions.md, wave 7).
+   */
+  examAgreementWeight: 0.5,
+  /** …where each option's vote counts this much beside the stem's 1. */
+  examOptionVoteWeight: 1,
+  /**
+   * Exam questions of at least `examKeyPhraseMinWords` content words: their `examKeyPhraseWords`
+   * scope-rarest words searched as one more probe with this weight (0: off). Measured and off: at
+   * 0.5 the even short answers gained 0.002 nDCG@10 but all short answers lost 0.002, MCQ stems
+   * 0.008 and Physics 0.009–0.010 (docs/exam-questions.md, wave 7).
+   */
+  examKeyPhraseWeight: 0,
+  examKeyPhraseMinWords: 8,
+  examKeyPhraseWords: 4,
+  /**
+   * Exam questions: weight of the section-level chapter vote (passages summed per section; 0: off).
+   * Measured and off: at 0.3 even MCQs 0.838 → 0.837, even short answers 0.789 → 0.778.
+   */
+  examSectionVoteWeight: 0,
+  /**
+   * Exam questions: the focused chapter leads the list when its share is at least this (0: never).
+   * Measured and off: at 0.6 (with agreement 0.5) even MCQs 0.838 → 0.836, MRR@10 0.844 → 0.838.
+   */
+  examLeadShare: 0,
   /** Optional probes start only while the request has used less than this (offline). */
   latencyBudgetMs: 30,
   /** Share of the LLM timeout the planner's call may use; the reranker gets the rest. */

@@ -1,4 +1,12 @@
 import "server-only";
+import {
+  chapterShares,
+  type IProbeChapterVote,
+  mixShares,
+  probeAgreement,
+  sectionChapterShares,
+  topShare,
+} from "./chapter-vote";
 import { searchCandidates } from "./pass";
 import { bookSectionOf, type ICandidate, type IPassResult, type IRetrievalRun, keyOf } from "./types";
 
@@ -13,22 +21,36 @@ export interface IChapterEvidence {
  * Which document (chapter) the top results come from: each of the first `depth` passages votes
  * 1/(rank + 2) for its document. A share near 1 means the results agree on one chapter.
  */
-export function dominantChapter(candidates: readonly ICandidate[], depth: number): IChapterEvidence | null {
-  const votes = new Map<string, { share: number; chapter: number | null }>();
-  let total = 0;
-  candidates.slice(0, depth).forEach((c, rank) => {
-    const w = 1 / (rank + 2);
-    total += w;
-    const v = votes.get(c.row.document_id) ?? { share: 0, chapter: c.row.chapter_number };
-    v.share += w;
-    votes.set(c.row.document_id, v);
-  });
-  let best: IChapterEvidence | null = null;
-  for (const [documentId, v] of votes) {
-    const share = total > 0 ? v.share / total : 0;
-    if (!best || share > best.share) best = { documentId, chapterNumber: v.chapter, share };
-  }
-  return best;
+export function dominantChapter(
+  candidates: readonly ICandidate[],
+  depth: number,
+  agreement?: {
+    shares: ReadonlyMap<string, number>;
+    weight: number;
+    chapters: ReadonlyMap<string, number | null>;
+  },
+  sectionWeight = 0,
+): IChapterEvidence | null {
+  let shares = chapterShares(candidates, depth);
+  if (sectionWeight > 0)
+    shares = mixShares(
+      shares,
+      sectionChapterShares(candidates, (c) => bookSectionOf(c.row), depth),
+      sectionWeight,
+    );
+  if (agreement && agreement.weight > 0 && agreement.shares.size > 0)
+    shares = mixShares(shares, agreement.shares, agreement.weight);
+  const best = topShare(shares);
+  if (!best) return null;
+  const row = candidates.find((c) => c.row.document_id === best.documentId)?.row;
+  const chapterNumber = row ? row.chapter_number : (agreement?.chapters.get(best.documentId) ?? null);
+  return { documentId: best.documentId, chapterNumber, share: best.share };
+}
+
+/** The chapter votes of a question's probes, and the chapter number of each voted document. */
+export interface IProbeVotes {
+  votes: IProbeChapterVote[];
+  chapters: Map<string, number | null>;
 }
 
 export interface IFocusOptions {
@@ -49,6 +71,22 @@ export interface IFocusOptions {
   fillFirst: number;
   /** …then this many new sections of the original order, then the rest of the chapter. */
   keep: number;
+  /**
+   * Exam questions: the chapter votes of the question's separate probes (stem, each option),
+   * mixed into the first results' vote with this weight (chapter-vote.ts).
+   */
+  agreement?: {
+    shares: ReadonlyMap<string, number>;
+    weight: number;
+    chapters: ReadonlyMap<string, number | null>;
+  };
+  /**
+   * When the focused chapter's share is at least this and the first passage is from another
+   * chapter, the chapter leads: no head of the original order before it (0: never).
+   */
+  lead?: number;
+  /** Exam questions: weight of the section-level vote (sectionChapterShares) in the chapter vote. */
+  sectionWeight?: number;
 }
 
 export interface IFocusResult {
@@ -95,7 +133,7 @@ export async function focusOnChapter(
   searchText: string,
   opts: IFocusOptions,
 ): Promise<IFocusResult> {
-  const evidence = dominantChapter(candidates, opts.depth);
+  const evidence = dominantChapter(candidates, opts.depth, opts.agreement, opts.sectionWeight);
   if (!evidence || evidence.chapterNumber === null || evidence.share < opts.minShare) {
     return { candidates, focused: null };
   }
@@ -107,9 +145,14 @@ export async function focusOnChapter(
     chapter: evidence.chapterNumber,
   });
   const seenSections = new Set<string>();
+  const leads =
+    opts.lead !== undefined &&
+    opts.lead > 0 &&
+    evidence.share >= opts.lead &&
+    candidates[0]?.row.document_id !== evidence.documentId;
   const cut = takeSections(
     candidates,
-    opts.head,
+    leads ? 0 : opts.head,
     seenSections,
     opts.headToChapter && evidence.share >= opts.headToChapter ? evidence.documentId : undefined,
   );
@@ -170,6 +213,8 @@ export async function applyFocus(
     searchText: string;
     /** A pasted exam question (the plan read one): the exam layout of the chapter. */
     exam?: boolean;
+    /** The exam question's probes' chapter votes (gather-plan.ts). */
+    probeVotes?: IProbeVotes;
   },
 ): Promise<{ pass: IPassResult; focus: TFocusReport }> {
   if (opts.sectionKey !== null) {
@@ -187,6 +232,17 @@ export async function applyFocus(
     headToChapter: opts.exam ? tuning.examFocusHeadToChapter : 0,
     fillFirst: opts.exam ? tuning.examFocusFillFirst : tuning.focusFillFirst,
     keep: opts.exam ? tuning.examFocusKeepSections : tuning.focusKeepSections,
+    ...(opts.exam && opts.probeVotes
+      ? {
+          agreement: {
+            shares: probeAgreement(opts.probeVotes.votes),
+            weight: tuning.examAgreementWeight,
+            chapters: opts.probeVotes.chapters,
+          },
+          lead: tuning.examLeadShare,
+          sectionWeight: tuning.examSectionVoteWeight,
+        }
+      : {}),
   });
   return {
     pass: { ...pass, candidates: focused.candidates },

@@ -1,9 +1,13 @@
 import "server-only";
 import { describeError, log } from "@/lib/log";
 import { hypotheticalPassage, offlineVariant, startLlmPlan } from "@/lib/steps/plan";
+import { keyPhraseWords } from "@/lib/steps/plan/exam";
 import type { IQueryPlan } from "@/lib/steps/plan/offline";
 import { contentWords } from "@/lib/text/tokenize";
 import type { EProbeSource } from "@/types/retrieval.types";
+import { scopeVocabulary } from "../scope-vocabulary";
+import { chapterShares, type IProbeChapterVote } from "./chapter-vote";
+import type { IProbeVotes } from "./focus";
 import { fuseProbeLists, type IProbeList } from "./fuse-probes";
 import { type IGathered, searchCandidates } from "./pass";
 import type { IRetrievalRun } from "./types";
@@ -20,6 +24,8 @@ export interface IProbeReport {
 
 export interface IGatherOutcome {
   gathered: IGathered;
+  /** An exam question's chapter votes, one per probe that ran (stem, options). */
+  probeVotes: IProbeVotes;
   probes: IProbeReport[];
   fallbacks: string[];
   llmMs: number;
@@ -42,6 +48,17 @@ export async function gatherPlan(
   const probes: IProbeReport[] = [];
   const fallbacks: string[] = [];
   const lists: IProbeList[] = [];
+  const votes: IProbeChapterVote[] = [];
+  const chapters = new Map<string, number | null>();
+  /** The stem's and each option's own chapter vote (exam questions; cheap: the lists are here). */
+  const vote = (g: IGathered, weight: number) => {
+    // Only a question with options: without them the stem's vote is the pooled vote again (and
+    // a key-phrase probe's vote beside it cost the even short answers 0.003 nDCG@10).
+    if (plan.exam === null || plan.options.length === 0) return;
+    votes.push({ shares: chapterShares(g.candidates, tuning.focusDepth), weight });
+    for (const c of g.candidates.slice(0, tuning.focusDepth))
+      chapters.set(c.row.document_id, c.row.chapter_number);
+  };
   const llmBudget = Math.max(1, Math.round(run.deps.llmTimeoutMs * tuning.llmBudgetShare));
   const llm = startLlmPlan(run, plan, llmBudget);
 
@@ -52,6 +69,7 @@ export async function gatherPlan(
     chapter: chapterNumber,
   });
   lists.push({ gathered: main, weight: 1 });
+  vote(main, 1);
   probes.push({
     source: "query",
     text: plan.mainText,
@@ -83,6 +101,7 @@ export async function gatherPlan(
         legs,
       });
       lists.push({ gathered: g, weight });
+      if (source === "option" || source === "key-phrase") vote(g, tuning.examOptionVoteWeight);
       probes.push({ source, text, weight, found: g.candidates.length, status: "used" });
     } catch (err) {
       // An optional probe must never sink the request: the other lists still answer.
@@ -98,6 +117,23 @@ export async function gatherPlan(
     }
   };
 
+  // A long exam question: its scope-rarest content words as one more probe (exam.ts keyPhraseWords).
+  if (
+    plan.exam &&
+    tuning.examKeyPhraseWeight > 0 &&
+    plan.exam.focusWords.length >= tuning.examKeyPhraseMinWords
+  ) {
+    const vocabulary = await scopeVocabulary(
+      run.deps.db,
+      run.userId,
+      run.req.filters,
+      plan.exam.focusWords,
+    ).catch(() => null);
+    const words = vocabulary
+      ? keyPhraseWords(plan.exam.focusWords, vocabulary.df, tuning.examKeyPhraseWords)
+      : [];
+    if (words.length) await optional("key-phrase", words.join(" "), tuning.examKeyPhraseWeight);
+  }
   for (const sub of plan.subQueries) await optional("sub-query", sub, tuning.subQueryWeight);
   const stemTopic = contentWords(plan.mainText).slice(0, 10).join(" ");
   for (const option of plan.options) await optional("option", `${stemTopic} ${option}`, tuning.optionWeight);
@@ -148,5 +184,11 @@ export async function gatherPlan(
     );
     if (text) await optional(kind, text, tuning.offlineVariantWeight);
   }
-  return { gathered: fuseProbeLists(lists, settings.fusion), probes, fallbacks, llmMs };
+  return {
+    gathered: fuseProbeLists(lists, settings.fusion),
+    probeVotes: { votes, chapters },
+    probes,
+    fallbacks,
+    llmMs,
+  };
 }

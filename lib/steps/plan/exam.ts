@@ -194,3 +194,27 @@ export function readExamQuestion(query: string): IExamQuestion | null {
   if (cues.length === 0 || focusWords.length + agreedWords.length === 0) return null;
   return { cues, stem, options, focusWords, quantities, agreedWords };
 }
+
+/**
+ * The key-phrase probe of a long exam question: its `k` rarest content words in the scope (by the
+ * scope's own passage frequency), in the question's order. A scenario ("A farmer raises black and
+ * white chickens…") wraps a few specific terms in everyday words; the rare ones name what is
+ * examined, and the scope's frequency, not a word list, says which are rare. Words the scope does
+ * not use at all (df 0 or unknown) are left out: they cannot find a passage.
+ */
+export function keyPhraseWords(
+  words: readonly string[],
+  df: ReadonlyMap<string, number>,
+  k: number,
+): string[] {
+  const unique = [...new Set(words)];
+  const known = unique.filter((w) => (df.get(w) ?? 0) > 0);
+  const rarest = new Set(
+    [...known]
+      .map((w, i) => ({ w, i, df: df.get(w) ?? 0 }))
+      .sort((a, b) => a.df - b.df || a.i - b.i)
+      .slice(0, k)
+      .map((x) => x.w),
+  );
+  return known.filter((w) => rarest.has(w));
+}
