@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { doublingText, plausible } from "@/lib/generation/offline/forms/equations";
+import { reverse, selfContained } from "@/lib/generation/offline/forms/statements";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
+import type { ISentence } from "@/lib/generation/offline/knowledge";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType, IContextChunk, ISlot } from "@/types/generation.types";
 
@@ -93,6 +95,8 @@ describe("data tables (equation-data): grammar and physical sense", () => {
         seen++;
         mass.values.forEach((m, i) => {
           expect(weight.values[i]! / m).toBeCloseTo(9.8, 1);
+          // The quantity changed: exact multiples of its first reading (the pattern is in the numbers).
+          expect(rows[0]!.values[i]).toBeCloseTo(rows[0]!.values[0]! * (i + 1), 6);
         });
         if (c.question.type === "mcq") {
           expect(c.question.options[c.question.correctIndex]).toMatch(
@@ -134,5 +138,103 @@ where v_w is the wave speed, f is the frequency and λ is the wavelength.`,
       const rows = tableOf(c.question.promptText);
       expect(rows.every((r) => r.values.every((v) => v > 0))).toBe(true);
     }
+  });
+});
+
+const sentenceOf = (text: string): ISentence => ({
+  text,
+  chunkKey: "k",
+  heading: "",
+  section: "",
+  position: 0,
+  sideBox: false,
+  standalone: true,
+});
+
+describe("statements (statement-mcq, spot-the-error): swaps a teacher would set", () => {
+  it("makes no swap that reads as nonsense or gives itself away", () => {
+    for (const text of [
+      // "open or close" → "closed or close" (biology:16)
+      "The addition or removal of chemical modifications (or flags) to histone proteins or DNA signals the cell to open or close a chromosomal region.",
+      // "the dominant phylum" (most common) → "recessive phylum" (biology:28)
+      "Conifers are the dominant phylum of gymnosperms, with the greatest variety of species.",
+      // "released as pollen" → "absorbed as pollen" (biology:34)
+      "The microspores develop into male gametophytes that are released as pollen.",
+      // "crushed into smaller pieces" → "larger pieces" (biology:38)
+      "Birds have evolved a digestive system that includes a gizzard where the food is crushed into smaller pieces.",
+      // "sporophyte (2n)" → "gametophyte (2n)": the parenthesis gives it away (biology:30)
+      "The sporophyte (2n) phase is the longest phase in the life of a gymnosperm.",
+      // before/after in an anecdote (section:8, section:34, section:44)
+      "When the air is turned off, the puck slides only a short distance before friction slows it to a stop.",
+    ])
+      expect(reverse(sentenceOf(text))?.text ?? null, text).toBeNull();
+  });
+
+  it("reverses the comparison, not the thing compared with (biology:62)", () => {
+    expect(reverse(sentenceOf("Cold water has more dissolved oxygen than warmer water."))?.text).toBe(
+      "Cold water has less dissolved oxygen than warmer water.",
+    );
+  });
+
+  it("still reverses a stated quality or direction", () => {
+    expect(
+      reverse(sentenceOf("A normal force is always perpendicular to the contact surface between systems."))
+        ?.text,
+    ).toBe("A normal force is always parallel to the contact surface between systems.");
+    expect(
+      reverse(
+        sentenceOf(
+          "Rubbing two surfaces together increases the transfer of electrons, because it creates a closer contact between the materials.",
+        ),
+      )?.text,
+    ).toMatch(/increases the transfer of protons/);
+  });
+
+  const known = new Set(["law", "thermodynam", "friction", "charg", "electr"]);
+  it("offers no statement that leans on its passage (round 8 fragments)", () => {
+    for (const text of [
+      "Energy exchanges between them and their surroundings, as they consume energy-storing molecules and release energy to the environment by doing work.",
+      "By comparison, in fertilized eggs (and early embryos) of fruit flies, the cell cycle is completed in about eight minutes.",
+      "Some of the salient features are that the two strands that make up the double helix have complementary base sequences and anti-parallel orientations.",
+      "A less precise definition is that it acts on the system of interest.",
+      "The effect is caused by the wave nature of light.",
+      "The child has accumulated excess positive charge by sliding on the slide.",
+      "Among other things, the ground determines the potential of the negative terminal of the battery.",
+      "The pump takes water at low pressure and does work on it, ejecting water at a higher pressure.",
+      "Water is very effective at this, since neutrons collide with protons in water molecules and lose energy.",
+      "Protons and electrons are thus the fundamental particles that carry electric charge.",
+      "The force is directly proportional to the product of their masses and inversely proportional to the square of the distance between them.",
+      "Within months after the announcement of the discovery of fission, Adolf Hitler banned the export of uranium from newly occupied Czechoslovakia.",
+      "Before launch, the skin of the missile had to be at the same voltage as the rail from which it was launched.",
+      "The spheres are electrically neutral, so they carry the same amounts of positive and negative charge.",
+      "The energy in parentheses is released by the reaction.",
+    ])
+      expect(selfContained(text, known), text).toBe(false);
+  });
+
+  it("keeps statements that stand alone", () => {
+    for (const text of [
+      "Friction is a contact force between systems that opposes the motion or attempted motion between them.",
+      "Like charges repel each other, and unlike charges attract each other.",
+      "A normal force is always perpendicular to the contact surface between systems.",
+      "The laws of thermodynamics govern the transfer of energy in and among all systems in the universe.",
+      "Because the glass and silk have opposite charges, they attract one another like clothes that have rubbed together in a dryer.",
+    ])
+      expect(selfContained(text, known), text).toBe(true);
+  });
+});
+
+describe("Evaluate claims (judge-claim)", () => {
+  const FRICTION = chunkOf(
+    `## Friction
+
+Friction varies from surface to surface because different substances are rougher than others. As the temperature of a gas increases, the pressure of the gas increases.`,
+    "Chapter 5 > 5.1 Friction",
+  );
+  it("is never a passage sentence with 'not' put in (section:13, selection:16, biology:31)", () => {
+    const found = candidates([FRICTION], "short", "Evaluate").filter((c) => c.form === "judge-claim");
+    expect(found.length).toBeGreaterThan(0);
+    for (const c of found) expect(c.question.promptText).not.toMatch(/\b(?:not|never)\b/i);
+    expect(found.some((c) => /pressure of the gas decreases/.test(c.question.promptText))).toBe(true);
   });
 });

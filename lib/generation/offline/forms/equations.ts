@@ -539,8 +539,10 @@ export function readings(
   for (let attempt = 0; attempt < 8; attempt++) {
     const values = new Map<string, number>();
     for (const q of d.others) values.set(q.symbol, isGravity(q) ? fixedValue(q) : pickValue(q, random));
-    // A coefficient stays at most 1 over four readings: 0.10–0.25 steps.
-    const base = d.input.unit === "" ? (1 + Math.floor(random() * 3)) / 20 : pickValue(d.input, random) / 2;
+    // A coefficient stays below 1 over four readings (steps of 0.05–0.15); other bases keep two
+    // figures, so every multiple is exact to three (not 3650 × 3 shown as "11,000").
+    const base =
+      d.input.unit === "" ? (1 + Math.floor(random() * 3)) / 20 : roundSig(pickValue(d.input, random) / 2, 2);
     // Exact multiples of a 2-figure base, shown to 3 figures: the pattern is in the numbers.
     const x = [1, 2, 3, 4].map((m) => roundSig(base * m, 3));
     const y = x.map((v) => {

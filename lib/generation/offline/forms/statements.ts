@@ -47,7 +47,8 @@ for (const [a, b] of [
   ["larger", "smaller"],
   ["inside", "outside"],
   ["inner", "outer"],
-  ["before", "after"],
+  // Not ["before", "after"]: round 8 readers rejected every such swap (an anecdote's order of events,
+  // "slides a short distance before/after friction slows it"): it tests reading, not science.
   ["positive", "negative"],
   ["positively", "negatively"],
   ["dominant", "recessive"],
@@ -218,14 +219,41 @@ function reverseText(s: ISentence): ISwap | null {
   if (hits.length === 2 && OPPOSITES[hits[0]![0].toLowerCase()] === hits[1]![0].toLowerCase()) return null;
   const words = text.split(/\s+/).length;
   if (words < 7 || words > 32 || contentWords(text).length < 5) return null;
-  // The last one: in "as A increases, B increases" it is the consequence that is reversed.
-  const hit = hits[hits.length - 1]!;
+  // The last one: in "as A increases, B increases" it is the consequence that is reversed. But
+  // "more oxygen than warmer water" reverses the comparison, not the thing compared to
+  // (round 8: "Cold water has more dissolved oxygen than cooler water").
+  const last = hits[hits.length - 1]!;
+  const compared = hits.length === 2 && /\bthan\s+$/i.test(text.slice(0, last.index ?? 0));
+  const hit = compared ? hits[0]! : last;
   const from = hit[0];
   const at = hit.index ?? 0;
   // A compound ("high-energy", "Gram-negative") or a bound phrase ("at least") is not a claim to reverse.
   if (/-$/.test(text.slice(0, at)) || text.charAt(at + from.length) === "-") return null;
   // Bound phrases: "at least", "after all", "one or more", "until after".
   if (/\b(?:at|or|and|until)\s$/i.test(text.slice(0, at)) || /^after all\b/i.test(text.slice(at)))
+    return null;
+  const after = text.slice(at + from.length);
+  // Round 8 readers: a swap that reads as nonsense, found by wording alone, tests nothing.
+  // "open or close" → "closed or close"; "inside and outside" are a pair, not a claim.
+  if (/^\s+(?:or|and|nor)\b/i.test(after)) return null;
+  // "gametophyte (2n)", "heterotrophs (chemoautotrophs)": the parenthesis still names the original.
+  if (/^\s*\(/.test(after)) return null;
+  // "crushed into smaller pieces" → "larger pieces": common sense, not the science.
+  if (/\binto\s$/i.test(text.slice(0, at))) return null;
+  // "the dominant phylum" (most common) is not genetics: "recessive phylum" is a malapropism.
+  if (
+    /^(?:dominant|recessive)$/i.test(from) &&
+    !/\b(?:allele|gene|trait|inherit|genotyp|phenotyp|offspring)/i.test(text)
+  )
+    return null;
+  // "released as pollen" → "absorbed as pollen": only matter or energy is absorbed or released.
+  if (
+    VERB_ONLY.test(from) &&
+    /^(?:absorb|release)/i.test(from) &&
+    !/\b(?:energy|heat|light|radiation|photons?|water|oxygen|carbon dioxide|CO2|ions?|gas|nutrients?|hormones?|neurotransmitters?|electrons?)\b/i.test(
+      text,
+    )
+  )
     return null;
   if (VERB_ONLY.test(from) && !nlp(text).match(from).has("#Verb")) return null;
   // A noun naming part of a compound ("electron transport chain", "proton pump") is not a claim.
@@ -238,7 +266,8 @@ function reverseText(s: ISentence): ISwap | null {
   )
     return null;
   let to = keepCase(OPPOSITES[from.toLowerCase()]!, from);
-  if (/^(?:more|less|most|least)$/i.test(from)) {
+  // "more X than Y" compares amounts: "less X than Y" is its reversal whatever X is.
+  if (!compared && /^(?:more|less|most|least)$/i.test(from)) {
     // Only a comparison of a quality reverses cleanly ("more derived" → "less derived", "the most
     // common" → "the least common"); "most mammals" becomes "few mammals", "more evidence" is left.
     const next =
@@ -269,6 +298,69 @@ function reverseText(s: ISentence): ISwap | null {
   return { sentence: s, text: `${fixed}.`, from: from.toLowerCase(), to: to.toLowerCase() };
 }
 
+/** Openings that point back to what came before (round 8: "By comparison, …", "Among other things, …"). */
+const BACK_OPENER =
+  /^(?:by comparison|in comparison|in contrast|by contrast|among other things|with that|given that|as a result|for (?:this|that) reason|for example|for instance|some of|one of|both of|each of|on the other hand|as such|at this point|otherwise|conversely|instead|once again|in this case|in that case|in summary|in short|to summarize|overall|through two|the following)\b/i;
+/** Words that refer to something outside the sentence (round 8: "are thus", "effective at this"). */
+const POINTS_BACK =
+  /\b(?:thus|hence|therefore|this|these|those|such|the latter|the former|above|below|aforementioned|here|there are two|the two|the three|in parentheses)\b/i;
+/** "The only …", "The same …", "A less precise definition": a comparison with something not shown. */
+const RELATIVE_SUBJECT =
+  /^(?:the|a|an)\s+(?:only|same|other|resulting|remaining|next|previous|latter|former|(?:more|less)\s+\p{L}+(?![^,;]*\bthan\b))\b/iu;
+/** A year or past-tense narrative ("was developed", "had to be"): history and anecdote, not a stated fact. */
+const NARRATIVE = /\b(?:was|were|had|did)\b|\b1[5-9]\d\d\b|\b20[0-4]\d\b/i;
+
+/**
+ * Whether a sentence reads as a statement of the subject without its passage: no pointer back
+ * ("By comparison", "thus", "at this"), no pronoun without a noun before it ("Energy exchanges
+ * between them"), no story in the past tense, and no opening "The <noun>" naming a thing the
+ * heading, the section and the defined terms never name ("The child …", "The pump …", "The
+ * spheres …": a figure or an example). Round 8 readers flagged 30 options and notes as fragments.
+ */
+export function selfContained(text: string, known: ReadonlySet<string>): boolean {
+  const t = stripEnd(text);
+  if (BACK_OPENER.test(t) || POINTS_BACK.test(t) || RELATIVE_SUBJECT.test(t)) return false;
+  if (NARRATIVE.test(t)) return false;
+  const doc = nlp(t);
+  if (!doc.has("#PresentTense") && doc.has("#PastTense")) return false;
+  // "they / them / their" need a plural noun or an "X and Y" before them; "it / its" a noun.
+  const pronoun = /\b(they|them|their|it|its)\b/i.exec(t);
+  if (pronoun) {
+    const before = t.slice(0, pronoun.index);
+    const plural = /^(?:they|them|their)$/i.test(pronoun[1]!);
+    const antecedent = plural
+      ? nlp(before).has("#Plural") || /\w\s+and\s+\w/i.test(before)
+      : nlp(before).has("#Noun");
+    if (!antecedent) return false;
+  }
+  const opening = /^the\s+([\p{L}-]+)/iu.exec(t);
+  if (opening) {
+    const word = opening[1]!;
+    const noun = !nlp(word).has("#Adjective") && !nlp(word).has("#Adverb");
+    if (noun && ![...stemSet(word)].some((w) => known.has(w))) return false;
+  }
+  return true;
+}
+
+const knownCache = new WeakMap<object, Map<string, Set<string>>>();
+/** Stems of what the passage names as its subject: headings, section path and defined terms. */
+function knownWords(env: IFormEnv, s: ISentence): Set<string> {
+  let byBlock = knownCache.get(env.kb);
+  if (!byBlock) {
+    byBlock = new Map();
+    knownCache.set(env.kb, byBlock);
+  }
+  const key = `${s.chunkKey}|${s.heading}`;
+  let out = byBlock.get(key);
+  if (!out) {
+    const path = env.kb.byKey.get(s.chunkKey)?.sectionPath ?? "";
+    out = stemSet(`${path} ${s.heading} ${s.section}`);
+    for (const t of env.kb.terms) for (const w of stemSet(t.term)) out.add(w);
+    byBlock.set(key, out);
+  }
+  return out;
+}
+
 /** Lesson sentences that can be offered as statements: standalone, not a side box, not about names. */
 function statements(env: IFormEnv): ISentence[] {
   return env.kb.sentences.filter((s) => {
@@ -283,7 +375,8 @@ function statements(env: IFormEnv): ISentence[] {
       !LEANS_ON_CONTEXT.test(s.text) &&
       !ABOUT_NAMES.test(s.text) &&
       !/\b(?:not|no|never)\b/i.test(s.text) &&
-      !/\?|!/.test(s.text)
+      !/\?|!/.test(s.text) &&
+      selfContained(s.text, knownWords(env, s))
     );
   });
 }
@@ -298,13 +391,56 @@ const SUMMARY = /\b(?:summary|introduction|review|overview|key terms)\b/i;
 const NOT_A_TOPIC = (heading: string) =>
   SUMMARY.test(heading) || FEATURE_BOX.test(heading.replace(/^#+\s*/, ""));
 
-/** What the statements are about, for the stem: the block's heading, else its section (never "Section Summary"). */
+/** A worked example's or a box's heading ("Strategy", "Friction at an Angle: Sliding a Coin"), not a topic. */
+const EXAMPLE_HEADING =
+  /^(?:strategy|solution|discussion|example|problem|significance|check your|solving|calculating|finding|determining|using|what it takes)\b|:|—/i;
+
+/** "Newton’s", "Ohm’s": a name keeps its capital in the stem (round 8: "newton’s first law"). */
+const topicOfText = (heading: string) => {
+  const names = new Set(heading.match(/\b\p{Lu}\p{Ll}+[’']s\b/gu) ?? []);
+  return topicName(heading)
+    .split(" ")
+    .map((w) => [...names].find((n) => n.toLowerCase() === w) ?? w)
+    .join(" ");
+};
+
+/** The block's heading, else its section (never "Section Summary", a worked example or a box). */
 function topicOf(env: IFormEnv, s: ISentence): string {
-  if (s.heading && !NOT_A_TOPIC(s.heading)) return topicName(s.heading.replace(/^#+\s*/, ""));
-  const path = (env.kb.byKey.get(s.chunkKey)?.sectionPath ?? "").split(" > ").slice(1);
-  const named = path.filter((p) => !NOT_A_TOPIC(p)).pop() ?? "";
-  return topicName(named.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, ""));
+  const heading = s.heading.replace(/^#+\s*/, "");
+  if (heading && !NOT_A_TOPIC(heading) && !EXAMPLE_HEADING.test(heading)) return topicOfText(heading);
+  return sectionTopic(env, s);
 }
+
+function sectionTopic(env: IFormEnv, s: ISentence): string {
+  const path = (env.kb.byKey.get(s.chunkKey)?.sectionPath ?? "").split(" > ").slice(1);
+  const named =
+    path
+      .filter(
+        (p) => !NOT_A_TOPIC(p) && !EXAMPLE_HEADING.test(p.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, "")),
+      )
+      .pop() ?? "";
+  return topicOfText(named.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, ""));
+}
+
+/**
+ * The topic a stem names must cover its statements (round 8: "about prokaryotic termination
+ * signals" over four statements on transcription, "about nuclear fusion" over fission): the block's
+ * heading when every statement is from that block and at least two use its words, else the
+ * section when every statement is from it, else none (the question is not made).
+ */
+function topicFor(env: IFormEnv, first: ISentence, all: readonly ISentence[]): string {
+  const heading = topicOf(env, first);
+  const words = stemSet(heading);
+  const using = all.filter((o) => [...stemSet(o.text)].some((w) => words.has(w))).length;
+  if (heading && all.every((o) => o.heading === first.heading && o.section === first.section) && using >= 2)
+    return heading;
+  if (!all.every((o) => o.section === first.section)) return "";
+  return sectionTopic(env, first);
+}
+
+/** A true statement that states the fact a reversed one gets wrong gives the answer away (round 8). */
+const givesAway = (truth: ISentence, wrong: ISwap) =>
+  [...stemSet(wrong.from)].some((w) => stemSet(truth.text).has(w));
 
 /** Sentences of the same heading block (else the same section), nearest first. */
 function neighbours(env: IFormEnv, s: ISentence, pool: readonly ISentence[]): ISentence[] {
@@ -349,8 +485,8 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
     .filter((r): r is ISwap => r !== null && similarLength(r.text, key.text) && tellsApart(r))
     .slice(0, 3);
   if (reversed.length < 3) return gaveUp(env, "correct: < 3 reversible neighbours in the section");
-  const topic = topicOf(env, key);
-  if (!topic) return gaveUp(env, "correct: no topic for the stem");
+  const topic = topicFor(env, key, [key, ...reversed.map((r) => r.sentence)]);
+  if (!topic) return gaveUp(env, "correct: statements from more than one section");
   return mcq(env, {
     prompt: `Which of the following statements about ${topic} is correct?`,
     key: { text: sentenceOf(key.text) },
@@ -370,14 +506,16 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
  */
 function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISentence[]): TQuestion | null {
   // True statements that cannot be reversed first: the reversible ones are kept for other questions.
-  const near = neighbours(env, wrong.sentence, pool).filter((s) => similarLength(s.text, wrong.text));
+  const near = neighbours(env, wrong.sentence, pool).filter(
+    (s) => similarLength(s.text, wrong.text) && !givesAway(s, wrong),
+  );
   const truths = [
     ...near.filter((s) => reverse(s) === null),
     ...near.filter((s) => reverse(s) !== null),
   ].slice(0, 3);
   if (truths.length < 3) return gaveUp(env, "NOT-correct: < 3 true neighbours of similar length");
-  const topic = topicOf(env, wrong.sentence);
-  if (!topic) return gaveUp(env, "NOT-correct: no topic for the stem");
+  const topic = topicFor(env, wrong.sentence, [wrong.sentence, ...truths]);
+  if (!topic) return gaveUp(env, "NOT-correct: statements from more than one section");
   return mcq(env, {
     prompt: `Which of the following statements about ${topic} is NOT correct?`,
     key: { text: wrong.text },
@@ -517,7 +655,9 @@ export const spotTheError: IForm = {
         const second = e > 1 ? all.map(reverse).find((r): r is ISwap => r !== null) : undefined;
         if (e > 1 && !second) continue;
         const errors = [first, ...(second ? [second] : [])];
-        const others = all.slice(0, 8).filter((o) => !errors.some((x) => x.sentence.text === o.text));
+        const others = all
+          .slice(0, 8)
+          .filter((o) => !errors.some((x) => x.sentence.text === o.text || givesAway(o, x)));
         // True statements that cannot be reversed first: the reversible ones are kept for other items.
         const correct = [
           ...others.filter((o) => reverse(o) === null),
@@ -533,7 +673,16 @@ export const spotTheError: IForm = {
             ? a.s.position - b.s.position
             : (env.kb.rank.get(a.s.chunkKey) ?? 99) - (env.kb.rank.get(b.s.chunkKey) ?? 99),
         );
-        const q = notesQuestion(env, topic, notes, restMark);
+        const noteTopic = topicFor(
+          env,
+          s,
+          notes.map((x) => x.s),
+        );
+        if (!noteTopic) {
+          env.trace?.("notes: statements from more than one section");
+          continue;
+        }
+        const q = notesQuestion(env, noteTopic, notes, restMark);
         if (q) {
           made++;
           yield q;
