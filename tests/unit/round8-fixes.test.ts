@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { doublingText, plausible } from "@/lib/generation/offline/forms/equations";
+import { clozeable } from "@/lib/generation/offline/forms/recall";
 import { reverse, selfContained } from "@/lib/generation/offline/forms/statements";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import type { ISentence } from "@/lib/generation/offline/knowledge";
@@ -236,5 +237,20 @@ Friction varies from surface to surface because different substances are rougher
     expect(found.length).toBeGreaterThan(0);
     for (const c of found) expect(c.question.promptText).not.toMatch(/\b(?:not|never)\b/i);
     expect(found.some((c) => /pressure of the gas decreases/.test(c.question.promptText))).toBe(true);
+  });
+});
+
+describe("'… are called ________' stems (definition-mcq)", () => {
+  it("never cuts the subject off a predicate (biology:32, biology:55)", () => {
+    expect(
+      clozeable(
+        "the most speciose group of land vertebrates and display a number of adaptations related to their ability to fly",
+      ),
+    ).toBe(false);
+    expect(
+      clozeable("deposited during gestation and are present at birth through the beginning of adolescence"),
+    ).toBe(false);
+    expect(clozeable("a protein that speeds up a chemical reaction in the cell")).toBe(true);
+    expect(clozeable("a group of tumor-suppressor proteins common in many cells")).toBe(true);
   });
 });
