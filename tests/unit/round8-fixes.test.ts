@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { doublingText, plausible } from "@/lib/generation/offline/forms/equations";
 import { clozeable } from "@/lib/generation/offline/forms/recall";
-import { reverse, selfContained } from "@/lib/generation/offline/forms/statements";
+import { reverse, SWEEPING, selfContained } from "@/lib/generation/offline/forms/statements";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import type { ISentence } from "@/lib/generation/offline/knowledge";
 import type { EBloomLevel } from "@/types/bloom.types";
@@ -252,5 +252,19 @@ describe("'… are called ________' stems (definition-mcq)", () => {
     ).toBe(false);
     expect(clozeable("a protein that speeds up a chemical reaction in the cell")).toBe(true);
     expect(clozeable("a group of tumor-suppressor proteins common in many cells")).toBe(true);
+  });
+});
+
+describe("true statements a student could fairly dispute", () => {
+  it("are not offered as true (biology:39, biology:51)", () => {
+    expect(SWEEPING.test("All mammals have teeth and can chew their food.")).toBe(true);
+    expect(
+      SWEEPING.test(
+        "Blood primarily moves through the body by the rhythmic movement of smooth muscle in the vessel wall.",
+      ),
+    ).toBe(true);
+    expect(SWEEPING.test("Like charges repel each other, and unlike charges attract each other.")).toBe(
+      false,
+    );
   });
 });

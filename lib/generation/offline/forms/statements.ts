@@ -438,6 +438,13 @@ function topicFor(env: IFormEnv, first: ISentence, all: readonly ISentence[]): s
   return sectionTopic(env, first);
 }
 
+/**
+ * A sweeping statement offered as true ("All mammals have teeth", "Blood primarily moves by …"):
+ * an informed student can fairly call it wrong (round 8 readers: wrong_key), so it is not offered
+ * as a true option or note. A reversed statement may still hold "always" (it is the wrong one).
+ */
+export const SWEEPING = /^(?:all|every|no)\b|\b(?:primarily|mainly|only|always|never|entirely)\b/i;
+
 /** A true statement that states the fact a reversed one gets wrong gives the answer away (round 8). */
 const givesAway = (truth: ISentence, wrong: ISwap) =>
   [...stemSet(wrong.from)].some((w) => stemSet(truth.text).has(w));
@@ -507,7 +514,7 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
 function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISentence[]): TQuestion | null {
   // True statements that cannot be reversed first: the reversible ones are kept for other questions.
   const near = neighbours(env, wrong.sentence, pool).filter(
-    (s) => similarLength(s.text, wrong.text) && !givesAway(s, wrong),
+    (s) => similarLength(s.text, wrong.text) && !givesAway(s, wrong) && !SWEEPING.test(s.text),
   );
   const truths = [
     ...near.filter((s) => reverse(s) === null),
@@ -657,7 +664,10 @@ export const spotTheError: IForm = {
         const errors = [first, ...(second ? [second] : [])];
         const others = all
           .slice(0, 8)
-          .filter((o) => !errors.some((x) => x.sentence.text === o.text || givesAway(o, x)));
+          .filter(
+            (o) =>
+              !SWEEPING.test(o.text) && !errors.some((x) => x.sentence.text === o.text || givesAway(o, x)),
+          );
         // True statements that cannot be reversed first: the reversible ones are kept for other items.
         const correct = [
           ...others.filter((o) => reverse(o) === null),
