@@ -209,6 +209,10 @@ describe("statements (statement-mcq, spot-the-error): swaps a teacher would set"
       "Before launch, the skin of the missile had to be at the same voltage as the rail from which it was launched.",
       "The spheres are electrically neutral, so they carry the same amounts of positive and negative charge.",
       "The energy in parentheses is released by the reaction.",
+      // section:33 (after the first fixes): "another", a diagram, a story told in the past tense
+      "Friction f acting on the wheels is another internal force acting on the system.",
+      "The thick black lines in the electric circuit diagram represent the pathway that the electric charge must follow.",
+      "The enormous energy known to be in nuclei, but considered inaccessible, now seemed to be available on a large scale.",
     ])
       expect(selfContained(text, known), text).toBe(false);
   });

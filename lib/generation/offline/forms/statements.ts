@@ -303,12 +303,15 @@ const BACK_OPENER =
   /^(?:by comparison|in comparison|in contrast|by contrast|among other things|with that|given that|as a result|for (?:this|that) reason|for example|for instance|some of|one of|both of|each of|on the other hand|as such|at this point|otherwise|conversely|instead|once again|in this case|in that case|in summary|in short|to summarize|overall|through two|the following)\b/i;
 /** Words that refer to something outside the sentence (round 8: "are thus", "effective at this"). */
 const POINTS_BACK =
-  /\b(?:thus|hence|therefore|this|these|those|such|the latter|the former|above|below|aforementioned|here|there are two|the two|the three|in parentheses)\b/i;
+  /\b(?:thus|hence|therefore|this|these|those|such|(?<!one )another|the latter|the former|above|below|aforementioned|here|there are two|the two|the three|in parentheses)\b/i;
 /** "The only …", "The same …", "A less precise definition": a comparison with something not shown. */
 const RELATIVE_SUBJECT =
   /^(?:the|a|an)\s+(?:only|same|other|resulting|remaining|next|previous|latter|former|(?:more|less)\s+\p{L}+(?![^,;]*\bthan\b))\b/iu;
 /** A year or past-tense narrative ("was developed", "had to be"): history and anecdote, not a stated fact. */
-const NARRATIVE = /\b(?:was|were|had|did)\b|\b1[5-9]\d\d\b|\b20[0-4]\d\b/i;
+const NARRATIVE =
+  /\b(?:was|were|had|did|seemed|became|began|showed|estimated|proposed|announced|invented|banned|resolved|launched)\b|\b1[5-9]\d\d\b|\b20[0-4]\d\b/i;
+/** A drawing the reader cannot see ("the thick black lines in the circuit diagram"). */
+const PICTURE = /\b(?:diagram|photograph|photo|image|picture|drawing|sketch|illustrat\w*|shown)\b/i;
 
 /**
  * Whether a sentence reads as a statement of the subject without its passage: no pointer back
@@ -320,7 +323,7 @@ const NARRATIVE = /\b(?:was|were|had|did)\b|\b1[5-9]\d\d\b|\b20[0-4]\d\b/i;
 export function selfContained(text: string, known: ReadonlySet<string>): boolean {
   const t = stripEnd(text);
   if (BACK_OPENER.test(t) || POINTS_BACK.test(t) || RELATIVE_SUBJECT.test(t)) return false;
-  if (NARRATIVE.test(t)) return false;
+  if (NARRATIVE.test(t) || PICTURE.test(t)) return false;
   const doc = nlp(t);
   if (!doc.has("#PresentTense") && doc.has("#PastTense")) return false;
   // "they / them / their" need a plural noun or an "X and Y" before them; "it / its" a noun.
@@ -361,10 +364,33 @@ function knownWords(env: IFormEnv, s: ISentence): Set<string> {
   return out;
 }
 
+const storyCache = new WeakMap<object, Set<string>>();
+/**
+ * Blocks that tell a story (a third or more of their sentences in the past tense or dated: the
+ * Manhattan project, a missile launch): none of their sentences is a statement of the subject,
+ * even one in the present tense (round 8 readers: "trivia has no place on a physics paper").
+ */
+function storyBlocks(env: IFormEnv): Set<string> {
+  let out = storyCache.get(env.kb);
+  if (!out) {
+    const count = new Map<string, [number, number]>();
+    for (const s of env.kb.sentences) {
+      const key = `${s.chunkKey}|${s.heading}`;
+      const [n, story] = count.get(key) ?? [0, 0];
+      count.set(key, [n + 1, story + (NARRATIVE.test(s.text) ? 1 : 0)]);
+    }
+    out = new Set([...count].filter(([, [n, story]]) => n >= 3 && story * 3 >= n).map(([k]) => k));
+    storyCache.set(env.kb, out);
+  }
+  return out;
+}
+
 /** Lesson sentences that can be offered as statements: standalone, not a side box, not about names. */
 function statements(env: IFormEnv): ISentence[] {
+  const stories = storyBlocks(env);
   return env.kb.sentences.filter((s) => {
     if (!s.standalone || s.sideBox || env.used.has(s.text)) return false;
+    if (stories.has(`${s.chunkKey}|${s.heading}`)) return false;
     const words = s.text.split(/\s+/).length;
     return (
       words >= 7 &&
