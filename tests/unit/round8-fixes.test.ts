@@ -191,7 +191,6 @@ describe("statements (statement-mcq, spot-the-error): swaps a teacher would set"
     ).toMatch(/increases the transfer of protons/);
   });
 
-  const known = new Set(["law", "thermodynam", "friction", "charg", "electr"]);
   it("offers no statement that leans on its passage (round 8 fragments)", () => {
     for (const text of [
       "Energy exchanges between them and their surroundings, as they consume energy-storing molecules and release energy to the environment by doing work.",
@@ -214,7 +213,7 @@ describe("statements (statement-mcq, spot-the-error): swaps a teacher would set"
       "The thick black lines in the electric circuit diagram represent the pathway that the electric charge must follow.",
       "The enormous energy known to be in nuclei, but considered inaccessible, now seemed to be available on a large scale.",
     ])
-      expect(selfContained(text, known), text).toBe(false);
+      expect(selfContained(text), text).toBe(false);
   });
 
   it("keeps statements that stand alone", () => {
@@ -224,8 +223,12 @@ describe("statements (statement-mcq, spot-the-error): swaps a teacher would set"
       "A normal force is always perpendicular to the contact surface between systems.",
       "The laws of thermodynamics govern the transfer of energy in and among all systems in the universe.",
       "Because the glass and silk have opposite charges, they attract one another like clothes that have rubbed together in a dryer.",
+      // Biology statements both readers used (round 8): a passive, "such as", a defined structure.
+      "The green algae are subdivided into the chlorophytes and the charophytes.",
+      "Secondary metabolites of fungi are used as medicines, such as antibiotics and anticoagulants.",
+      "The hypothalamus is an endocrine organ located in the diencephalon of the brain.",
     ])
-      expect(selfContained(text, known), text).toBe(true);
+      expect(selfContained(text), text).toBe(true);
   });
 });
 

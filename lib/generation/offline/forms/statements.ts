@@ -303,7 +303,7 @@ const BACK_OPENER =
   /^(?:by comparison|in comparison|in contrast|by contrast|among other things|with that|given that|as a result|for (?:this|that) reason|for example|for instance|some of|one of|both of|each of|on the other hand|as such|at this point|otherwise|conversely|instead|once again|in this case|in that case|in summary|in short|to summarize|overall|through two|the following)\b/i;
 /** Words that refer to something outside the sentence (round 8: "are thus", "effective at this"). */
 const POINTS_BACK =
-  /\b(?:thus|hence|therefore|this|these|those|such|(?<!one )another|the latter|the former|above|below|aforementioned|here|there are two|the two|the three|in parentheses)\b/i;
+  /\b(?:thus|hence|therefore|this|these|those|such(?! as)|(?<!one )another|the latter|the former|above|below|aforementioned|here|the two|the three|in parentheses)\b/i;
 /** "The only …", "The same …", "A less precise definition": a comparison with something not shown. */
 const RELATIVE_SUBJECT =
   /^(?:the|a|an)\s+(?:only|same|other|resulting|remaining|next|previous|latter|former|(?:more|less)\s+\p{L}+(?![^,;]*\bthan\b))\b/iu;
@@ -311,21 +311,34 @@ const RELATIVE_SUBJECT =
 const NARRATIVE =
   /\b(?:was|were|had|did|seemed|became|began|showed|estimated|proposed|announced|invented|banned|resolved|launched)\b|\b1[5-9]\d\d\b|\b20[0-4]\d\b/i;
 /** A drawing the reader cannot see ("the thick black lines in the circuit diagram"). */
-const PICTURE = /\b(?:diagram|photograph|photo|image|picture|drawing|sketch|illustrat\w*|shown)\b/i;
+const PICTURE = /\b(?:diagram|photograph|photo|image|drawing|sketch|illustrat\w*|shown)\b/i;
+
+/** A thing named before, in an example or a figure ("The effect is caused by …", "The process …"). */
+const BACK_NOUN =
+  /^the\s+(?:effect|result|process|disconnect|imbalance|difference|change|problem|reason|idea|situation|case|answer|method|technique|procedure|experiment|setup|device|apparatus|arrangement|system shown)\b/i;
+/** The props of a worked example or a figure ("the child", "the puck", "the pump", "one rope"). */
+const PROP =
+  /\b(?:the|one|each|this|that)\s+(?:child|children|puck|pump|spheres?|rope|ropes|balls?|car|cart|block|box|wagon|skier|baby|person|student|man|woman|boy|girl|rods?|balloons?|drop|missile|rail|engineers?|dryer|slide|bulb|bulbs)\b/i;
 
 /**
- * Whether a sentence reads as a statement of the subject without its passage: no pointer back
- * ("By comparison", "thus", "at this"), no pronoun without a noun before it ("Energy exchanges
- * between them"), no story in the past tense, and no opening "The <noun>" naming a thing the
- * heading, the section and the defined terms never name ("The child …", "The pump …", "The
- * spheres …": a figure or an example). Round 8 readers flagged 30 options and notes as fragments.
+ * Why a sentence does not read as a statement of the subject without its passage, or null: a
+ * pointer back ("By comparison", "thus", "at this", "another"), a pronoun with no noun before it
+ * ("Energy exchanges between them"), a story in the past tense ("Hitler banned", "had to be"), a
+ * drawing, or a thing named before or in a figure ("The effect …", "The child …", "The pump …").
+ * Round 8 readers flagged about 30 options and notes as fragments.
  */
-export function selfContained(text: string, known: ReadonlySet<string>): boolean {
+export function fragmentReason(text: string): string | null {
   const t = stripEnd(text);
-  if (BACK_OPENER.test(t) || POINTS_BACK.test(t) || RELATIVE_SUBJECT.test(t)) return false;
-  if (NARRATIVE.test(t) || PICTURE.test(t)) return false;
+  if (BACK_OPENER.test(t)) return "opens by pointing back";
+  if (POINTS_BACK.test(t)) return "points back";
+  if (RELATIVE_SUBJECT.test(t)) return "compares with something not shown";
+  if (NARRATIVE.test(t)) return "tells a story";
+  if (PICTURE.test(t)) return "describes a drawing";
+  if (BACK_NOUN.test(t) || PROP.test(t)) return "names a thing from an example or a figure";
   const doc = nlp(t);
-  if (!doc.has("#PresentTense") && doc.has("#PastTense")) return false;
+  // "are stored", "is located": a passive in the present is not a story.
+  if (!/\b(?:is|are|has|have|can|do|does)\b/i.test(t) && !doc.has("#PresentTense") && doc.has("#PastTense"))
+    return "past tense";
   // "they / them / their" need a plural noun or an "X and Y" before them; "it / its" a noun.
   const pronoun = /\b(they|them|their|it|its)\b/i.exec(t);
   if (pronoun) {
@@ -334,35 +347,12 @@ export function selfContained(text: string, known: ReadonlySet<string>): boolean
     const antecedent = plural
       ? nlp(before).has("#Plural") || /\w\s+and\s+\w/i.test(before)
       : nlp(before).has("#Noun");
-    if (!antecedent) return false;
+    if (!antecedent) return "pronoun with no noun before it";
   }
-  const opening = /^the\s+([\p{L}-]+)/iu.exec(t);
-  if (opening) {
-    const word = opening[1]!;
-    const noun = !nlp(word).has("#Adjective") && !nlp(word).has("#Adverb");
-    if (noun && ![...stemSet(word)].some((w) => known.has(w))) return false;
-  }
-  return true;
+  return null;
 }
 
-const knownCache = new WeakMap<object, Map<string, Set<string>>>();
-/** Stems of what the passage names as its subject: headings, section path and defined terms. */
-function knownWords(env: IFormEnv, s: ISentence): Set<string> {
-  let byBlock = knownCache.get(env.kb);
-  if (!byBlock) {
-    byBlock = new Map();
-    knownCache.set(env.kb, byBlock);
-  }
-  const key = `${s.chunkKey}|${s.heading}`;
-  let out = byBlock.get(key);
-  if (!out) {
-    const path = env.kb.byKey.get(s.chunkKey)?.sectionPath ?? "";
-    out = stemSet(`${path} ${s.heading} ${s.section}`);
-    for (const t of env.kb.terms) for (const w of stemSet(t.term)) out.add(w);
-    byBlock.set(key, out);
-  }
-  return out;
-}
+export const selfContained = (text: string): boolean => fragmentReason(text) === null;
 
 const storyCache = new WeakMap<object, Set<string>>();
 /**
@@ -402,7 +392,7 @@ function statements(env: IFormEnv): ISentence[] {
       !ABOUT_NAMES.test(s.text) &&
       !/\b(?:not|no|never)\b/i.test(s.text) &&
       !/\?|!/.test(s.text) &&
-      selfContained(s.text, knownWords(env, s))
+      selfContained(s.text)
     );
   });
 }
