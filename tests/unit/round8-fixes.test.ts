@@ -275,3 +275,34 @@ describe("true statements a student could fairly dispute", () => {
     );
   });
 });
+
+describe("statements come from the lesson, not a worked example's strategy", () => {
+  const CHARGE = chunkOf(
+    `## Electric Charge
+
+A positive charge and a negative charge attract each other in every case. Rubbing two surfaces together increases the transfer of electrons between the materials. Electric charge can be transferred from one object to another object by contact. Polarization can be used to separate charge within a neutral object. Electrons carry a negative charge and protons carry a positive charge in atoms.
+
+### Strategy
+
+Energy-saving light bulbs give out more luminous flux per watt of electric power than older light bulbs. Older light bulbs have a higher wattage for the same luminous flux as new ones. Lumens measure the luminous flux that light bulbs give out in each second.`,
+    "Chapter 18 > 18.1 Electric Charge",
+  );
+  it("writes notes from the lesson and none from the 'Strategy' block (selection:12, section:27)", () => {
+    const notes = candidates([CHARGE], "short", "Remember").filter((c) => c.form === "spot-the-error");
+    expect(notes.length).toBeGreaterThan(0);
+    for (const c of notes) {
+      expect(c.question.promptText).not.toMatch(/notes on strategy/i);
+      expect(c.question.promptText).not.toMatch(/light bulbs|wattage/i);
+    }
+    const onlyStrategy = chunkOf(
+      CHARGE.content.slice(CHARGE.content.indexOf("### Strategy")),
+      "Chapter 18 > 18.1 Electric Charge",
+      1,
+    );
+    const fromStrategy = [
+      ...candidates([onlyStrategy], "short", "Remember"),
+      ...candidates([onlyStrategy], "mcq", "Remember"),
+    ].filter((c) => c.form === "spot-the-error" || c.form === "statement-mcq");
+    expect(fromStrategy).toEqual([]);
+  });
+});

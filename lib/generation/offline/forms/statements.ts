@@ -380,7 +380,7 @@ function statements(env: IFormEnv): ISentence[] {
   const stories = storyBlocks(env);
   return env.kb.sentences.filter((s) => {
     if (!s.standalone || s.sideBox || env.used.has(s.text)) return false;
-    if (stories.has(`${s.chunkKey}|${s.heading}`)) return false;
+    if (stories.has(`${s.chunkKey}|${s.heading}`) || WORKED.test(s.heading)) return false;
     const words = s.text.split(/\s+/).length;
     return (
       words >= 7 &&
@@ -409,7 +409,9 @@ const NOT_A_TOPIC = (heading: string) =>
 
 /** A worked example's or a box's heading ("Strategy", "Friction at an Angle: Sliding a Coin"), not a topic. */
 const EXAMPLE_HEADING =
-  /^(?:strategy|solution|discussion|example|problem|significance|check your|solving|calculating|finding|determining|using|what it takes)\b|:|—/i;
+  /^(?:strategy|solution|discussion|example|problem|significance|check your|solving|calculating|finding|determining|using|what it takes)\b|\bcalculations?\b|:|—/i;
+/** A worked example's own blocks: their sentences set up one problem, not the subject (round 8: "notes on strategy"). */
+const WORKED = /^(?:#+\s*)?(?:strategy|solution|discussion|significance|problem|example)\b/i;
 
 /** "Newton’s", "Ohm’s": a name keeps its capital in the stem (round 8: "newton’s first law"). */
 const topicOfText = (heading: string) => {
