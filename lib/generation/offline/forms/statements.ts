@@ -303,13 +303,16 @@ const BACK_OPENER =
   /^(?:by comparison|in comparison|in contrast|by contrast|among other things|with that|given that|as a result|for (?:this|that) reason|for example|for instance|some of|one of|both of|each of|on the other hand|as such|at this point|otherwise|conversely|instead|once again|in this case|in that case|in summary|in short|to summarize|overall|through two|the following)\b/i;
 /** Words that refer to something outside the sentence (round 8: "are thus", "effective at this"). */
 const POINTS_BACK =
-  /\b(?:thus|hence|therefore|this|these|those|such(?! as)|(?<!one )another|the latter|the former|above|below|aforementioned|here|the two|the three|in parentheses)\b/i;
+  /\b(?:thus|hence|therefore|this|these|those|such(?! as)|(?<!one )another|the latter|the former|aforementioned|here|the two|the three|in parentheses)\b/i;
 /** "The only …", "The same …", "A less precise definition": a comparison with something not shown. */
 const RELATIVE_SUBJECT =
   /^(?:the|a|an)\s+(?:only|same|other|resulting|remaining|next|previous|latter|former|(?:more|less)\s+\p{L}+(?![^,;]*\bthan\b))\b/iu;
 /** A year or past-tense narrative ("was developed", "had to be"): history and anecdote, not a stated fact. */
 const NARRATIVE =
-  /\b(?:was|were|had|did|seemed|became|began|showed|estimated|proposed|announced|invented|banned|resolved|launched)\b|\b1[5-9]\d\d\b|\b20[0-4]\d\b/i;
+  /\b(?:seemed|showed|estimated|proposed|announced|invented|banned|resolved|launched)\b|\b1[5-9]\d\d\b|\b20[0-4]\d\b/i;
+/** Past tense with no present-tense verb ("Perrin showed …", "The rail was connected …"). */
+const pastTense = (t: string) =>
+  !/\b(?:is|are|has|have|can|do|does)\b/i.test(t) && !nlp(t).has("#PresentTense") && nlp(t).has("#PastTense");
 /** A drawing the reader cannot see ("the thick black lines in the circuit diagram"). */
 const PICTURE = /\b(?:diagram|photograph|photo|image|drawing|sketch|illustrat\w*|shown)\b/i;
 
@@ -335,10 +338,8 @@ export function fragmentReason(text: string): string | null {
   if (NARRATIVE.test(t)) return "tells a story";
   if (PICTURE.test(t)) return "describes a drawing";
   if (BACK_NOUN.test(t) || PROP.test(t)) return "names a thing from an example or a figure";
-  const doc = nlp(t);
   // "are stored", "is located": a passive in the present is not a story.
-  if (!/\b(?:is|are|has|have|can|do|does)\b/i.test(t) && !doc.has("#PresentTense") && doc.has("#PastTense"))
-    return "past tense";
+  if (pastTense(t)) return "past tense";
   // "they / them / their" need a plural noun or an "X and Y" before them; "it / its" a noun.
   const pronoun = /\b(they|them|their|it|its)\b/i.exec(t);
   if (pronoun) {
@@ -356,7 +357,7 @@ export const selfContained = (text: string): boolean => fragmentReason(text) ===
 
 const storyCache = new WeakMap<object, Set<string>>();
 /**
- * Blocks that tell a story (a third or more of their sentences in the past tense or dated: the
+ * Blocks that tell a story (half or more of their sentences in the past tense or dated: the
  * Manhattan project, a missile launch): none of their sentences is a statement of the subject,
  * even one in the present tense (round 8 readers: "trivia has no place on a physics paper").
  */
@@ -367,9 +368,9 @@ function storyBlocks(env: IFormEnv): Set<string> {
     for (const s of env.kb.sentences) {
       const key = `${s.chunkKey}|${s.heading}`;
       const [n, story] = count.get(key) ?? [0, 0];
-      count.set(key, [n + 1, story + (NARRATIVE.test(s.text) ? 1 : 0)]);
+      count.set(key, [n + 1, story + (NARRATIVE.test(s.text) || pastTense(s.text) ? 1 : 0)]);
     }
-    out = new Set([...count].filter(([, [n, story]]) => n >= 3 && story * 3 >= n).map(([k]) => k));
+    out = new Set([...count].filter(([, [n, story]]) => n >= 4 && story * 2 >= n).map(([k]) => k));
     storyCache.set(env.kb, out);
   }
   return out;
@@ -461,11 +462,16 @@ function topicFor(env: IFormEnv, first: ISentence, all: readonly ISentence[]): s
  * an informed student can fairly call it wrong (round 8 readers: wrong_key), so it is not offered
  * as a true option or note. A reversed statement may still hold "always" (it is the wrong one).
  */
-export const SWEEPING = /^(?:all|every|no)\b|\b(?:primarily|mainly|only|always|never|entirely)\b/i;
+export const SWEEPING = /^(?:all|every|no)\b|\b(?:primarily|mainly)\b/i;
 
 /** A true statement that states the fact a reversed one gets wrong gives the answer away (round 8). */
-const givesAway = (truth: ISentence, wrong: ISwap) =>
-  [...stemSet(wrong.from)].some((w) => stemSet(truth.text).has(w));
+const givesAway = (truth: ISentence, wrong: ISwap) => {
+  const said = stemSet(truth.text);
+  const from = stemSet(wrong.from);
+  if (![...from].some((w) => said.has(w))) return false;
+  // …about the same thing: another content word in common besides the swapped one.
+  return [...stemSet(wrong.sentence.text)].some((w) => !from.has(w) && said.has(w));
+};
 
 /** Sentences of the same heading block (else the same section), nearest first. */
 function neighbours(env: IFormEnv, s: ISentence, pool: readonly ISentence[]): ISentence[] {
