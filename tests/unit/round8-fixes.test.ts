@@ -227,6 +227,10 @@ describe("statements (statement-mcq, spot-the-error): swaps a teacher would set"
       "The green algae are subdivided into the chlorophytes and the charophytes.",
       "Secondary metabolites of fungi are used as medicines, such as antibiotics and anticoagulants.",
       "The hypothalamus is an endocrine organ located in the diencephalon of the brain.",
+      // Links inside the sentence are not pointers back (Biology statements, round 6–8 passages).
+      "Snow easily slides off needle-shaped leaves, keeping the snow load light, thus reducing broken branches.",
+      "The green algae exhibit features similar to those of the land plants, particularly in terms of chloroplast structure.",
+      "Prokaryotes can transfer DNA from one cell to another by three mechanisms: transformation, transduction and conjugation.",
     ])
       expect(selfContained(text), text).toBe(true);
   });

@@ -303,7 +303,7 @@ const BACK_OPENER =
   /^(?:by comparison|in comparison|in contrast|by contrast|among other things|with that|given that|as a result|for (?:this|that) reason|for example|for instance|some of|one of|both of|each of|on the other hand|as such|at this point|otherwise|conversely|instead|once again|in this case|in that case|in summary|in short|to summarize|overall|through two|the following)\b/i;
 /** Words that refer to something outside the sentence (round 8: "are thus", "effective at this"). */
 const POINTS_BACK =
-  /\b(?:thus|hence|therefore|this|these|those|such(?! as)|(?<!one )another|the latter|the former|aforementioned|here|the two|the three|in parentheses)\b/i;
+  /\b(?:this|these|those(?! of)|such(?! as| that| a way)|the latter|the former|aforementioned|here|the two|the three|in parentheses)\b|(?<![,;]\s)\b(?:thus|hence|therefore)\b/i;
 /** "The only …", "The same …", "A less precise definition": a comparison with something not shown. */
 const RELATIVE_SUBJECT =
   /^(?:the|a|an)\s+(?:only|same|other|resulting|remaining|next|previous|latter|former|(?:more|less)\s+\p{L}+(?![^,;]*\bthan\b))\b/iu;
@@ -334,6 +334,8 @@ export function fragmentReason(text: string): string | null {
   const t = stripEnd(text);
   if (BACK_OPENER.test(t)) return "opens by pointing back";
   if (POINTS_BACK.test(t)) return "points back";
+  // "another internal force" points back; "from one cell to another", "one another" do not.
+  if (/\banother\b/i.test(t) && !/\bone\b[^.]*\banother\b/i.test(t)) return "points back";
   if (RELATIVE_SUBJECT.test(t)) return "compares with something not shown";
   if (NARRATIVE.test(t)) return "tells a story";
   if (PICTURE.test(t)) return "describes a drawing";
