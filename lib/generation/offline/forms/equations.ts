@@ -362,7 +362,7 @@ export const equationProblem: IForm = {
 // ---------------------------------------------------------------------------------------------
 // How one quantity depends on another, the rest kept the same
 
-interface IDependence {
+export interface IDependence {
   output: IQuantity;
   input: IQuantity;
   /** output ∝ input^exponent. */
@@ -514,13 +514,66 @@ export const equationClaim: IForm = {
 // ---------------------------------------------------------------------------------------------
 // Analyze: readings computed from the relation
 
-function readings(d: IDependence, random: () => number): { x: number[]; y: number[] } {
-  const base = pickValue(d.input, random);
-  const yBase = pickValue(d.output, random);
-  // Exact multiples of a 2-figure base, shown to 3 figures: the pattern is in the numbers.
-  const x = [1, 2, 3, 4].map((m) => base * m);
-  const y = [1, 2, 3, 4].map((m) => roundSig(yBase * m ** d.exponent, 3));
-  return { x, y };
+/**
+ * Whether a value is one a school lab or textbook would show for its quantity: a coefficient
+ * (no unit) between 0 and 1, anything else within a power of ten below and two above the
+ * typical range of its unit (round 8 readers: coefficients of friction of 2.8, 316 V from 29 A,
+ * a wave at 7 Hz and 6.4 m "of light").
+ */
+export function plausible(v: number, unit: string): boolean {
+  if (!Number.isFinite(v) || v <= 0) return false;
+  if (unit === "") return v <= 1;
+  const exps = EXPONENTS[unit] ?? [0];
+  return v >= 10 ** (Math.min(...exps) - 1) && v < 10 ** (Math.max(...exps) + 2);
+}
+
+/**
+ * Readings computed from the equation itself, with plausible values for the quantities kept the
+ * same and g, c at their real values: the constant the table implies is the real one (round 8
+ * readers: a weight table implying g = 50 m/s², fλ = 44.8 m/s for light). Null when no plausible
+ * set of readings is found in a few tries.
+ */
+export function readings(
+  eq: IEquation,
+  d: IDependence,
+  random: () => number,
+): { x: number[]; y: number[] } | null {
+  const solved = solveFor(eq, d.output);
+  if (!solved) return null;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const values = new Map<string, number>();
+    for (const q of d.others) values.set(q.symbol, isGravity(q) ? fixedValue(q) : pickValue(q, random));
+    // A coefficient stays below 1 over four readings (steps of 0.05–0.15); other bases keep two
+    // figures, so every multiple is exact to three (not 3650 × 3 shown as "11,000").
+    const base =
+      d.input.unit === "" ? (1 + Math.floor(random() * 3)) / 20 : roundSig(pickValue(d.input, random) / 2, 2);
+    // Exact multiples of a 2-figure base, shown to 3 figures: the pattern is in the numbers.
+    const x = [1, 2, 3, 4].map((m) => roundSig(base * m, 3));
+    const y = x.map((v) => {
+      values.set(d.input.symbol, v);
+      return roundSig(compute(solved, values), 3);
+    });
+    if (x.every((v) => plausible(v, d.input.unit)) && y.every((v) => plausible(v, d.output.unit)))
+      return { x, y };
+  }
+  return null;
+}
+
+/**
+ * "Doubling the mass doubles the weight", "… halves the frequency", "… makes the force 4 times
+ * as large" (round 8 readers: "makes the force halves", "Doubling the mass doubles:").
+ */
+export function doublingText(input: string, output: string, e: number): string {
+  const f = 2 ** e;
+  const change =
+    f === 2
+      ? `doubles the ${output}`
+      : f === 0.5
+        ? `halves the ${output}`
+        : f > 1
+          ? `makes the ${output} ${Math.round(f)} times as large`
+          : `reduces the ${output} to 1/${Math.round(1 / f)} of its value`;
+  return `Doubling the ${input} ${change}: the ${output} is ${RELATION[String(e)]} the ${input}.`;
 }
 
 const table = (d: IDependence, x: readonly number[], y: readonly number[]) =>
@@ -529,7 +582,6 @@ const table = (d: IDependence, x: readonly number[], y: readonly number[]) =>
     `| ${capital(d.output.name)}${d.output.unit ? ` (${d.output.unit})` : ""} | ${y.map((v) => formatSig(v, 3)).join(" | ")} |`,
   ].join("\n");
 
-const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 /** Why a reader of the table picks exponent `e` when the readings show `d`. */
 const SLIP_OF: Record<string, string> = {
   "1|-1": "Reads the direction wrongly: both readings rise together, so the relation is not inverse.",
@@ -555,12 +607,16 @@ export const equationData: IForm = {
   *build(env) {
     for (const eq of ordered(env, 2, "equation-data")) {
       for (const d of dependences(eq).slice(0, 3)) {
-        const { x, y } = readings(d, env.random);
+        const read = readings(eq, d, env.random);
+        if (!read) {
+          env.trace?.("data: no plausible readings for the quantities");
+          continue;
+        }
+        const { x, y } = read;
         const keep = kept(d);
         const setting = `A student kept the ${keep || "other conditions"} the same and measured the ${d.output.name} for four values of the ${d.input.name}:\n\n`;
         const rel = (e: number) => `The ${d.output.name} is ${RELATION[String(e)]} the ${d.input.name}.`;
-        const doubling = (e: number) =>
-          `Doubling the ${d.input.name} ${effect(2, e) === "doubles" ? "doubles" : `makes the ${d.output.name} ${effect(2, e).replace(/^becomes /, "")}`}: ${lowerFirst(rel(e))}`;
+        const doubling = (e: number) => doublingText(d.input.name, d.output.name, e);
         if (env.slot.type === "mcq") {
           const q = mcq(env, {
             prompt: `${setting}${table(d, x, y)}\n\nCompare the readings. Which conclusion do they support?`,
@@ -573,7 +629,7 @@ export const equationData: IForm = {
                   SLIP_OF[`${d.exponent}|${e}`] ??
                   `Takes the ${d.output.name} as ${RELATION[String(e)]} the ${d.input.name}, which the readings do not show.`,
               })),
-            explanation: `When the ${d.input.name} doubles (${formatSig(x[0]!, 2)} → ${formatSig(x[1]!, 2)}), the ${d.output.name} is multiplied by ${formatSig(2 ** d.exponent, 3)} (${formatSig(y[0]!, 3)} → ${formatSig(y[1]!, 3)}), as ${show(eq.text)} predicts with the ${keep || "rest"} fixed.`,
+            explanation: `When the ${d.input.name} doubles (${formatSig(x[0]!, 3)} → ${formatSig(x[1]!, 3)}), the ${d.output.name} is multiplied by ${formatSig(2 ** d.exponent, 3)} (${formatSig(y[0]!, 3)} → ${formatSig(y[1]!, 3)}), as ${show(eq.text)} predicts with the ${keep || "rest"} fixed.`,
             sources: source(eq),
           });
           if (q) yield q;
@@ -585,7 +641,7 @@ export const equationData: IForm = {
         const shownY = y.map((v, i) => (i === bad ? roundSig(v * 1.3, 3) : v));
         const q = written(env, {
           prompt: `${setting}${table(d, x, shownY)}\n\n${long ? `(a) Which reading does not fit the pattern of the others? (b) Analyse the other readings: how does the ${d.output.name} depend on the ${d.input.name}, and does this agree with ${show(eq.text)}? (c) Predict the ${d.output.name} for a ${d.input.name} of ${formatSig(x[0]! * 5, 2)}${d.input.unit ? ` ${d.input.unit}` : ""}.` : `Analyse the readings: how does the ${d.output.name} depend on the ${d.input.name}? Use the readings to justify your answer.`}`,
-          answer: `${rel(d.exponent)} When the ${d.input.name} doubles from ${formatSig(x[0]!, 2)} to ${formatSig(x[1]!, 2)}, the ${d.output.name} changes from ${formatSig(y[0]!, 3)} to ${formatSig(y[1]!, 3)}, a factor of ${formatSig(2 ** d.exponent, 3)}; ${show(eq.text)} gives this with the ${keep || "rest"} fixed.${long ? ` The reading at ${formatSig(x[2]!, 2)} does not fit (expected ${formatSig(y[2]!, 3)}). Prediction: ${formatSig(y[0]! * 5 ** d.exponent, 3)}${d.output.unit ? ` ${d.output.unit}` : ""}.` : ""}`,
+          answer: `${rel(d.exponent)} When the ${d.input.name} doubles from ${formatSig(x[0]!, 3)} to ${formatSig(x[1]!, 3)}, the ${d.output.name} changes from ${formatSig(y[0]!, 3)} to ${formatSig(y[1]!, 3)}, a factor of ${formatSig(2 ** d.exponent, 3)}; ${show(eq.text)} gives this with the ${keep || "rest"} fixed.${long ? ` The reading at ${formatSig(x[2]!, 2)} does not fit (expected ${formatSig(y[2]!, 3)}). Prediction: ${formatSig(y[0]! * 5 ** d.exponent, 3)}${d.output.unit ? ` ${d.output.unit}` : ""}.` : ""}`,
           points: [
             ...(long
               ? [
@@ -635,16 +691,18 @@ export const equationInvestigation: IForm = {
     for (const eq of ordered(env, 3, "equation-investigation")) {
       for (const d of dependences(eq)) {
         if (d.input.unit === "") continue;
-        const keep = kept(d) || "every other condition";
+        // "Keep every other condition the same", never "Keep the every other condition" (round 8 readers).
+        const keep = kept(d);
+        const keepText = keep ? `the ${keep}` : "every other condition";
         const long = env.slot.type === "long";
         const graph = GRAPH[String(d.exponent)]!.replace("OUT", d.output.name).replace("IN", d.input.name);
         const q = written(env, {
           prompt: `The ${eq.subject.name} is given by ${show(eq.text)}. Plan an investigation to test how the ${d.output.name} depends on the ${d.input.name}. Name the variable you change, the one you measure and those you keep the same, ${long ? "say how you would make the results reliable, describe the graph you would plot, " : ""}and state the result that would support the equation.`,
-          answer: `Change the ${d.input.name} (independent variable) over at least five values. Measure the ${d.output.name} (dependent variable) each time. Keep the ${keep} the same (controlled variables). Repeat each reading and average. The equation is supported if ${d.output.name} is ${RELATION[String(d.exponent)]} ${d.input.name}: ${graph}.`,
+          answer: `Change the ${d.input.name} (independent variable) over at least five values. Measure the ${d.output.name} (dependent variable) each time. Keep ${keepText} the same (controlled variables). Repeat each reading and average. The equation is supported if ${d.output.name} is ${RELATION[String(d.exponent)]} ${d.input.name}: ${graph}.`,
           points: [
             { point: `Independent variable: the ${d.input.name}, changed over a range of values` },
             { point: `Dependent variable: the ${d.output.name}, measured each time` },
-            { point: `Controlled variables: the ${keep} kept the same` },
+            { point: `Controlled variables: ${keepText} kept the same` },
             ...(long
               ? [{ point: "Repeats each reading and averages; a range of at least five values" }]
               : []),

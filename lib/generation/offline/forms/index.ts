@@ -20,7 +20,7 @@ import { definesMcq, definitionMcq } from "./recall";
 import { assertionReason, numericProblem, predictChange, proportionRule } from "./relations";
 import { sequenceBreak, sequenceOrder, sequenceWritten } from "./sequence";
 import { spotTheError, statementMcq } from "./statements";
-import { explainWhy, explainWhyMcq, restateProportion } from "./understand";
+import { explainWhy, explainWhyMcq } from "./understand";
 import { judgeRelation } from "./written-claim";
 import { explainMechanism } from "./written-explain";
 
@@ -43,7 +43,8 @@ export const FORMS: readonly IForm[] = [
   nameAndDescribe,
   // Understand
   explainWhyMcq,
-  restateProportion,
+  // Not `restateProportion`: the stem quotes the stated proportion and the key restates it (round 8
+  // readers rejected 2 of 2 at 4 of 4 readings: "the answer is already in the stem").
   // Not `statedReason`: A and R cut from one "because" sentence (readers: read as recall, key always A).
   explainWhy,
   explainMechanism,

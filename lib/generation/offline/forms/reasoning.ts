@@ -13,7 +13,7 @@ import {
   written,
 } from "./common";
 import { LEANS_ON_CONTEXT } from "./recall";
-import { ABOUT_NAMES, falsify, usableCauses } from "./relations";
+import { ABOUT_NAMES } from "./relations";
 
 /**
  * Questions that ask for more than recall: distinguish two related terms (Understand), judge a
@@ -161,20 +161,9 @@ function misconceptions(env: IFormEnv): IMisconception[] {
       sources: [{ chunkKey: r.chunkKey, quote: r.sentence }],
     });
   }
-  // Causes without pronouns or a worked example's numbers ("25 electrons"): a principle, not a set-up.
-  for (const c of usableCauses(env)) {
-    // "a faulty protein that plays a key role …": a noun phrase, which negated is no claim.
-    if (ABOUT_NAMES.test(c.effect) || /^(?:an?|some)\s+[^,]*\b(?:that|which|who)\b/i.test(c.effect)) continue;
-    const denied = falsify(c.effect);
-    if (!denied) continue;
-    out.push({
-      claim: `${capital(denied)}.`,
-      error: `The student has overlooked that ${lower(stripEnd(c.cause))}.`,
-      correction: `${capital(stripEnd(c.effect))}, because ${lower(stripEnd(c.cause))}.`,
-      truth: "",
-      sources: [{ chunkKey: c.chunkKey, quote: c.sentence }],
-    });
-  }
+  // Not a stated fact with "not" put in ("Friction does not vary from surface to surface"): round 8
+  // readers rejected all three as recall labelled Evaluate (the claim is the passage negated, the
+  // answer quotes it back).
   // Not "usually" → "always" (round 5–6 readers: spotting the qualifier and quoting the text is
   // recall, not evaluation): no over-generalised claim is offered (`overGeneral` only reads one).
   return out;

@@ -60,9 +60,20 @@ function wordAt(text: string, name: string): number {
 export const LEANS_ON_CONTEXT =
   /\b(?:also|then|again|still|instead|first|second|third|finally|recall|previously|too|either|likewise|similarly)\b/i;
 
+/**
+ * A definition that reads as a noun phrase before "… is called ________", never a predicate with
+ * its subject cut off (round 8 readers: "Deposited during gestation and are present … are called",
+ * "The most speciose group … and display … are called").
+ */
+export function clozeable(def: string): boolean {
+  const first = nlp(def.split(/\s+/)[0] ?? "");
+  if (first.has("#Verb") && !first.has("#Noun")) return false;
+  return !nlp(def).match("(and|but) #Adverb? #Verb").found;
+}
+
 function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
   const def = stripEnd(t.definition);
-  if (!nominal(def) && !t.plural) return null;
+  if ((!nominal(def) && !t.plural) || !clozeable(def)) return null;
   const prompt =
     variant % 2 === 0 || !nominal(def)
       ? `${capital(def)} ${be(t)} called ________.`

@@ -47,7 +47,8 @@ for (const [a, b] of [
   ["larger", "smaller"],
   ["inside", "outside"],
   ["inner", "outer"],
-  ["before", "after"],
+  // Not ["before", "after"]: round 8 readers rejected every such swap (an anecdote's order of events,
+  // "slides a short distance before/after friction slows it"): it tests reading, not science.
   ["positive", "negative"],
   ["positively", "negatively"],
   ["dominant", "recessive"],
@@ -218,14 +219,41 @@ function reverseText(s: ISentence): ISwap | null {
   if (hits.length === 2 && OPPOSITES[hits[0]![0].toLowerCase()] === hits[1]![0].toLowerCase()) return null;
   const words = text.split(/\s+/).length;
   if (words < 7 || words > 32 || contentWords(text).length < 5) return null;
-  // The last one: in "as A increases, B increases" it is the consequence that is reversed.
-  const hit = hits[hits.length - 1]!;
+  // The last one: in "as A increases, B increases" it is the consequence that is reversed. But
+  // "more oxygen than warmer water" reverses the comparison, not the thing compared to
+  // (round 8: "Cold water has more dissolved oxygen than cooler water").
+  const last = hits[hits.length - 1]!;
+  const compared = hits.length === 2 && /\bthan\s+$/i.test(text.slice(0, last.index ?? 0));
+  const hit = compared ? hits[0]! : last;
   const from = hit[0];
   const at = hit.index ?? 0;
   // A compound ("high-energy", "Gram-negative") or a bound phrase ("at least") is not a claim to reverse.
   if (/-$/.test(text.slice(0, at)) || text.charAt(at + from.length) === "-") return null;
   // Bound phrases: "at least", "after all", "one or more", "until after".
   if (/\b(?:at|or|and|until)\s$/i.test(text.slice(0, at)) || /^after all\b/i.test(text.slice(at)))
+    return null;
+  const after = text.slice(at + from.length);
+  // Round 8 readers: a swap that reads as nonsense, found by wording alone, tests nothing.
+  // "open or close" → "closed or close"; "inside and outside" are a pair, not a claim.
+  if (/^\s+(?:or|and|nor)\b/i.test(after)) return null;
+  // "gametophyte (2n)", "heterotrophs (chemoautotrophs)": the parenthesis still names the original.
+  if (/^\s*\(/.test(after)) return null;
+  // "crushed into smaller pieces" → "larger pieces": common sense, not the science.
+  if (/\binto\s$/i.test(text.slice(0, at))) return null;
+  // "the dominant phylum" (most common) is not genetics: "recessive phylum" is a malapropism.
+  if (
+    /^(?:dominant|recessive)$/i.test(from) &&
+    !/\b(?:allele|gene|trait|inherit|genotyp|phenotyp|offspring)/i.test(text)
+  )
+    return null;
+  // "released as pollen" → "absorbed as pollen": only matter or energy is absorbed or released.
+  if (
+    VERB_ONLY.test(from) &&
+    /^(?:absorb|release)/i.test(from) &&
+    !/\b(?:energy|heat|light|radiation|photons?|water|oxygen|carbon dioxide|CO2|ions?|gas|nutrients?|hormones?|neurotransmitters?|electrons?)\b/i.test(
+      text,
+    )
+  )
     return null;
   if (VERB_ONLY.test(from) && !nlp(text).match(from).has("#Verb")) return null;
   // A noun naming part of a compound ("electron transport chain", "proton pump") is not a claim.
@@ -238,7 +266,8 @@ function reverseText(s: ISentence): ISwap | null {
   )
     return null;
   let to = keepCase(OPPOSITES[from.toLowerCase()]!, from);
-  if (/^(?:more|less|most|least)$/i.test(from)) {
+  // "more X than Y" compares amounts: "less X than Y" is its reversal whatever X is.
+  if (!compared && /^(?:more|less|most|least)$/i.test(from)) {
     // Only a comparison of a quality reverses cleanly ("more derived" → "less derived", "the most
     // common" → "the least common"); "most mammals" becomes "few mammals", "more evidence" is left.
     const next =
@@ -269,10 +298,92 @@ function reverseText(s: ISentence): ISwap | null {
   return { sentence: s, text: `${fixed}.`, from: from.toLowerCase(), to: to.toLowerCase() };
 }
 
+/** Openings that point back to what came before (round 8: "By comparison, …", "Among other things, …"). */
+const BACK_OPENER =
+  /^(?:by comparison|in comparison|in contrast|by contrast|among other things|with that|given that|as a result|for (?:this|that) reason|for example|for instance|some of|one of|both of|each of|on the other hand|as such|at this point|otherwise|conversely|instead|once again|in this case|in that case|in summary|in short|to summarize|overall|through two|the following)\b/i;
+/** Words that refer to something outside the sentence (round 8: "are thus", "effective at this"). */
+const POINTS_BACK =
+  /\b(?:this|these|those(?! of)|such(?! as| that| a way)|the latter|the former|aforementioned|here|the two|the three|in parentheses)\b|(?<![,;]\s)\b(?:thus|hence|therefore)\b/i;
+/** "The only …", "The same …", "A less precise definition": a comparison with something not shown. */
+const RELATIVE_SUBJECT =
+  /^(?:the|a|an)\s+(?:only|same|other|resulting|remaining|next|previous|latter|former|(?:more|less)\s+\p{L}+(?![^,;]*\bthan\b))\b/iu;
+/** A year or past-tense narrative ("was developed", "had to be"): history and anecdote, not a stated fact. */
+const NARRATIVE =
+  /\b(?:seemed|showed|estimated|proposed|announced|invented|banned|resolved|launched)\b|\b1[5-9]\d\d\b|\b20[0-4]\d\b/i;
+/** Past tense with no present-tense verb ("Perrin showed …", "The rail was connected …"). */
+const pastTense = (t: string) =>
+  !/\b(?:is|are|has|have|can|do|does)\b/i.test(t) && !nlp(t).has("#PresentTense") && nlp(t).has("#PastTense");
+/** A drawing the reader cannot see ("the thick black lines in the circuit diagram"). */
+const PICTURE = /\b(?:diagram|photograph|photo|image|drawing|sketch|illustrat\w*|shown)\b/i;
+
+/** A thing named before, in an example or a figure ("The effect is caused by …", "The process …"). */
+const BACK_NOUN =
+  /^the\s+(?:effect|result|process|disconnect|imbalance|difference|change|problem|reason|idea|situation|case|answer|method|technique|procedure|experiment|setup|device|apparatus|arrangement|system shown)\b/i;
+/** The props of a worked example or a figure ("the child", "the puck", "the pump", "one rope"). */
+const PROP =
+  /\b(?:the|one|each|this|that)\s+(?:child|children|puck|pump|spheres?|rope|ropes|balls?|car|cart|block|box|wagon|skier|baby|person|student|man|woman|boy|girl|rods?|balloons?|drop|missile|rail|engineers?|dryer|slide|bulb|bulbs)\b/i;
+
+/**
+ * Why a sentence does not read as a statement of the subject without its passage, or null: a
+ * pointer back ("By comparison", "thus", "at this", "another"), a pronoun with no noun before it
+ * ("Energy exchanges between them"), a story in the past tense ("Hitler banned", "had to be"), a
+ * drawing, or a thing named before or in a figure ("The effect …", "The child …", "The pump …").
+ * Round 8 readers flagged about 30 options and notes as fragments.
+ */
+export function fragmentReason(text: string): string | null {
+  const t = stripEnd(text);
+  if (BACK_OPENER.test(t)) return "opens by pointing back";
+  if (POINTS_BACK.test(t)) return "points back";
+  // "another internal force" points back; "from one cell to another", "one another" do not.
+  if (/\banother\b/i.test(t) && !/\bone\b[^.]*\banother\b/i.test(t)) return "points back";
+  if (RELATIVE_SUBJECT.test(t)) return "compares with something not shown";
+  if (NARRATIVE.test(t)) return "tells a story";
+  if (PICTURE.test(t)) return "describes a drawing";
+  if (BACK_NOUN.test(t) || PROP.test(t)) return "names a thing from an example or a figure";
+  // "are stored", "is located": a passive in the present is not a story.
+  if (pastTense(t)) return "past tense";
+  // "they / them / their" need a plural noun or an "X and Y" before them; "it / its" a noun.
+  const pronoun = /\b(they|them|their|it|its)\b/i.exec(t);
+  if (pronoun) {
+    const before = t.slice(0, pronoun.index);
+    const plural = /^(?:they|them|their)$/i.test(pronoun[1]!);
+    const antecedent = plural
+      ? nlp(before).has("#Plural") || /\w\s+and\s+\w/i.test(before)
+      : nlp(before).has("#Noun");
+    if (!antecedent) return "pronoun with no noun before it";
+  }
+  return null;
+}
+
+export const selfContained = (text: string): boolean => fragmentReason(text) === null;
+
+const storyCache = new WeakMap<object, Set<string>>();
+/**
+ * Blocks that tell a story (half or more of their sentences in the past tense or dated: the
+ * Manhattan project, a missile launch): none of their sentences is a statement of the subject,
+ * even one in the present tense (round 8 readers: "trivia has no place on a physics paper").
+ */
+function storyBlocks(env: IFormEnv): Set<string> {
+  let out = storyCache.get(env.kb);
+  if (!out) {
+    const count = new Map<string, [number, number]>();
+    for (const s of env.kb.sentences) {
+      const key = `${s.chunkKey}|${s.heading}`;
+      const [n, story] = count.get(key) ?? [0, 0];
+      count.set(key, [n + 1, story + (NARRATIVE.test(s.text) || pastTense(s.text) ? 1 : 0)]);
+    }
+    out = new Set([...count].filter(([, [n, story]]) => n >= 4 && story * 2 >= n).map(([k]) => k));
+    storyCache.set(env.kb, out);
+  }
+  return out;
+}
+
 /** Lesson sentences that can be offered as statements: standalone, not a side box, not about names. */
 function statements(env: IFormEnv): ISentence[] {
+  const stories = storyBlocks(env);
   return env.kb.sentences.filter((s) => {
     if (!s.standalone || s.sideBox || env.used.has(s.text)) return false;
+    if (stories.has(`${s.chunkKey}|${s.heading}`) || WORKED.test(s.heading)) return false;
     const words = s.text.split(/\s+/).length;
     return (
       words >= 7 &&
@@ -283,7 +394,8 @@ function statements(env: IFormEnv): ISentence[] {
       !LEANS_ON_CONTEXT.test(s.text) &&
       !ABOUT_NAMES.test(s.text) &&
       !/\b(?:not|no|never)\b/i.test(s.text) &&
-      !/\?|!/.test(s.text)
+      !/\?|!/.test(s.text) &&
+      selfContained(s.text)
     );
   });
 }
@@ -298,13 +410,70 @@ const SUMMARY = /\b(?:summary|introduction|review|overview|key terms)\b/i;
 const NOT_A_TOPIC = (heading: string) =>
   SUMMARY.test(heading) || FEATURE_BOX.test(heading.replace(/^#+\s*/, ""));
 
-/** What the statements are about, for the stem: the block's heading, else its section (never "Section Summary"). */
+/** A worked example's or a box's heading ("Strategy", "Friction at an Angle: Sliding a Coin"), not a topic. */
+const EXAMPLE_HEADING =
+  /^(?:strategy|solution|discussion|example|problem|significance|check your|solving|calculating|finding|determining|using|what it takes)\b|\bcalculations?\b|:|—/i;
+/** A worked example's own blocks: their sentences set up one problem, not the subject (round 8: "notes on strategy"). */
+const WORKED = /^(?:#+\s*)?(?:strategy|solution|discussion|significance|problem|example)\b/i;
+
+/** "Newton’s", "Ohm’s": a name keeps its capital in the stem (round 8: "newton’s first law"). */
+const topicOfText = (heading: string) => {
+  const names = new Set(heading.match(/\b\p{Lu}\p{Ll}+[’']s\b/gu) ?? []);
+  return topicName(heading)
+    .split(" ")
+    .map((w) => [...names].find((n) => n.toLowerCase() === w) ?? w)
+    .join(" ");
+};
+
+/** The block's heading, else its section (never "Section Summary", a worked example or a box). */
 function topicOf(env: IFormEnv, s: ISentence): string {
-  if (s.heading && !NOT_A_TOPIC(s.heading)) return topicName(s.heading.replace(/^#+\s*/, ""));
-  const path = (env.kb.byKey.get(s.chunkKey)?.sectionPath ?? "").split(" > ").slice(1);
-  const named = path.filter((p) => !NOT_A_TOPIC(p)).pop() ?? "";
-  return topicName(named.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, ""));
+  const heading = s.heading.replace(/^#+\s*/, "");
+  if (heading && !NOT_A_TOPIC(heading) && !EXAMPLE_HEADING.test(heading)) return topicOfText(heading);
+  return sectionTopic(env, s);
 }
+
+function sectionTopic(env: IFormEnv, s: ISentence): string {
+  const path = (env.kb.byKey.get(s.chunkKey)?.sectionPath ?? "").split(" > ").slice(1);
+  const named =
+    path
+      .filter(
+        (p) => !NOT_A_TOPIC(p) && !EXAMPLE_HEADING.test(p.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, "")),
+      )
+      .pop() ?? "";
+  return topicOfText(named.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, ""));
+}
+
+/**
+ * The topic a stem names must cover its statements (round 8: "about prokaryotic termination
+ * signals" over four statements on transcription, "about nuclear fusion" over fission): the block's
+ * heading when every statement is from that block and at least two use its words, else the
+ * section when every statement is from it, else none (the question is not made).
+ */
+function topicFor(env: IFormEnv, first: ISentence, all: readonly ISentence[]): string {
+  const heading = topicOf(env, first);
+  const words = stemSet(heading);
+  const using = all.filter((o) => [...stemSet(o.text)].some((w) => words.has(w))).length;
+  if (heading && all.every((o) => o.heading === first.heading && o.section === first.section) && using >= 2)
+    return heading;
+  if (!all.every((o) => o.section === first.section)) return "";
+  return sectionTopic(env, first);
+}
+
+/**
+ * A sweeping statement offered as true ("All mammals have teeth", "Blood primarily moves by …"):
+ * an informed student can fairly call it wrong (round 8 readers: wrong_key), so it is not offered
+ * as a true option or note. A reversed statement may still hold "always" (it is the wrong one).
+ */
+export const SWEEPING = /^(?:all|every|no)\b|\b(?:primarily|mainly)\b/i;
+
+/** A true statement that states the fact a reversed one gets wrong gives the answer away (round 8). */
+const givesAway = (truth: ISentence, wrong: ISwap) => {
+  const said = stemSet(truth.text);
+  const from = stemSet(wrong.from);
+  if (![...from].some((w) => said.has(w))) return false;
+  // …about the same thing: another content word in common besides the swapped one.
+  return [...stemSet(wrong.sentence.text)].some((w) => !from.has(w) && said.has(w));
+};
 
 /** Sentences of the same heading block (else the same section), nearest first. */
 function neighbours(env: IFormEnv, s: ISentence, pool: readonly ISentence[]): ISentence[] {
@@ -349,8 +518,8 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
     .filter((r): r is ISwap => r !== null && similarLength(r.text, key.text) && tellsApart(r))
     .slice(0, 3);
   if (reversed.length < 3) return gaveUp(env, "correct: < 3 reversible neighbours in the section");
-  const topic = topicOf(env, key);
-  if (!topic) return gaveUp(env, "correct: no topic for the stem");
+  const topic = topicFor(env, key, [key, ...reversed.map((r) => r.sentence)]);
+  if (!topic) return gaveUp(env, "correct: statements from more than one section");
   return mcq(env, {
     prompt: `Which of the following statements about ${topic} is correct?`,
     key: { text: sentenceOf(key.text) },
@@ -370,14 +539,16 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
  */
 function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISentence[]): TQuestion | null {
   // True statements that cannot be reversed first: the reversible ones are kept for other questions.
-  const near = neighbours(env, wrong.sentence, pool).filter((s) => similarLength(s.text, wrong.text));
+  const near = neighbours(env, wrong.sentence, pool).filter(
+    (s) => similarLength(s.text, wrong.text) && !givesAway(s, wrong) && !SWEEPING.test(s.text),
+  );
   const truths = [
     ...near.filter((s) => reverse(s) === null),
     ...near.filter((s) => reverse(s) !== null),
   ].slice(0, 3);
   if (truths.length < 3) return gaveUp(env, "NOT-correct: < 3 true neighbours of similar length");
-  const topic = topicOf(env, wrong.sentence);
-  if (!topic) return gaveUp(env, "NOT-correct: no topic for the stem");
+  const topic = topicFor(env, wrong.sentence, [wrong.sentence, ...truths]);
+  if (!topic) return gaveUp(env, "NOT-correct: statements from more than one section");
   return mcq(env, {
     prompt: `Which of the following statements about ${topic} is NOT correct?`,
     key: { text: wrong.text },
@@ -517,7 +688,12 @@ export const spotTheError: IForm = {
         const second = e > 1 ? all.map(reverse).find((r): r is ISwap => r !== null) : undefined;
         if (e > 1 && !second) continue;
         const errors = [first, ...(second ? [second] : [])];
-        const others = all.slice(0, 8).filter((o) => !errors.some((x) => x.sentence.text === o.text));
+        const others = all
+          .slice(0, 8)
+          .filter(
+            (o) =>
+              !SWEEPING.test(o.text) && !errors.some((x) => x.sentence.text === o.text || givesAway(o, x)),
+          );
         // True statements that cannot be reversed first: the reversible ones are kept for other items.
         const correct = [
           ...others.filter((o) => reverse(o) === null),
@@ -533,7 +709,16 @@ export const spotTheError: IForm = {
             ? a.s.position - b.s.position
             : (env.kb.rank.get(a.s.chunkKey) ?? 99) - (env.kb.rank.get(b.s.chunkKey) ?? 99),
         );
-        const q = notesQuestion(env, topic, notes, restMark);
+        const noteTopic = topicFor(
+          env,
+          s,
+          notes.map((x) => x.s),
+        );
+        if (!noteTopic) {
+          env.trace?.("notes: statements from more than one section");
+          continue;
+        }
+        const q = notesQuestion(env, noteTopic, notes, restMark);
         if (q) {
           made++;
           yield q;
