@@ -5,6 +5,7 @@ import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import { readContrast, readContrastPair, readUnlike } from "@/lib/generation/offline/knowledge/contrasts";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
+import { formSlot } from "../support/form-slots";
 
 const DOC = "7c2c3d4e-1b2c-4d3e-8f40-123456789abc";
 const s = (text: string) => ({ text, chunkKey: `${DOC}:0` });
@@ -15,15 +16,7 @@ const chunk = (chunkIndex: number, section: string, lines: string[]): IContextCh
   sectionPath: `Chapter 30: Plant Form and Physiology > ${section}`,
   content: lines.join("\n"),
 });
-const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => ({
-  id: "s0",
-  index: 0,
-  type,
-  bloomLevel,
-  marks: type === "mcq" ? 1 : type === "short" ? 3 : 5,
-  difficulty: "medium" as const,
-  sourceKeys: [`${DOC}:0`],
-});
+const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => formSlot(DOC, type, bloomLevel);
 const candidates = (
   chunks: IContextChunk[],
   scope: IContextChunk[],

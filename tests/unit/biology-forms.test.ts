@@ -14,6 +14,7 @@ import {
 import { collectSentences, FEATURE_BOX } from "@/lib/generation/offline/knowledge/sentences";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, IMcqQuestion, TQuestion } from "@/types/generation.types";
+import { formSlot } from "../support/form-slots";
 
 const DOC = "5b2c3d4e-1b2c-4d3e-8f40-123456789abc";
 const at = (text: string, position: number, heading = "The Nitrogen Cycle"): ISentence => ({
@@ -47,15 +48,7 @@ const PASSAGE: IContextChunk = {
   ),
 };
 
-const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => ({
-  id: "s0",
-  index: 0,
-  type,
-  bloomLevel,
-  marks: type === "mcq" ? 1 : type === "short" ? 3 : 5,
-  difficulty: "medium" as const,
-  sourceKeys: [`${DOC}:0`],
-});
+const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => formSlot(DOC, type, bloomLevel);
 
 function first(type: "mcq" | "short" | "long", level: EBloomLevel, form: string): TQuestion | undefined {
   const gen = createOfflineGenerator([PASSAGE], 3);

@@ -8,6 +8,7 @@ import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import { extractDependences, extractMonotonic } from "@/lib/generation/offline/knowledge/relations";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk } from "@/types/generation.types";
+import { formSlot } from "../support/form-slots";
 
 const DOC = "7a1c2e4a-1b2c-4d3e-8f40-123456789abc";
 const sentence = (text: string): ISentence => ({
@@ -32,15 +33,7 @@ const PASSAGE: IContextChunk = {
     "Most metals are good conductors of heat.",
   ].join("\n"),
 };
-const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => ({
-  id: "s0",
-  index: 0,
-  type,
-  bloomLevel,
-  marks: type === "mcq" ? 1 : type === "short" ? 3 : 5,
-  difficulty: "medium" as const,
-  sourceKeys: [`${DOC}:0`],
-});
+const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => formSlot(DOC, type, bloomLevel);
 
 describe("generator v3 relations", () => {
   it("reads a stated dependence and each quantity of 'proportional to A and B'", () => {

@@ -6,6 +6,7 @@ import type { ITerm } from "@/lib/generation/offline/knowledge";
 import { extractMonotonic } from "@/lib/generation/offline/knowledge/relations";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
+import { formSlot } from "../support/form-slots";
 
 const DOC = "7a1c2e4a-1b2c-4d3e-8f40-123456789abd";
 const chunk = (chunkIndex: number, section: string, lines: string[]): IContextChunk => ({
@@ -35,15 +36,7 @@ const CHAPTER = [
     "Power is the rate at which work is done.",
   ]),
 ];
-const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => ({
-  id: "s0",
-  index: 0,
-  type,
-  bloomLevel,
-  marks: type === "mcq" ? 1 : type === "short" ? 3 : 5,
-  difficulty: "medium" as const,
-  sourceKeys: [`${DOC}:0`],
-});
+const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => formSlot(DOC, type, bloomLevel);
 
 const candidates = (
   chunks: IContextChunk[],

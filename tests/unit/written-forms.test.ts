@@ -14,6 +14,7 @@ import {
 import { GenerationRequestSchema } from "@/schema/generation.schema";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk } from "@/types/generation.types";
+import { formSlot } from "../support/form-slots";
 
 // Sentences from the evaluation corpora (OpenStax Physics and Biology 2e, CC BY 4.0).
 const DOC = "7a1c2e4a-1b2c-4d3e-8f40-123456789abd";
@@ -26,15 +27,7 @@ const sentence = (text: string): ISentence => ({
   sideBox: false,
   standalone: true,
 });
-const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => ({
-  id: "s0",
-  index: 0,
-  type,
-  bloomLevel,
-  marks: type === "mcq" ? 1 : type === "short" ? 3 : 5,
-  difficulty: "medium" as const,
-  sourceKeys: [`${DOC}:0`],
-});
+const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => formSlot(DOC, type, bloomLevel);
 
 describe("stated mechanisms, purposes and consequences", () => {
   it("reads a means (by …ing), a purpose (so that), a named cause (causes, due to) and a prevention", () => {

@@ -1,0 +1,15 @@
+import type { EBloomLevel } from "@/types/bloom.types";
+
+/**
+ * A blueprint slot for a form's unit test: one question of `type` at `bloomLevel`, with the marks
+ * the planner gives that type (MCQ 1, short 3, long 5), drawn from the first chunk of `documentId`.
+ */
+export const formSlot = (documentId: string, type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => ({
+  id: "s0",
+  index: 0,
+  type,
+  bloomLevel,
+  marks: type === "mcq" ? 1 : type === "short" ? 3 : 5,
+  difficulty: "medium" as const,
+  sourceKeys: [`${documentId}:0`],
+});
