@@ -71,12 +71,17 @@ export function scopeMeaning(
 
 const MAX_WORDS = 64;
 
+/**
+ * `opts.meaning` builds (or reuses) the scope's WordNet meaning profile: seconds and hundreds of MB
+ * on a scope's first use, so only a caller that reads `meaning` asks for it (retrieval's refusal
+ * when its model uses it); the key-phrase probe reads only `df`.
+ */
 export async function scopeVocabulary(
   db: ISqlExecutor,
   userId: string,
   filters: TRetrievalQueryRequest["filters"],
   words: readonly string[],
-  opts: { meaning: boolean } = { meaning: true },
+  opts: { meaning: boolean } = { meaning: false },
 ): Promise<IScopeVocabulary> {
   const unique = [...new Set(words.map((w) => w.toLowerCase()))].slice(0, MAX_WORDS);
   const rt = filters.resourceType;
