@@ -176,26 +176,6 @@ export const assertionReason: IForm = {
   },
 };
 
-/**
- * Understand: assertion–reason cut from one "because" sentence (key A): recognising the stated
- * reason for a fact. Readers put these at Understand, so that is their label.
- */
-export const statedReason: IForm = {
-  id: "stated-reason",
-  fits: (type, level) => type === "mcq" && level === "Understand",
-  available: (kb) => kb.causal.length,
-  *build(env) {
-    for (const c of usableCauses(env)) {
-      const q = arQuestion(env, c, {
-        keyIndex: 0,
-        assertion: capital(stripEnd(c.effect)),
-        reason: capital(stripEnd(c.cause)),
-      });
-      if (q) yield q;
-    }
-  },
-};
-
 const bare = (np: string) => np.replace(/^the\s+/i, "");
 const change = (sign: 1 | -1) => (sign > 0 ? "increases" : "decreases");
 
