@@ -6,7 +6,7 @@ import { mulberry32, shuffle } from "./offline/forms/common";
 import { chunkKey } from "./offline/knowledge/sentences";
 import { planSlots } from "./plan";
 import { fillSlot, fillStandIn } from "./slot/fill";
-import { availabilityGenerator, buildRunCore } from "./slot/offload";
+import { availabilityGenerator, buildRunCore, dryRunOf } from "./slot/offload";
 import {
   cancelled,
   type IGenerationDeps,
@@ -124,13 +124,28 @@ export async function runGeneration(
           scope,
           request,
           ...(deps.maxCandidates ? { maxCandidates: deps.maxCandidates } : {}),
+          ...(deps.providerDown ? { dryRun: true } : {}),
         })
       : null;
   const core = offload ? null : buildRunCore(chunks, scope, request);
   const offline = core?.offline ?? availabilityGenerator(offload!.available);
   const reserve = core?.reserve ?? reserveOf(scope, offload?.reserveKeys ?? []);
-  // Planned on the selection's own material; the section's reserve is built only when a slot needs it.
-  const slots = planSlots(request.blueprint, chunks.map(chunkKey), makeId, (t, l) => offline.available(t, l));
+  // An offline set (no model, or its provider already down) is planned on what the offline forms
+  // can really write: candidates that pass the gate per type and level. A model can write any
+  // level, so its set is planned on the selection's material alone, without the dry run's cost.
+  const offlineSet = !model || deps.providerDown === true;
+  const support = !offlineSet
+    ? undefined
+    : core
+      ? dryRunOf(core, request, deps.maxCandidates)
+      : offload?.supported;
+  const slots = planSlots(
+    request.blueprint,
+    chunks.map(chunkKey),
+    makeId,
+    (t, l) => offline.available(t, l),
+    support ? (t, l) => support[t][l] : undefined,
+  );
   const exemplars = request.strategy === "few-shot" ? (deps.exemplars ?? []).slice(0, 5) : [];
   const run = newRun({
     deps,

@@ -90,11 +90,16 @@ async function heldRun(ref: IRunRef): Promise<{ core: IRunCore; inputs: IRunInpu
   return built;
 }
 
-async function runPrepare(ref: IRunRef): Promise<{ available: TAvailability; reserveKeys: string[] }> {
-  const { availabilityOf } = await import("@/lib/generation/slot/offload");
+async function runPrepare(
+  ref: IRunRef,
+): Promise<{ available: TAvailability; reserveKeys: string[]; supported?: TAvailability }> {
+  const { availabilityOf, dryRunOf } = await import("@/lib/generation/slot/offload");
   const { chunkKey } = await import("@/lib/generation/offline/knowledge/sentences");
-  const { core } = await heldRun(ref);
-  return { available: availabilityOf(core), reserveKeys: core.reserve.map(chunkKey) };
+  const { core, inputs } = await heldRun(ref);
+  const prepared = { available: availabilityOf(core), reserveKeys: core.reserve.map(chunkKey) };
+  return inputs.dryRun
+    ? { ...prepared, supported: dryRunOf(core, inputs.request, inputs.maxCandidates) }
+    : prepared;
 }
 
 async function runGate(args: IRunRef & { gate: IGateArgs }) {

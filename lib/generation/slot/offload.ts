@@ -13,6 +13,7 @@ import { createOfflineGenerator, type IOfflineGenerator } from "../offline/gener
 import { chunkKey, mainSections } from "../offline/knowledge/sentences";
 import { mainDocuments, phraseIndex, sectionReserve } from "../passages";
 import { searchOffline } from "./choose";
+import { dryRun, type TSupportCounts } from "./dry-run";
 import { newRun, type TCounts } from "./request";
 import { substitute } from "./substitute";
 
@@ -31,6 +32,8 @@ export interface IRunInputs {
   scope: readonly IContextChunk[];
   request: TGenerationRequest;
   maxCandidates?: number;
+  /** Plan the set offline (the provider is down): run the dry run there and send its counts back. */
+  dryRun?: boolean;
 }
 
 /** The run's offline state: generators (the selection; the section, on first need) and the gate's context. */
@@ -86,6 +89,21 @@ export function availabilityOf(core: IRunCore): TAvailability {
       Object.fromEntries(BLOOM_LEVELS.map((l) => [l, core.offline.available(t, l)])),
     ]),
   ) as TAvailability;
+}
+
+/** The run's dry run (`dry-run.ts`): candidates that pass the gate per type and level, on its own state. */
+export function dryRunOf(
+  core: IRunCore,
+  request: Pick<TGenerationRequest, "seed" | "avoidPrompts">,
+  maxCandidates?: number,
+): TSupportCounts {
+  return dryRun(core.offline, core.gateCtx, {
+    seed: request.seed ?? 1,
+    avoidPrompts: request.avoidPrompts ?? [],
+    widened: core.widened,
+    reserveKeys: core.reserveKeys,
+    ...(maxCandidates ? { maxCandidates } : {}),
+  });
 }
 
 /**
@@ -175,6 +193,8 @@ export function fillOffline(core: IRunCore, inputs: IRunInputs, args: IFillArgs)
 /** The request thread's handle on a run whose offline parts run elsewhere (the worker pool). */
 export interface IRunOffload {
   available: TAvailability;
+  /** The dry run's counts, when the inputs asked for it (`dryRun`). */
+  supported?: TSupportCounts;
   /** Keys of the section's reserve passages (`useSection`), which the result lists after the selection. */
   reserveKeys: string[];
   gate(args: IGateArgs): Promise<IGateResult>;
