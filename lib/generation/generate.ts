@@ -24,9 +24,9 @@ import {
  * by the same quality gate (`gate/`).
  */
 
-export { supportOf } from "./offline/generator";
 export type { IGenerationDeps, IGenerationEvents, ISlotGap } from "./slot/request";
 export { PROVIDER_DOWN_MESSAGE } from "./slot/request";
+export { supportOf } from "./slot/support";
 
 /**
  * Language-model slots written at once unless the caller says otherwise
@@ -144,7 +144,7 @@ export async function runGeneration(
     chunks.map(chunkKey),
     makeId,
     (t, l) => offline.available(t, l),
-    support ? (t, l) => support[t][l] : undefined,
+    support ? { cell: (t, l) => support.cells[t][l], level: (l) => support.levels[l] } : undefined,
   );
   const exemplars = request.strategy === "few-shot" ? (deps.exemplars ?? []).slice(0, 5) : [];
   const run = newRun({

@@ -91,15 +91,20 @@ export function arrangeLevels(
   return best;
 }
 
-/** How many candidates pass the gate for a (type, level): the offline dry run (`slot/dry-run.ts`). */
-export type TSupported = (type: EQuestionType, level: EBloomLevel) => number;
+/** What the offline dry run (`slot/dry-run.ts`) found the passages can carry. */
+export interface ISupported {
+  /** Distinct candidates that pass the gate for a (type, level). */
+  cell(type: EQuestionType, level: EBloomLevel): number;
+  /** Distinct facts over all types at a level (types often share one): caps the level's fills. */
+  level?(level: EBloomLevel): number;
+}
 
 /** Sets larger than this are arranged greedily (the exhaustive search grows with the set). */
 const EXHAUSTIVE_MAX = 12;
 
 /**
  * Places levels on question types by what the passages can really carry (`supported`: candidates
- * that pass the gate per type and level). Each level `l` is given between `lo[l]` and `hi[l]`
+ * that pass the gate per type and level, and distinct facts per level). Each level `l` is given between `lo[l]` and `hi[l]`
  * slots, `types.length` in all; among those arrangements the best is the one that (1) fills most
  * slots at their own level (a cell fills at most as many slots as it has passing candidates),
  * (2) delivers the most distinct levels, (3) suits the types best (`SUITS`), (4) has the most
@@ -111,7 +116,7 @@ export function arrangeSupported(
   types: readonly EQuestionType[],
   lo: Partial<Record<EBloomLevel, number>>,
   hi: Partial<Record<EBloomLevel, number>>,
-  supported: TSupported,
+  supported: ISupported,
 ): EBloomLevel[] {
   const levels = BLOOM_LEVELS.filter((l) => (hi[l] ?? 0) > 0);
   const n = types.length;
@@ -122,20 +127,25 @@ export function arrangeSupported(
   const used = new Map(levels.map((l) => [l, 0]));
   const cell = new Map<string, number>();
   const score = (): number => {
-    let filled = 0;
     let suits = 0;
     let backing = 0;
-    const delivered = new Set<EBloomLevel>();
+    const fills = new Map<EBloomLevel, number>();
     for (const [key, k] of cell) {
       if (k === 0) continue;
       const [t, l] = key.split(":") as [EQuestionType, EBloomLevel];
-      const can = supported(t, l);
-      filled += Math.min(k, can);
-      if (can > 0) delivered.add(l);
+      const can = supported.cell(t, l);
+      fills.set(l, (fills.get(l) ?? 0) + Math.min(k, can));
       suits += SUITS[t][l] * k;
       backing += Math.min(can, 3) * k;
     }
-    return filled * 1e6 + delivered.size * 1e4 + suits * 50 + backing;
+    let filled = 0;
+    let delivered = 0;
+    for (const [l, f] of fills) {
+      const capped = supported.level ? Math.min(f, supported.level(l)) : f;
+      filled += capped;
+      if (capped > 0) delivered++;
+    }
+    return filled * 1e6 + delivered * 1e4 + suits * 50 + backing;
   };
   const out: EBloomLevel[] = Array(n);
   let best: EBloomLevel[] | null = null;
@@ -238,7 +248,7 @@ export function planSlots(
    * even share of the targets take the requested levels the passages support best. Without it
    * (a language model writes the set) levels are placed by `feasible` material, as before.
    */
-  supported?: TSupported,
+  supported?: ISupported,
 ): ISlot[] {
   const items = blueprint.items.flatMap((item) =>
     Array.from({ length: item.count }, () => ({
@@ -281,7 +291,7 @@ export function planSlots(
     });
   } else {
     // No levels asked: rotate over the type's usual levels that the passages can carry.
-    const carries = supported ?? feasible;
+    const carries = supported ? (t: EQuestionType, l: EBloomLevel) => supported.cell(t, l) : feasible;
     const used: Record<EQuestionType, number> = { mcq: 0, short: 0, long: 0 };
     for (const f of free) {
       const usual = DEFAULT_LEVELS[f.type];

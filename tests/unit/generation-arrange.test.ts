@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createGateContext } from "@/lib/generation/gate";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
-import { arrangeSupported, planSlots, type TSupported } from "@/lib/generation/plan";
+import { arrangeSupported, type ISupported, planSlots } from "@/lib/generation/plan";
 import { DRY_RUN_CAP, dryRun } from "@/lib/generation/slot/dry-run";
 import { QUESTION_TYPES } from "@/schema/enums.schema";
 import { BlueprintSchema } from "@/schema/generation.schema";
@@ -10,10 +10,9 @@ import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType, IContextChunk } from "@/types/generation.types";
 
 /** A dry-run table from a few non-zero cells ("mcq:Remember": 2, …); every other cell 0. */
-const table =
-  (cells: Record<string, number>): TSupported =>
-  (t, l) =>
-    cells[`${t}:${l}`] ?? 0;
+const table = (cells: Record<string, number>): ISupported => ({
+  cell: (t, l) => cells[`${t}:${l}`] ?? 0,
+});
 
 const SET: EQuestionType[] = ["mcq", "mcq", "mcq", "mcq", "short", "short", "long"];
 const ALL = BlueprintSchema.parse({
@@ -24,7 +23,7 @@ const ALL = BlueprintSchema.parse({
   ],
   bloomTargets: [...BLOOM_LEVELS],
 });
-const levelsOf = (supported: TSupported, blueprint = ALL) =>
+const levelsOf = (supported: ISupported, blueprint = ALL) =>
   planSlots(blueprint, ["a"], String, undefined, supported).map((s) => `${s.type}/${s.bloomLevel}`);
 
 describe("arrangeSupported (levels placed where questions can be written)", () => {
@@ -47,6 +46,17 @@ describe("arrangeSupported (levels placed where questions can be written)", () =
     expect(levels.filter((l) => l === "mcq/Analyze")).toHaveLength(2);
     expect(levels.filter((l) => l.endsWith("/Remember"))).toHaveLength(1);
     expect(levels).toContain("long/Evaluate");
+  });
+
+  it("counts a level's fills against its distinct facts over all types", () => {
+    // MCQ and short Remember stand on the one fact: a second Remember slot would stay empty,
+    // so the slot beyond the targets goes to Analyze, which has two facts.
+    const cells: Record<string, number> = { "mcq:Remember": 1, "short:Remember": 1, "mcq:Analyze": 2 };
+    const facts: Partial<Record<EBloomLevel, number>> = { Remember: 1, Analyze: 2 };
+    const supported: ISupported = { cell: (t, l) => cells[`${t}:${l}`] ?? 0, level: (l) => facts[l] ?? 0 };
+    const levels = levelsOf(supported);
+    expect(levels.filter((l) => l.endsWith("/Remember"))).toHaveLength(1);
+    expect(levels.filter((l) => l === "mcq/Analyze")).toHaveLength(2);
   });
 
   it("never gives a level the teacher did not ask for, and each asked level its share", () => {
@@ -91,8 +101,9 @@ describe("arrangeSupported (levels placed where questions can be written)", () =
     const cells = fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 18, maxLength: 18 });
     fc.assert(
       fc.property(cells, fc.subarray([...BLOOM_LEVELS], { minLength: 1 }), (counts, targets) => {
-        const supported: TSupported = (t, l) =>
+        const cell = (t: EQuestionType, l: EBloomLevel) =>
           counts[QUESTION_TYPES.indexOf(t) * 6 + BLOOM_LEVELS.indexOf(l)]!;
+        const supported: ISupported = { cell };
         const blueprint = { ...ALL, bloomTargets: targets };
         const fills = (levels: EBloomLevel[]) => {
           const per = new Map<string, number>();
@@ -100,12 +111,12 @@ describe("arrangeSupported (levels placed where questions can be written)", () =
             per.set(`${SET[i]}:${l}`, (per.get(`${SET[i]}:${l}`) ?? 0) + 1);
           return [...per].reduce((n, [k, v]) => {
             const [t, l] = k.split(":") as [EQuestionType, EBloomLevel];
-            return n + Math.min(v, supported(t, l));
+            return n + Math.min(v, cell(t, l));
           }, 0);
         };
         const now = planSlots(blueprint, ["a"], String, undefined, supported).map((s) => s.bloomLevel);
         const again = planSlots(blueprint, ["a"], String, undefined, supported).map((s) => s.bloomLevel);
-        const before = planSlots(blueprint, ["a"], String, supported).map((s) => s.bloomLevel);
+        const before = planSlots(blueprint, ["a"], String, cell).map((s) => s.bloomLevel);
         const share = Math.floor(SET.length / targets.length);
         return (
           now.join() === again.join() &&
@@ -149,7 +160,7 @@ describe("dryRun (candidates that pass the gate, per type and level)", () => {
 
   it("counts only distinct passing candidates, capped, and nothing where no form has material", () => {
     const gen = createOfflineGenerator(PASSAGES, 3);
-    const counts = dryRun(gen, createGateContext(PASSAGES), { seed: 3 });
+    const { cells: counts, levels } = dryRun(gen, createGateContext(PASSAGES), { seed: 3 });
     for (const t of QUESTION_TYPES)
       for (const l of BLOOM_LEVELS) {
         expect(counts[t][l]).toBeGreaterThanOrEqual(0);
@@ -157,6 +168,12 @@ describe("dryRun (candidates that pass the gate, per type and level)", () => {
         if (gen.available(t, l) === 0) expect(counts[t][l]).toBe(0);
       }
     expect(Object.values(counts).some((row) => Object.values(row).some((n) => n > 0))).toBe(true);
+    // Over all types, a level has at most the facts of its cells together, and at least its best cell's.
+    for (const l of BLOOM_LEVELS) {
+      const per = QUESTION_TYPES.map((t) => counts[t][l]);
+      expect(levels[l]).toBeLessThanOrEqual(per.reduce((a, b) => a + b, 0));
+      expect(levels[l] > 0).toBe(per.some((n) => n > 0));
+    }
   });
 
   it("does not change the candidates the real slots draw (its own random stream)", () => {

@@ -1,6 +1,6 @@
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType, IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
-import { availability, formsFor, type ISupport, supportTable } from "./forms";
+import { availability, formsFor } from "./forms";
 import { mulberry32 } from "./forms/common";
 import { buildKnowledge, type IKnowledge } from "./knowledge";
 
@@ -51,12 +51,4 @@ export function createOfflineGenerator(
       }
     },
   };
-}
-
-/** What the passages can support per question type and Bloom level (the blueprint panel's table). */
-export function supportOf(
-  chunks: readonly IContextChunk[],
-  scope: readonly IContextChunk[] = [],
-): ISupport[] {
-  return supportTable(buildKnowledge(chunks, scope));
 }

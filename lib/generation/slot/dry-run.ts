@@ -2,7 +2,8 @@ import { QUESTION_TYPES } from "@/schema/enums.schema";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import { type EQuestionType, type ISlot, passageKey, type TQuestion } from "@/types/generation.types";
 import { gateQuestion, type IGateContext } from "../gate";
-import { mulberry32 } from "../offline/forms/common";
+import { checkDuplicates } from "../gate/checks";
+import { formUseKey, mulberry32 } from "../offline/forms/common";
 import type { IOfflineGenerator } from "../offline/generator";
 import { DEFAULT_MARKS, difficultyFor } from "../plan";
 
@@ -32,14 +33,14 @@ export interface IDryRunOptions {
 }
 
 /** Passing candidates of one generator for one cell, up to the cap (`onlyReserve`: cite the reserve). */
-function countCell(
+function passCell(
   generator: IOfflineGenerator,
   gateCtx: IGateContext,
   type: EQuestionType,
   level: EBloomLevel,
   opts: IDryRunOptions,
   onlyReserve: boolean,
-): number {
+): TQuestion[] {
   const slot: ISlot = {
     id: `dry-${type}-${level}`,
     index: 0,
@@ -52,23 +53,54 @@ function countCell(
   // Its own random stream: the dry run must not shift the candidates the real slots draw.
   const random = mulberry32((opts.seed ?? 1) ^ 0x5bd1e995);
   const passed: TQuestion[] = [];
-  let read = 0;
-  for (const { question } of generator.candidates(slot, { used: new Set(), keyAt: 0, random })) {
-    if (onlyReserve && !question.contextRefs.some((r) => opts.reserveKeys?.has(passageKey(r)))) continue;
-    if (read++ >= (opts.maxCandidates ?? 40)) break;
-    const verdict = gateQuestion(
-      question,
-      level,
-      gateCtx,
-      { accepted: passed, avoidPrompts: [...(opts.avoidPrompts ?? [])] },
-      { profile: "strict" },
-    );
-    if (verdict.passed) {
+  // As successive slots of this cell would search: each from the top, with what the slots before
+  // it accepted marked used (the passage text, and which form asked it) and read against.
+  const used = new Set<string>();
+  while (passed.length < DRY_RUN_CAP) {
+    let read = 0;
+    let found = false;
+    for (const { form, question } of generator.candidates(slot, { used, keyAt: passed.length % 4, random })) {
+      if (onlyReserve && !question.contextRefs.some((r) => opts.reserveKeys?.has(passageKey(r)))) continue;
+      if (read++ >= (opts.maxCandidates ?? 40)) break;
+      const verdict = gateQuestion(
+        question,
+        level,
+        gateCtx,
+        { accepted: passed, avoidPrompts: [...(opts.avoidPrompts ?? [])] },
+        { profile: "strict" },
+      );
+      if (!verdict.passed) continue;
       passed.push(question);
-      if (passed.length >= DRY_RUN_CAP) break;
+      for (const r of question.contextRefs) used.add(formUseKey(form, r.quote)).add(r.quote);
+      found = true;
+      break;
     }
+    if (!found) break;
   }
-  return passed.length;
+  return passed;
+}
+
+/**
+ * Distinct facts among one level's passes over all types: an MCQ and a short answer at the same
+ * level often stand on the same sentence, and a set can ask it only once (the slot accepted first
+ * marks its passage text used; the gate refuses the same fact twice).
+ */
+function distinctFacts(passes: readonly TQuestion[]): number {
+  const kept: TQuestion[] = [];
+  const quotes = new Set<string>();
+  for (const q of passes) {
+    if (q.contextRefs.some((r) => quotes.has(r.quote))) continue;
+    if (checkDuplicates(q, { accepted: kept }).some((f) => f.severity === "reject")) continue;
+    kept.push(q);
+    for (const r of q.contextRefs) quotes.add(r.quote);
+  }
+  return kept.length;
+}
+
+/** The dry run's counts: per type and level, and per level over all types (distinct facts). */
+export interface IDryRun {
+  cells: TSupportCounts;
+  levels: Record<EBloomLevel, number>;
 }
 
 /** The dry run over every question type and level (cells without material are 0 without a search). */
@@ -76,19 +108,24 @@ export function dryRun(
   generator: IOfflineGenerator,
   gateCtx: IGateContext,
   opts: IDryRunOptions = {},
-): TSupportCounts {
-  const out = {} as TSupportCounts;
+): IDryRun {
+  const cells = {} as TSupportCounts;
+  const levels = {} as Record<EBloomLevel, number>;
+  const byLevel = new Map<EBloomLevel, TQuestion[]>(BLOOM_LEVELS.map((l) => [l, []]));
   for (const type of QUESTION_TYPES) {
-    out[type] = {} as Record<EBloomLevel, number>;
+    cells[type] = {} as Record<EBloomLevel, number>;
     for (const level of BLOOM_LEVELS) {
-      let n =
-        generator.available(type, level) > 0 ? countCell(generator, gateCtx, type, level, opts, false) : 0;
-      if (n === 0 && opts.widened) {
+      let passes =
+        generator.available(type, level) > 0 ? passCell(generator, gateCtx, type, level, opts, false) : [];
+      if (passes.length === 0 && opts.widened) {
         const more = opts.widened();
-        if (more && more.available(type, level) > 0) n = countCell(more, gateCtx, type, level, opts, true);
+        if (more && more.available(type, level) > 0)
+          passes = passCell(more, gateCtx, type, level, opts, true);
       }
-      out[type][level] = n;
+      cells[type][level] = passes.length;
+      byLevel.get(level)!.push(...passes);
     }
   }
-  return out;
+  for (const level of BLOOM_LEVELS) levels[level] = distinctFacts(byLevel.get(level)!);
+  return { cells, levels };
 }

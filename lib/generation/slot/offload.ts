@@ -13,7 +13,7 @@ import { createOfflineGenerator, type IOfflineGenerator } from "../offline/gener
 import { chunkKey, mainSections } from "../offline/knowledge/sentences";
 import { mainDocuments, phraseIndex, sectionReserve } from "../passages";
 import { searchOffline } from "./choose";
-import { dryRun, type TSupportCounts } from "./dry-run";
+import { dryRun, type IDryRun } from "./dry-run";
 import { newRun, type TCounts } from "./request";
 import { substitute } from "./substitute";
 
@@ -49,7 +49,7 @@ export interface IRunCore {
 export function buildRunCore(
   chunks: readonly IContextChunk[],
   scope: readonly IContextChunk[],
-  request: TGenerationRequest,
+  request: Pick<TGenerationRequest, "seed" | "topic" | "useSection">,
 ): IRunCore {
   const seed = request.seed ?? 1;
   const topic = mainSections(chunks, request.topic);
@@ -96,7 +96,7 @@ export function dryRunOf(
   core: IRunCore,
   request: Pick<TGenerationRequest, "seed" | "avoidPrompts">,
   maxCandidates?: number,
-): TSupportCounts {
+): IDryRun {
   return dryRun(core.offline, core.gateCtx, {
     seed: request.seed ?? 1,
     avoidPrompts: request.avoidPrompts ?? [],
@@ -194,7 +194,7 @@ export function fillOffline(core: IRunCore, inputs: IRunInputs, args: IFillArgs)
 export interface IRunOffload {
   available: TAvailability;
   /** The dry run's counts, when the inputs asked for it (`dryRun`). */
-  supported?: TSupportCounts;
+  supported?: IDryRun;
   /** Keys of the section's reserve passages (`useSection`), which the result lists after the selection. */
   reserveKeys: string[];
   gate(args: IGateArgs): Promise<IGateResult>;
