@@ -210,6 +210,19 @@ export function difficultyFor(level: EBloomLevel, requested: TBlueprint["difficu
 }
 
 /**
+ * The (type, level) cells planning can place a free slot in: the free items' types, at the asked
+ * levels (targets or a distribution), else at the type's usual levels. The dry run searches only
+ * these; a blueprint whose every item names its level needs none.
+ */
+export function plannedCells(blueprint: TBlueprint): (type: EQuestionType, level: EBloomLevel) => boolean {
+  const types = new Set(blueprint.items.filter((i) => !i.bloomLevel && i.count > 0).map((i) => i.type));
+  const asked = blueprint.bloomDistribution
+    ? BLOOM_LEVELS.filter((l) => (blueprint.bloomDistribution?.[l] ?? 0) > 0)
+    : (blueprint.bloomTargets ?? []);
+  return (t, l) => types.has(t) && (asked.length > 0 ? asked.includes(l) : DEFAULT_LEVELS[t].includes(l));
+}
+
+/**
  * How many slots each level may take in an offline set: a distribution's exact counts, or an even
  * share of the targets with the remainder free to go to any of them (never outside them).
  */

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createGateContext } from "@/lib/generation/gate";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
-import { arrangeSupported, type ISupported, planSlots } from "@/lib/generation/plan";
+import { arrangeSupported, type ISupported, plannedCells, planSlots } from "@/lib/generation/plan";
 import { DRY_RUN_CAP, dryRun } from "@/lib/generation/slot/dry-run";
 import { QUESTION_TYPES } from "@/schema/enums.schema";
 import { BlueprintSchema } from "@/schema/generation.schema";
@@ -174,6 +174,28 @@ describe("dryRun (candidates that pass the gate, per type and level)", () => {
       expect(levels[l]).toBeLessThanOrEqual(per.reduce((a, b) => a + b, 0));
       expect(levels[l] > 0).toBe(per.some((n) => n > 0));
     }
+  });
+
+  it("searches only the cells a set's plan can use", () => {
+    const blueprint = BlueprintSchema.parse({
+      items: [
+        { type: "short", count: 2 },
+        { type: "mcq", count: 1, bloomLevel: "Remember" },
+      ],
+      bloomTargets: ["Apply", "Understand"],
+    });
+    const cells = plannedCells(blueprint);
+    const all = QUESTION_TYPES.flatMap((t) =>
+      BLOOM_LEVELS.filter((l) => cells(t, l)).map((l) => `${t}/${l}`),
+    );
+    expect(all).toEqual(["short/Understand", "short/Apply"]);
+    const counts = dryRun(createOfflineGenerator(PASSAGES, 3), createGateContext(PASSAGES), {
+      seed: 3,
+      cells,
+    }).cells;
+    const full = dryRun(createOfflineGenerator(PASSAGES, 3), createGateContext(PASSAGES), { seed: 3 }).cells;
+    for (const t of QUESTION_TYPES)
+      for (const l of BLOOM_LEVELS) expect(counts[t][l]).toBe(cells(t, l) ? full[t][l] : 0);
   });
 
   it("does not change the candidates the real slots draw (its own random stream)", () => {

@@ -30,6 +30,8 @@ export interface IDryRunOptions {
   /** The section's reserve (`useSection`): a cell the selection cannot carry is tried there too. */
   widened?: () => IOfflineGenerator | null;
   reserveKeys?: ReadonlySet<string>;
+  /** Only these cells are searched (the rest count 0): a set's plan needs only its own. */
+  cells?: (type: EQuestionType, level: EBloomLevel) => boolean;
 }
 
 /** Passing candidates of one generator for one cell, up to the cap (`onlyReserve`: cite the reserve). */
@@ -115,6 +117,10 @@ export function dryRun(
   for (const type of QUESTION_TYPES) {
     cells[type] = {} as Record<EBloomLevel, number>;
     for (const level of BLOOM_LEVELS) {
+      if (opts.cells && !opts.cells(type, level)) {
+        cells[type][level] = 0;
+        continue;
+      }
       let passes =
         generator.available(type, level) > 0 ? passCell(generator, gateCtx, type, level, opts, false) : [];
       if (passes.length === 0 && opts.widened) {

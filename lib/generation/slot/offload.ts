@@ -1,5 +1,5 @@
 import { QUESTION_TYPES } from "@/schema/enums.schema";
-import type { TGenerationRequest } from "@/schema/generation.schema";
+import type { TBlueprint, TGenerationRequest } from "@/schema/generation.schema";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType, IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
 import {
@@ -12,6 +12,7 @@ import {
 import { createOfflineGenerator, type IOfflineGenerator } from "../offline/generator";
 import { chunkKey, mainSections } from "../offline/knowledge/sentences";
 import { mainDocuments, phraseIndex, sectionReserve } from "../passages";
+import { plannedCells } from "../plan";
 import { searchOffline } from "./choose";
 import { dryRun, type IDryRun } from "./dry-run";
 import { newRun, type TCounts } from "./request";
@@ -94,10 +95,12 @@ export function availabilityOf(core: IRunCore): TAvailability {
 /** The run's dry run (`dry-run.ts`): candidates that pass the gate per type and level, on its own state. */
 export function dryRunOf(
   core: IRunCore,
-  request: Pick<TGenerationRequest, "seed" | "avoidPrompts">,
+  request: Pick<TGenerationRequest, "seed" | "avoidPrompts"> & { blueprint?: TBlueprint },
   maxCandidates?: number,
 ): IDryRun {
   return dryRun(core.offline, core.gateCtx, {
+    // A set's dry run covers only the cells its plan can use; the panel's, every cell.
+    ...(request.blueprint ? { cells: plannedCells(request.blueprint) } : {}),
     seed: request.seed ?? 1,
     avoidPrompts: request.avoidPrompts ?? [],
     widened: core.widened,
