@@ -48,6 +48,8 @@ export interface IGenerationResult {
   passages: IContextChunk[];
   /** The caller's signal aborted before every slot was decided (the set is incomplete). */
   cancelled: boolean;
+  /** Time the planning dry run took here (offline sets; absent when it ran in the worker lane). */
+  dryRunMs?: number;
 }
 
 /** The reserve passages a worker chose, by key, from the scope this thread holds. */
@@ -134,11 +136,13 @@ export async function runGeneration(
   // can really write: candidates that pass the gate per type and level. A model can write any
   // level, so its set is planned on the selection's material alone, without the dry run's cost.
   const offlineSet = !model || deps.providerDown === true;
+  const dryRunStarted = performance.now();
   const support = !offlineSet
     ? undefined
     : core
       ? dryRunOf(core, request, deps.maxCandidates)
       : offload?.supported;
+  const dryRunMs = support && core ? performance.now() - dryRunStarted : undefined;
   const slots = planSlots(
     request.blueprint,
     chunks.map(chunkKey),
@@ -209,5 +213,6 @@ export async function runGeneration(
     rejections: run.rejections,
     passages: [...chunks, ...reserve],
     cancelled: cancelled(run),
+    ...(dryRunMs !== undefined ? { dryRunMs } : {}),
   };
 }
