@@ -58,7 +58,10 @@ function passCell(
   // As successive slots of this cell would search: each from the top, with what the slots before
   // it accepted marked used (the passage text, and which form asked it) and read against.
   const used = new Set<string>();
-  while (passed.length < DRY_RUN_CAP) {
+  // The section's reserve only stands in for a cell the selection cannot carry: whether it can is
+  // enough (one pass), and it keeps the widened search — the dearer one — short.
+  const cap = onlyReserve ? 1 : DRY_RUN_CAP;
+  while (passed.length < cap) {
     let read = 0;
     let found = false;
     for (const { form, question } of generator.candidates(slot, { used, keyAt: passed.length % 4, random })) {
