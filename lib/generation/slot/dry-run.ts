@@ -1,6 +1,6 @@
 import { QUESTION_TYPES } from "@/schema/enums.schema";
 import { BLOOM_LEVELS, type EBloomLevel } from "@/types/bloom.types";
-import { type EQuestionType, type ISlot, passageKey, type TQuestion } from "@/types/generation.types";
+import type { EQuestionType, ISlot, TQuestion } from "@/types/generation.types";
 import { gateQuestion, type IGateContext } from "../gate";
 import { checkDuplicates } from "../gate/checks";
 import { formUseKey, mulberry32 } from "../offline/forms/common";
@@ -11,7 +11,10 @@ import { DEFAULT_MARKS, difficultyFor } from "../plan";
  * What the passages can really carry, per question type and level: the offline forms are run as
  * the slot search runs them (`choose.ts`, the same candidates and the same strict gate, with
  * nothing yet accepted) and the candidates that pass are counted — distinct facts only, as two
- * slots of a set cannot ask the same one (each pass is read against the passes before it).
+ * slots of a set cannot ask the same one: a cell is searched as its successive slots would search
+ * it, each pass read against the passes before it and its passage text then marked used. Only the
+ * selection's own generator is read (not the section's reserve, whose knowledge is built only
+ * when a slot needs it).
  * Material alone is a poor guide: most forms with material build nothing, or the gate refuses
  * what they build. Planning places levels by these counts; the blueprint panel reports them.
  */
@@ -27,21 +30,17 @@ export interface IDryRunOptions {
   /** Candidates read per (type, level), as the slot search reads per slot (default 40). */
   maxCandidates?: number;
   avoidPrompts?: readonly string[];
-  /** The section's reserve (`useSection`): a cell the selection cannot carry is tried there too. */
-  widened?: () => IOfflineGenerator | null;
-  reserveKeys?: ReadonlySet<string>;
   /** Only these cells are searched (the rest count 0): a set's plan needs only its own. */
   cells?: (type: EQuestionType, level: EBloomLevel) => boolean;
 }
 
-/** Passing candidates of one generator for one cell, up to the cap (`onlyReserve`: cite the reserve). */
+/** Passing candidates of one generator for one cell, up to the cap. */
 function passCell(
   generator: IOfflineGenerator,
   gateCtx: IGateContext,
   type: EQuestionType,
   level: EBloomLevel,
   opts: IDryRunOptions,
-  onlyReserve: boolean,
 ): TQuestion[] {
   const slot: ISlot = {
     id: `dry-${type}-${level}`,
@@ -58,14 +57,10 @@ function passCell(
   // As successive slots of this cell would search: each from the top, with what the slots before
   // it accepted marked used (the passage text, and which form asked it) and read against.
   const used = new Set<string>();
-  // The section's reserve only stands in for a cell the selection cannot carry: whether it can is
-  // enough (one pass), and it keeps the widened search — the dearer one — short.
-  const cap = onlyReserve ? 1 : DRY_RUN_CAP;
-  while (passed.length < cap) {
+  while (passed.length < DRY_RUN_CAP) {
     let read = 0;
     let found = false;
     for (const { form, question } of generator.candidates(slot, { used, keyAt: passed.length % 4, random })) {
-      if (onlyReserve && !question.contextRefs.some((r) => opts.reserveKeys?.has(passageKey(r)))) continue;
       if (read++ >= (opts.maxCandidates ?? 40)) break;
       const verdict = gateQuestion(
         question,
@@ -124,13 +119,8 @@ export function dryRun(
         cells[type][level] = 0;
         continue;
       }
-      let passes =
-        generator.available(type, level) > 0 ? passCell(generator, gateCtx, type, level, opts, false) : [];
-      if (passes.length === 0 && opts.widened) {
-        const more = opts.widened();
-        if (more && more.available(type, level) > 0)
-          passes = passCell(more, gateCtx, type, level, opts, true);
-      }
+      const passes =
+        generator.available(type, level) > 0 ? passCell(generator, gateCtx, type, level, opts) : [];
       cells[type][level] = passes.length;
       byLevel.get(level)!.push(...passes);
     }
