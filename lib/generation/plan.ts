@@ -104,8 +104,8 @@ const EXHAUSTIVE_MAX = 12;
 
 /**
  * Places levels on question types by what the passages can really carry (`supported`: candidates
- * that pass the gate per type and level, and distinct facts per level). Each level `l` is given between `lo[l]` and `hi[l]`
- * slots, `types.length` in all; among those arrangements the best is the one that (1) fills most
+ * that pass the gate per type and level, and distinct facts per level). Each level `l` is given
+ * between `lo[l]` and `hi[l]` slots, `types.length` in all; among those arrangements the best is the one that (1) fills most
  * slots at their own level (a cell fills at most as many slots as it has passing candidates),
  * (2) delivers the most distinct levels, (3) suits the types best (`SUITS`), (4) has the most
  * candidates behind its slots. With `lo = hi` the counts are fixed (a distribution); with
@@ -125,23 +125,29 @@ export function arrangeSupported(
   // Slots grouped by type, in the order the types first appear; a group takes levels in order.
   const order = [...new Set(types)].flatMap((t) => types.flatMap((u, i) => (u === t ? [i] : [])));
   const used = new Map(levels.map((l) => [l, 0]));
-  const cell = new Map<string, number>();
+  // Slots per (type, level) cell, and what the dry run found there, indexed type × 6 + level.
+  const TYPES: readonly EQuestionType[] = ["mcq", "short", "long"];
+  const cellOf = (t: EQuestionType, l: EBloomLevel) => TYPES.indexOf(t) * 6 + BLOOM_LEVELS.indexOf(l);
+  const cell = new Array<number>(18).fill(0);
+  const can = TYPES.flatMap((t) => BLOOM_LEVELS.map((l) => supported.cell(t, l)));
+  const suit = TYPES.flatMap((t) => BLOOM_LEVELS.map((l) => SUITS[t][l]));
+  const facts = BLOOM_LEVELS.map((l) => (supported.level ? supported.level(l) : Number.POSITIVE_INFINITY));
   const score = (): number => {
     let suits = 0;
     let backing = 0;
-    const fills = new Map<EBloomLevel, number>();
-    for (const [key, k] of cell) {
-      if (k === 0) continue;
-      const [t, l] = key.split(":") as [EQuestionType, EBloomLevel];
-      const can = supported.cell(t, l);
-      fills.set(l, (fills.get(l) ?? 0) + Math.min(k, can));
-      suits += SUITS[t][l] * k;
-      backing += Math.min(can, 3) * k;
-    }
     let filled = 0;
     let delivered = 0;
-    for (const [l, f] of fills) {
-      const capped = supported.level ? Math.min(f, supported.level(l)) : f;
+    for (let li = 0; li < 6; li++) {
+      let fills = 0;
+      for (let ti = 0; ti < 3; ti++) {
+        const i = ti * 6 + li;
+        const k = cell[i]!;
+        if (k === 0) continue;
+        fills += Math.min(k, can[i]!);
+        suits += suit[i]! * k;
+        backing += Math.min(can[i]!, 3) * k;
+      }
+      const capped = Math.min(fills, facts[li]!);
       filled += capped;
       if (capped > 0) delivered++;
     }
@@ -151,9 +157,8 @@ export function arrangeSupported(
   let best: EBloomLevel[] | null = null;
   let bestScore = -1;
   const place = (pos: number, l: EBloomLevel, by: number) => {
-    const t = types[order[pos]!]!;
-    const key = `${t}:${l}`;
-    cell.set(key, (cell.get(key) ?? 0) + by);
+    const i = cellOf(types[order[pos]!]!, l);
+    cell[i] = cell[i]! + by;
     used.set(l, used.get(l)! + by);
   };
   const owed = (from: number) =>
