@@ -59,7 +59,7 @@ export const generationSupportContract = defineContract({
   method: "POST",
   path: "/api/generation/support",
   summary:
-    "What the selected passages can support, per question type and Bloom level, before generating: a count of the material the offline forms build from, and the reason for each zero",
+    "What the selected passages can support, per question type and Bloom level, before generating: the distinct questions the offline forms write that pass the quality gate (a dry run, counted up to 3), and the reason for each zero",
   tag: "generation",
   auth: { kind: "user", scope: "generation:write", roles: ["teacher", "admin"] },
   body: GenerationSupportRequestSchema,

@@ -11,7 +11,10 @@ export const GenerationSupportRequestSchema = z.strictObject({
 export const SupportRowSchema = z.object({
   type: z.enum(QUESTION_TYPES),
   level: z.enum(BLOOM_LEVELS),
-  /** Pieces of material the offline forms for this type and level can build from (0: none). */
+  /**
+   * Distinct questions the offline forms write for this type and level that pass the quality gate
+   * (a dry run, counted up to 3; 0: none can be written, and `reason` says why).
+   */
   count: z.number().int().min(0),
   /** Why the count is 0, in the teacher's terms; empty otherwise. */
   reason: z.string(),

@@ -9,9 +9,10 @@ import type { EQuestionType } from "@/types/generation.types";
 const LABEL: Record<EQuestionType, string> = { mcq: "MCQ", short: "Short", long: "Long" };
 
 /**
- * "What the passages can support": per question type and Bloom level, how much material the
- * selected passages hold for the offline question forms, and for a 0 the reason (on hover and
- * listed), so the blueprint can be set to what the passages carry before generating.
+ * "What the passages can support": per question type and Bloom level, how many distinct questions
+ * the offline forms write from the selected passages that pass the quality gate (a dry run, up to
+ * 3), and for a 0 the reason (on hover and listed), so the blueprint can be set to what the
+ * passages carry before generating.
  */
 export function SupportTable({ context }: { context: { documentId: string; chunkIndex: number }[] }) {
   const q = useQuery({
@@ -66,7 +67,10 @@ export function SupportTable({ context }: { context: { documentId: string; chunk
                 return (
                   <td
                     key={l}
-                    title={row?.reason || `${n} ${n === 1 ? "piece" : "pieces"} of material`}
+                    title={
+                      row?.reason ||
+                      `${n === 3 ? "3 or more" : n} ${n === 1 ? "question passes" : "questions pass"} the quality gate`
+                    }
                     className={n === 0 ? "px-1 py-1 text-muted-foreground" : "px-1 py-1"}
                   >
                     {n}

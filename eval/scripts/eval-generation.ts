@@ -128,6 +128,8 @@ const keyAt = [0, 0, 0, 0];
 const byTypeLevel: Record<string, number> = {};
 const firstMs: number[] = [];
 const setMs: number[] = [];
+/** The planning dry run of each set (slot/dry-run.ts), part of the time to the first question. */
+const dryRunMs: number[] = [];
 const samples: string[] = [];
 const reading: string[] = [];
 const levelsPerSet: number[] = [];
@@ -192,6 +194,7 @@ for (const topic of topics) {
     (i) => `${topic.id}-${i}`,
   );
   setMs.push(performance.now() - started);
+  if (result.dryRunMs !== undefined) dryRunMs.push(result.dryRunMs);
   firstMs.push(first);
   totals.sets++;
   // Levels delivered at the asked level (a labelled substitute does not count).
@@ -433,6 +436,9 @@ const summary = {
   gateDemandWithinOneLevel: totals.demandWithinOne / g,
   byTypeLevel,
   firstQuestionMsP50: quant(firstMs, 0.5),
+  firstQuestionMsP95: quant(firstMs, 0.95),
+  dryRunMsP50: quant(dryRunMs, 0.5),
+  dryRunMsP95: quant(dryRunMs, 0.95),
   setMsP50: quant(setMs, 0.5),
   setMsP95: quant(setMs, 0.95),
   authorMcqs: {
@@ -513,6 +519,9 @@ else {
   );
   console.log(
     `| first question / whole set p50 (p95) | ${summary.firstQuestionMsP50.toFixed(1)} ms / ${summary.setMsP50.toFixed(1)} (${summary.setMsP95.toFixed(1)}) ms |`,
+  );
+  console.log(
+    `| first question p95; planning dry run p50 (p95) | ${summary.firstQuestionMsP95.toFixed(1)} ms; ${summary.dryRunMsP50.toFixed(1)} (${summary.dryRunMsP95.toFixed(1)}) ms |`,
   );
   if (opts.why) {
     console.log("\n## Why slots stayed empty, per form (fresh generator, nothing accepted yet)");

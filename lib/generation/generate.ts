@@ -6,7 +6,7 @@ import { mulberry32, shuffle } from "./offline/forms/common";
 import { chunkKey } from "./offline/knowledge/sentences";
 import { planSlots } from "./plan";
 import { fillSlot, fillStandIn } from "./slot/fill";
-import { availabilityGenerator, buildRunCore } from "./slot/offload";
+import { availabilityGenerator, buildRunCore, dryRunOf } from "./slot/offload";
 import {
   cancelled,
   type IGenerationDeps,
@@ -24,9 +24,9 @@ import {
  * by the same quality gate (`gate/`).
  */
 
-export { supportOf } from "./offline/generator";
 export type { IGenerationDeps, IGenerationEvents, ISlotGap } from "./slot/request";
 export { PROVIDER_DOWN_MESSAGE } from "./slot/request";
+export { supportOf } from "./slot/support";
 
 /**
  * Language-model slots written at once unless the caller says otherwise
@@ -48,6 +48,8 @@ export interface IGenerationResult {
   passages: IContextChunk[];
   /** The caller's signal aborted before every slot was decided (the set is incomplete). */
   cancelled: boolean;
+  /** Time the planning dry run took here (offline sets; absent when it ran in the worker lane). */
+  dryRunMs?: number;
 }
 
 /** The reserve passages a worker chose, by key, from the scope this thread holds. */
@@ -124,13 +126,30 @@ export async function runGeneration(
           scope,
           request,
           ...(deps.maxCandidates ? { maxCandidates: deps.maxCandidates } : {}),
+          ...(deps.providerDown ? { dryRun: true } : {}),
         })
       : null;
   const core = offload ? null : buildRunCore(chunks, scope, request);
   const offline = core?.offline ?? availabilityGenerator(offload!.available);
   const reserve = core?.reserve ?? reserveOf(scope, offload?.reserveKeys ?? []);
-  // Planned on the selection's own material; the section's reserve is built only when a slot needs it.
-  const slots = planSlots(request.blueprint, chunks.map(chunkKey), makeId, (t, l) => offline.available(t, l));
+  // An offline set (no model, or its provider already down) is planned on what the offline forms
+  // can really write: candidates that pass the gate per type and level. A model can write any
+  // level, so its set is planned on the selection's material alone, without the dry run's cost.
+  const offlineSet = !model || deps.providerDown === true;
+  const dryRunStarted = performance.now();
+  const support = !offlineSet
+    ? undefined
+    : core
+      ? dryRunOf(core, request, deps.maxCandidates)
+      : offload?.supported;
+  const dryRunMs = support && core ? performance.now() - dryRunStarted : undefined;
+  const slots = planSlots(
+    request.blueprint,
+    chunks.map(chunkKey),
+    makeId,
+    (t, l) => offline.available(t, l),
+    support ? { cell: (t, l) => support.cells[t][l], level: (l) => support.levels[l] } : undefined,
+  );
   const exemplars = request.strategy === "few-shot" ? (deps.exemplars ?? []).slice(0, 5) : [];
   const run = newRun({
     deps,
@@ -194,5 +213,6 @@ export async function runGeneration(
     rejections: run.rejections,
     passages: [...chunks, ...reserve],
     cancelled: cancelled(run),
+    ...(dryRunMs !== undefined ? { dryRunMs } : {}),
   };
 }

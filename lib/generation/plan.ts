@@ -91,10 +91,162 @@ export function arrangeLevels(
   return best;
 }
 
-function difficultyFor(level: EBloomLevel, requested: TBlueprint["difficulty"]): EDifficulty {
+/** What the offline dry run (`slot/dry-run.ts`) found the passages can carry. */
+export interface ISupported {
+  /** Distinct candidates that pass the gate for a (type, level). */
+  cell(type: EQuestionType, level: EBloomLevel): number;
+  /** Distinct facts over all types at a level (types often share one): caps the level's fills. */
+  level?(level: EBloomLevel): number;
+}
+
+/** Sets larger than this are arranged greedily (the exhaustive search grows with the set). */
+const EXHAUSTIVE_MAX = 12;
+
+/**
+ * Places levels on question types by what the passages can really carry (`supported`: candidates
+ * that pass the gate per type and level, and distinct facts per level). Each level `l` is given
+ * between `lo[l]` and `hi[l]` slots, `types.length` in all; among those arrangements the best is the one that (1) fills most
+ * slots at their own level (a cell fills at most as many slots as it has passing candidates),
+ * (2) delivers the most distinct levels, (3) suits the types best (`SUITS`), (4) has the most
+ * candidates behind its slots. With `lo = hi` the counts are fixed (a distribution); with
+ * `hi = lo + 1` the slots beyond an even share go to the requested levels the passages support.
+ * Deterministic: ties keep the first arrangement found, lower levels first.
+ */
+export function arrangeSupported(
+  types: readonly EQuestionType[],
+  lo: Partial<Record<EBloomLevel, number>>,
+  hi: Partial<Record<EBloomLevel, number>>,
+  supported: ISupported,
+): EBloomLevel[] {
+  const levels = BLOOM_LEVELS.filter((l) => (hi[l] ?? 0) > 0);
+  const n = types.length;
+  const min = (l: EBloomLevel) => lo[l] ?? 0;
+  const max = (l: EBloomLevel) => hi[l] ?? 0;
+  // Slots grouped by type, in the order the types first appear; a group takes levels in order.
+  const order = [...new Set(types)].flatMap((t) => types.flatMap((u, i) => (u === t ? [i] : [])));
+  const used = new Map(levels.map((l) => [l, 0]));
+  // Slots per (type, level) cell, and what the dry run found there, indexed type × 6 + level.
+  const TYPES: readonly EQuestionType[] = ["mcq", "short", "long"];
+  const cellOf = (t: EQuestionType, l: EBloomLevel) => TYPES.indexOf(t) * 6 + BLOOM_LEVELS.indexOf(l);
+  const cell = new Array<number>(18).fill(0);
+  const can = TYPES.flatMap((t) => BLOOM_LEVELS.map((l) => supported.cell(t, l)));
+  const suit = TYPES.flatMap((t) => BLOOM_LEVELS.map((l) => SUITS[t][l]));
+  const facts = BLOOM_LEVELS.map((l) => (supported.level ? supported.level(l) : Number.POSITIVE_INFINITY));
+  const score = (): number => {
+    let suits = 0;
+    let backing = 0;
+    let filled = 0;
+    let delivered = 0;
+    for (let li = 0; li < 6; li++) {
+      let fills = 0;
+      for (let ti = 0; ti < 3; ti++) {
+        const i = ti * 6 + li;
+        const k = cell[i]!;
+        if (k === 0) continue;
+        fills += Math.min(k, can[i]!);
+        suits += suit[i]! * k;
+        backing += Math.min(can[i]!, 3) * k;
+      }
+      const capped = Math.min(fills, facts[li]!);
+      filled += capped;
+      if (capped > 0) delivered++;
+    }
+    return filled * 1e6 + delivered * 1e4 + suits * 50 + backing;
+  };
+  const out: EBloomLevel[] = Array(n);
+  let best: EBloomLevel[] | null = null;
+  let bestScore = -1;
+  const place = (pos: number, l: EBloomLevel, by: number) => {
+    const i = cellOf(types[order[pos]!]!, l);
+    cell[i] = cell[i]! + by;
+    used.set(l, used.get(l)! + by);
+  };
+  const owed = (from: number) =>
+    levels.reduce((a, l) => a + Math.max(0, min(l) - used.get(l)!), 0) <= n - from;
+  if (n <= EXHAUSTIVE_MAX) {
+    const walk = (pos: number, floor: number) => {
+      if (pos === n) {
+        if (!levels.every((l) => used.get(l)! >= min(l))) return;
+        const s = score();
+        if (s > bestScore) {
+          bestScore = s;
+          best = [...out];
+        }
+        return;
+      }
+      const sameGroup = pos > 0 && types[order[pos - 1]!] === types[order[pos]!];
+      for (let li = sameGroup ? floor : 0; li < levels.length; li++) {
+        const l = levels[li]!;
+        if (used.get(l)! >= max(l)) continue;
+        place(pos, l, 1);
+        out[order[pos]!] = l;
+        if (owed(pos + 1)) walk(pos + 1, li);
+        place(pos, l, -1);
+      }
+    };
+    walk(0, 0);
+    if (best) return best;
+  }
+  // Greedy: each slot in turn takes the level that adds most, keeping room for the levels still owed.
+  for (let pos = 0; pos < n; pos++) {
+    let pick: EBloomLevel | null = null;
+    let pickScore = -1;
+    for (const l of levels) {
+      if (used.get(l)! >= max(l)) continue;
+      place(pos, l, 1);
+      const s = owed(pos + 1) ? score() : -1;
+      place(pos, l, -1);
+      if (s > pickScore) {
+        pickScore = s;
+        pick = l;
+      }
+    }
+    const l = pick ?? levels[0]!;
+    place(pos, l, 1);
+    out[order[pos]!] = l;
+  }
+  return out;
+}
+
+export function difficultyFor(level: EBloomLevel, requested: TBlueprint["difficulty"]): EDifficulty {
   if (requested !== "mixed") return requested;
   const i = BLOOM_LEVELS.indexOf(level);
   return i <= 1 ? "easy" : i <= 3 ? "medium" : "hard";
+}
+
+/**
+ * The (type, level) cells planning can place a free slot in: the free items' types, at the asked
+ * levels (targets or a distribution), else at the type's usual levels. The dry run searches only
+ * these; a blueprint whose every item names its level needs none.
+ */
+export function plannedCells(blueprint: TBlueprint): (type: EQuestionType, level: EBloomLevel) => boolean {
+  const types = new Set(blueprint.items.filter((i) => !i.bloomLevel && i.count > 0).map((i) => i.type));
+  const asked = blueprint.bloomDistribution
+    ? BLOOM_LEVELS.filter((l) => (blueprint.bloomDistribution?.[l] ?? 0) > 0)
+    : (blueprint.bloomTargets ?? []);
+  return (t, l) => types.has(t) && (asked.length > 0 ? asked.includes(l) : DEFAULT_LEVELS[t].includes(l));
+}
+
+/**
+ * How many slots each level may take in an offline set: a distribution's exact counts, or an even
+ * share of the targets with the remainder free to go to any of them (never outside them).
+ */
+function supportedBounds(
+  blueprint: TBlueprint,
+  free: number,
+): { lo: Partial<Record<EBloomLevel, number>>; hi: Partial<Record<EBloomLevel, number>> } | null {
+  if (blueprint.bloomDistribution) {
+    const counts = largestRemainder(blueprint.bloomDistribution, free, BLOOM_LEVELS);
+    return { lo: counts, hi: counts };
+  }
+  const targets = BLOOM_LEVELS.filter((l) => blueprint.bloomTargets?.includes(l));
+  if (targets.length === 0) return null;
+  const base = Math.floor(free / targets.length);
+  const extra = free % targets.length;
+  return {
+    lo: Object.fromEntries(targets.map((l) => [l, base])),
+    hi: Object.fromEntries(targets.map((l) => [l, base + (extra > 0 ? 1 : 0)])),
+  };
 }
 
 /**
@@ -108,6 +260,13 @@ export function planSlots(
   sourceKeys: readonly string[],
   makeId: (index: number) => string,
   feasible?: (type: EQuestionType, level: EBloomLevel) => number,
+  /**
+   * An offline set: candidates that pass the gate per type and level (`slot/dry-run.ts`). Levels
+   * are then placed where questions can be written (`arrangeSupported`), and the slots beyond an
+   * even share of the targets take the requested levels the passages support best. Without it
+   * (a language model writes the set) levels are placed by `feasible` material, as before.
+   */
+  supported?: ISupported,
 ): ISlot[] {
   const items = blueprint.items.flatMap((item) =>
     Array.from({ length: item.count }, () => ({
@@ -117,8 +276,11 @@ export function planSlots(
     })),
   );
   const free = items.filter((i) => !i.level);
+  const bounds = supported && free.length > 0 ? supportedBounds(blueprint, free.length) : null;
   let pool: EBloomLevel[] = [];
-  if (blueprint.bloomDistribution && free.length > 0) {
+  if (bounds) {
+    // Offline: placed by what can be written (pool unused).
+  } else if (blueprint.bloomDistribution && free.length > 0) {
     const counts = largestRemainder(blueprint.bloomDistribution, free.length, BLOOM_LEVELS);
     pool = BLOOM_LEVELS.flatMap((l) => Array<EBloomLevel>(counts[l]).fill(l));
   } else if (blueprint.bloomTargets?.length) {
@@ -126,7 +288,17 @@ export function planSlots(
     pool = free.map((_, i) => targets[i % targets.length]!);
     pool.sort((a, b) => BLOOM_LEVELS.indexOf(a) - BLOOM_LEVELS.indexOf(b));
   }
-  if (pool.length > 0) {
+  if (bounds && supported) {
+    const levels = arrangeSupported(
+      free.map((f) => f.type),
+      bounds.lo,
+      bounds.hi,
+      supported,
+    );
+    free.forEach((f, j) => {
+      f.level = levels[j];
+    });
+  } else if (pool.length > 0) {
     const levels = arrangeLevels(
       free.map((f) => f.type),
       pool,
@@ -137,10 +309,11 @@ export function planSlots(
     });
   } else {
     // No levels asked: rotate over the type's usual levels that the passages can carry.
+    const carries = supported ? (t: EQuestionType, l: EBloomLevel) => supported.cell(t, l) : feasible;
     const used: Record<EQuestionType, number> = { mcq: 0, short: 0, long: 0 };
     for (const f of free) {
       const usual = DEFAULT_LEVELS[f.type];
-      const carried = feasible ? usual.filter((l) => feasible(f.type, l) > 0) : usual;
+      const carried = carries ? usual.filter((l) => carries(f.type, l) > 0) : usual;
       const levels = carried.length > 0 ? carried : usual;
       f.level = levels[used[f.type]++ % levels.length];
     }

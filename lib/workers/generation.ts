@@ -70,3 +70,11 @@ export function runGenerationIsolated(
     signal,
   );
 }
+
+/**
+ * What the selected passages can support per type and level (the blueprint panel), read in the
+ * pool's short lane: it builds the passages' knowledge and dry-runs the forms through the gate.
+ */
+export function supportIsolated(chunks: readonly IContextChunk[], scope: readonly IContextChunk[]) {
+  return getShortLane().run("support", { chunks, scope });
+}

@@ -77,6 +77,7 @@ const TASK_LABEL: Record<TTaskKind, string> = {
   runPrepare: "Reading the passages for the set",
   runGate: "Checking a question",
   runFill: "Writing a question offline",
+  support: "Reading what the passages can support",
   spin: "The test task",
 };
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import type { IGenerationDeps, IGenerationEvents, IGenerationResult } from "@/lib/generation/generate";
+import type { IDryRun } from "@/lib/generation/slot/dry-run";
 import type {
   IFillArgs,
   IGateArgs,
@@ -90,11 +91,16 @@ async function heldRun(ref: IRunRef): Promise<{ core: IRunCore; inputs: IRunInpu
   return built;
 }
 
-async function runPrepare(ref: IRunRef): Promise<{ available: TAvailability; reserveKeys: string[] }> {
-  const { availabilityOf } = await import("@/lib/generation/slot/offload");
+async function runPrepare(
+  ref: IRunRef,
+): Promise<{ available: TAvailability; reserveKeys: string[]; supported?: IDryRun }> {
+  const { availabilityOf, dryRunOf } = await import("@/lib/generation/slot/offload");
   const { chunkKey } = await import("@/lib/generation/offline/knowledge/sentences");
-  const { core } = await heldRun(ref);
-  return { available: availabilityOf(core), reserveKeys: core.reserve.map(chunkKey) };
+  const { core, inputs } = await heldRun(ref);
+  const prepared = { available: availabilityOf(core), reserveKeys: core.reserve.map(chunkKey) };
+  return inputs.dryRun
+    ? { ...prepared, supported: dryRunOf(core, inputs.request, inputs.maxCandidates) }
+    : prepared;
 }
 
 async function runGate(args: IRunRef & { gate: IGateArgs }) {
@@ -140,6 +146,9 @@ export const TASKS = {
   runPrepare,
   runGate,
   runFill,
+  /** The blueprint panel's table: the offline forms dry-run through the gate (`slot/support.ts`). */
+  support: async (args: { chunks: readonly IContextChunk[]; scope: readonly IContextChunk[] }) =>
+    (await import("@/lib/generation/slot/support")).supportOf(args.chunks, args.scope),
   export: async (args: { paper: IPaper; format: EExportFormat; part: EExportPart }) =>
     (await import("@/lib/papers/export")).exportPaper(args.paper, args.format, args.part),
   /** Tests and the benchmark: burns CPU (or memory) on purpose, to show it fails alone. */

@@ -118,6 +118,32 @@ describe("a model-written set's offline parts in the pool", () => {
     }
   }, 240_000);
 
+  it("a set whose provider is already down is planned on the dry run, in the lane as inline", async () => {
+    const chunks = scope.filter((c) => c.chunkIndex >= 1 && c.chunkIndex <= 12);
+    const req = request();
+    const events = { question: () => undefined, progress: () => undefined, error: () => undefined };
+    const plan = async (over: Partial<Parameters<typeof runGeneration>[0]>) =>
+      (
+        await runGeneration(
+          { model: null, timeoutMs: 5_000, scope, ...over },
+          chunks,
+          req,
+          events,
+          (i) => `q${i}`,
+        )
+      ).slots.map((s) => `${s.type}/${s.bloomLevel}`);
+    const offline = await plan({});
+    const before = ran();
+    const pooled = await plan({
+      model: streamingModel(unsupported),
+      providerDown: true,
+      offload: openPoolOffload,
+    });
+    expect((ran().runPrepare ?? 0) - (before.runPrepare ?? 0)).toBe(1);
+    // The lane ran the dry run (runPrepare with `dryRun`): the same plan as a set without a model.
+    expect(pooled).toEqual(offline);
+  }, 240_000);
+
   it("through the route: the lane did the work, and another teacher's retrieval stays fast meanwhile", async () => {
     // A new lane: the set pays its worker's start and its knowledge build (a cold set).
     await setPoolForProcess(poolOptionsFromConfig());

@@ -1,6 +1,6 @@
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType, IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
-import { availability, formsFor, type ISupport, supportTable } from "./forms";
+import { availability, formsFor } from "./forms";
 import { mulberry32 } from "./forms/common";
 import { buildKnowledge, type IKnowledge } from "./knowledge";
 
@@ -22,8 +22,11 @@ export interface IOfflineGenerator {
   readonly kb: IKnowledge;
   /** How much material the passages hold for this type and level (0: nothing to build from). */
   available(type: EQuestionType, level: EBloomLevel): number;
-  /** Candidate questions for the slot, best first. */
-  candidates(slot: ISlot, opts: { used: ReadonlySet<string>; keyAt: number }): Iterable<IOfflineCandidate>;
+  /** Candidate questions for the slot, best first (`random`: a stream of the caller's, not the generator's). */
+  candidates(
+    slot: ISlot,
+    opts: { used: ReadonlySet<string>; keyAt: number; random?: () => number },
+  ): Iterable<IOfflineCandidate>;
 }
 
 /**
@@ -41,19 +44,11 @@ export function createOfflineGenerator(
   return {
     kb,
     available: (type, level) => availability(kb, type, level),
-    *candidates(slot, { used, keyAt }) {
+    *candidates(slot, { used, keyAt, random: own }) {
       for (const form of formsFor(slot.type, slot.bloomLevel)) {
-        for (const question of form.build({ kb, slot, random, keyAt, used }))
+        for (const question of form.build({ kb, slot, random: own ?? random, keyAt, used }))
           yield { form: form.id, question };
       }
     },
   };
-}
-
-/** What the passages can support per question type and Bloom level (the blueprint panel's table). */
-export function supportOf(
-  chunks: readonly IContextChunk[],
-  scope: readonly IContextChunk[] = [],
-): ISupport[] {
-  return supportTable(buildKnowledge(chunks, scope));
 }

@@ -1,0 +1,29 @@
+import type { IContextChunk } from "@/types/generation.types";
+import { type ISupport, supportTable } from "../offline/forms";
+import { buildRunCore, dryRunOf } from "./offload";
+
+/**
+ * What the selected passages can support per question type and Bloom level (the blueprint
+ * panel's table), read as generation will read them: the offline forms' candidates that pass
+ * the quality gate, distinct facts, up to `DRY_RUN_CAP` (`dry-run.ts`) — the same counts an
+ * offline set is planned on (for the same seed). A 0 says why: no material for the level, or
+ * material whose every draft the gate refused.
+ */
+export function supportOf(
+  chunks: readonly IContextChunk[],
+  scope: readonly IContextChunk[] = [],
+  seed = 1,
+): ISupport[] {
+  const core = buildRunCore(chunks, scope, { seed, useSection: false });
+  const counts = dryRunOf(core, { seed }).cells;
+  return supportTable(core.offline.kb).map((row) => {
+    const count = counts[row.type][row.level];
+    if (count > 0) return { ...row, count, reason: "" };
+    if (row.count === 0) return row;
+    return {
+      ...row,
+      count: 0,
+      reason: `the passages hold material for ${row.level}, but every ${row.type === "mcq" ? "MCQ" : `${row.type}-answer`} question built from it failed the quality gate`,
+    };
+  });
+}
