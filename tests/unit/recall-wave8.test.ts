@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
 import { mulberry32 } from "@/lib/generation/offline/forms/common";
 import { unitMcq } from "@/lib/generation/offline/forms/mcq-units";
+import { definitionMcq } from "@/lib/generation/offline/forms/recall";
+import { lawMcq, lawParts, namedLaws, stateLaw } from "@/lib/generation/offline/forms/recall-laws";
 import { powerUnit, usedUnits } from "@/lib/generation/offline/forms/recall-units";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
+import { wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
 import type { ISentence } from "@/lib/generation/offline/knowledge/sentences";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
@@ -85,5 +88,112 @@ The speed of sound is 344 m/s. The fundamental frequency is 128 Hz. A standing w
     expect(q.contextRefs[0]?.quote).toBe("The speed of sound is 344 m/s.");
     expect(q.explanation).toContain("uses it");
     expect(gateQuestion(q, "Remember", createGateContext(chunks), { accepted: [] }).passed).toBe(true);
+  });
+});
+
+// Newton's laws as OpenStax Physics (ch. 4) states them; thermodynamics (ch. 12); an NCERT-style
+// Class 9 passage; Mendel (Biology 2e, ch. 12).
+const NEWTON = `## 4.4 Newton's Third Law of Motion
+
+Newton’s third law of motion states that whenever a first object exerts a force on a second object, the first object experiences a force equal in magnitude but opposite in direction to the force that it exerts. Rockets and airplanes are pushed forward by thrust.`;
+const NEWTON_CHAPTER = `## 4.2 Newton's First Law of Motion: Inertia
+
+Newton’s first law of motion states that a body at rest remains at rest, or, if in motion, remains in motion at a constant velocity unless acted on by a net external force.
+
+## 4.3 Newton's Second Law of Motion
+
+Newton’s second law of motion states that the acceleration of a system is directly proportional to and in the same direction as the net external force acting on the system, and inversely proportional to its mass.
+
+## 12.1 The First Law of Thermodynamics
+
+The first law of thermodynamics states that the change in internal energy of a closed system equals the net heat transfer into the system minus the net work done by the system.`;
+const NCERT = `## 9.4 Third Law of Motion
+
+The third law of motion states that when one object exerts a force on another object, the second object instantaneously exerts a force back on the first. This law states that to every action there is an equal and opposite reaction.`;
+
+describe("named laws (Remember: State …; which is a statement of …)", () => {
+  it("reads the law's name and statement, never a pointer (This law), a recall aside or a formula", () => {
+    const kb = buildKnowledge([chunk(NCERT, 0, "9.4 Third Law of Motion")]);
+    const { own } = namedLaws(kb);
+    expect(own.map((l) => l.name)).toEqual(["the third law of motion"]);
+    expect(own[0]!.body).toMatch(/^when one object exerts a force on another object/);
+    const aside = buildKnowledge([
+      chunk(
+        "## 12.2 Heat\n\nRecall that the principle of conservation of energy states that energy cannot be created or destroyed, but it can be altered from one form to another.",
+        0,
+        "12.2 Heat",
+      ),
+    ]);
+    expect(namedLaws(aside).own.map((l) => l.name)).toEqual(["the principle of conservation of energy"]);
+    expect(
+      lawParts(
+        "whenever a first object exerts a force on a second object, the first object experiences a force equal in magnitude but opposite in direction to the force that it exerts",
+      ),
+    ).toEqual([
+      "whenever a first object exerts a force on a second object",
+      "the first object experiences a force equal in magnitude",
+      "opposite in direction to the force that it exerts",
+    ]);
+  });
+
+  it("asks to state the law with a mark on each part, and the gate takes the statement as the answer", () => {
+    const chunks = [chunk(NEWTON, 0, "4.4 Newton's Third Law of Motion")];
+    const [q] = build(stateLaw, chunks, slot("short", "Remember", 3));
+    if (q?.type !== "short") throw new Error("short expected");
+    expect(q.promptText).toBe("State Newton’s third law of motion.");
+    expect(q.markingScheme?.map((p) => p.marks)).toEqual([1, 1, 1]);
+    expect(q.markingScheme?.[2]?.point).toContain("opposite in direction");
+    expect(gateQuestion(q, "Remember", createGateContext(chunks), { accepted: [] }).passed).toBe(true);
+    // A law of one idea carries no marks to share out: not asked.
+    const one = [
+      chunk(
+        "## 45.6 Community Ecology\n\nThe competitive exclusion principle states that two species cannot occupy the same niche in a habitat.",
+        0,
+        "45.6 Community Ecology",
+      ),
+    ];
+    expect(build(stateLaw, one, slot("short", "Remember", 3))).toEqual([]);
+  });
+
+  it("offers the chapter's other laws as the wrong options, never another form of the same law", () => {
+    const chunks = [chunk(NEWTON, 0, "4.4 Newton's Third Law of Motion")];
+    const scope = [chunk(NEWTON_CHAPTER, 1, "4.2 Newton's First Law of Motion: Inertia"), ...chunks];
+    const qs = build(lawMcq, chunks, slot("mcq", "Remember"), scope);
+    const q = qs[0];
+    if (q?.type !== "mcq") throw new Error("mcq expected");
+    expect(q.promptText).toBe("Which of the following is a statement of Newton’s third law of motion?");
+    expect(q.options[q.correctIndex]).toMatch(/^Whenever a first object exerts a force/);
+    const wrong = q.options.filter((_, i) => i !== q.correctIndex);
+    expect(wrong.some((o) => o.startsWith("A body at rest remains at rest"))).toBe(true);
+    expect(wrong.every((o) => !/equal in magnitude but opposite/.test(o))).toBe(true);
+    expect(q.distractorRationales.every((r) => /^This is /.test(r) || /^Reverses /.test(r))).toBe(true);
+    expect(gateQuestion(q, "Remember", createGateContext(chunks), { accepted: [] }).passed).toBe(true);
+    // Without other laws in the chapter there are no wrong options of the same kind.
+    expect(build(lawMcq, chunks, slot("mcq", "Remember"))).toEqual([]);
+  });
+});
+
+describe("definition MCQ options confirmed by WordNet", () => {
+  it("knows organelles and sugars, but only as a check on the genus the text gives", () => {
+    expect(wordNetKinds("ribosomes").has("organelle")).toBe(true);
+    expect(wordNetKinds("lactose").has("disaccharide")).toBe(true);
+    expect(wordNetKinds("velocity").has("organelle")).toBe(false);
+  });
+
+  it("offers other organelles the chapter names for a term defined as an organelle", () => {
+    const chunks = [
+      chunk(
+        `## 4.3 Eukaryotic Cells
+
+A lysosome is a digestive organelle of animal cells. A ribosome makes proteins. A centriole organizes the spindle. The nucleolus makes ribosomal RNA. A ribosome sits on the rough ER. A centriole lies near the nucleus. The nucleolus sits inside the nucleus. A ribosome reads messenger RNA. A centriole comes in a pair. The nucleolus grows in active cells.`,
+        0,
+        "4.3 Eukaryotic Cells",
+      ),
+    ];
+    const qs = build(definitionMcq, chunks, slot("mcq", "Remember"));
+    const q = qs[0];
+    if (q?.type !== "mcq") throw new Error("mcq expected");
+    expect(q.options[q.correctIndex]).toBe("lysosome");
+    for (const o of q.options) expect(wordNetKinds(o).has("organelle")).toBe(true);
   });
 });

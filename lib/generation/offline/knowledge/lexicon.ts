@@ -1,7 +1,7 @@
 import nlp from "compromise";
 import { isNounPhrase } from "@/lib/text/phrases";
 import { contentWords, isStopword, stem } from "@/lib/text/tokenize";
-import { senses, usageCount } from "@/lib/text/wordnet";
+import { hypernyms, senses, usageCount } from "@/lib/text/wordnet";
 import { ANAPHORA, FEATURE_BOX, type ISentence } from "./sentences";
 
 /**
@@ -575,4 +575,34 @@ export function linkConcepts(
     if (broader) link(links.broader, termKey(t.term), broader);
   }
   return links;
+}
+
+const kinds = new Map<string, ReadonlySet<string>>();
+
+/**
+ * The kinds a name is of by WordNet, in the name's first (most common) noun sense only: its
+ * direct hypernyms and theirs ("ribosomes" → organelle; "lactose" → disaccharide, sugar). For a
+ * name WordNet lacks, its head noun's. Used only to confirm that a concept is of the kind a
+ * definition's genus names ("lysosomes are the digestive organelles …"), never alone: the genus
+ * comes from the text.
+ */
+export function wordNetKinds(name: string): ReadonlySet<string> {
+  const key = name.toLowerCase();
+  let hit = kinds.get(key);
+  if (!hit) {
+    const out = new Set<string>();
+    const first = senses(key, { maxSenses: 1 })[0];
+    const word = first ? key : (key.split(/\s+/).pop() ?? key);
+    const sense = senses(word, { maxSenses: 1 })[0];
+    if (sense?.pos === "n") {
+      for (const parent of hypernyms(word, { maxSenses: 1 })) {
+        out.add(singular(parent));
+        for (const grand of hypernyms(parent, { maxSenses: 1 })) out.add(singular(grand));
+      }
+    }
+    hit = out;
+    if (kinds.size > 20_000) kinds.clear();
+    kinds.set(key, hit);
+  }
+  return hit;
 }
