@@ -197,3 +197,29 @@ A lysosome is a digestive organelle of animal cells. A ribosome makes proteins. 
     for (const o of q.options) expect(wordNetKinds(o).has("organelle")).toBe(true);
   });
 });
+
+describe("definitions with examples", () => {
+  it("keeps what precedes a closing list of examples, and drops claims that are not definitions", () => {
+    const terms = (text: string) =>
+      buildKnowledge([chunk(`## 4.4 Forces\n\n${text}`, 0, "4.4 Forces")]).terms.map((t) => [
+        t.term,
+        t.definition,
+      ]);
+    expect(
+      terms(
+        "The pulling force that acts along a stretched flexible connector, such as a rope or cable, is called tension.",
+      ),
+    ).toEqual([["tension", "the pulling force that acts along a stretched flexible connector"]]);
+    // The examples sit inside a clause that goes on: cutting them would cut the definition.
+    expect(
+      terms(
+        "Estuaries are biomes that occur where a source of fresh water, such as a river, meets the ocean.",
+      ),
+    ).toEqual([]);
+    expect(
+      terms(
+        "DNA replication is a highly accurate process, but mistakes can occasionally occur in the copies.",
+      ),
+    ).toEqual([]);
+  });
+});

@@ -381,10 +381,17 @@ export const definesMcq: IForm = {
   available: (kb) => kb.terms.length,
   *build(env) {
     for (const t of byRank(env, env.kb.terms) as ITerm[]) {
-      if (env.used.has(t.sentence) || !NOUN_PHRASE_DEFINITION.test(t.definition)) continue;
+      if (env.used.has(t.sentence)) continue;
+      if (!NOUN_PHRASE_DEFINITION.test(t.definition)) {
+        env.trace?.("definition is not a noun phrase");
+        continue;
+      }
       const def = stripEnd(t.definition);
       const others = siblingDefinitions(env, t);
-      if (others.length < 3) continue;
+      if (others.length < 3) {
+        env.trace?.("< 3 definitions of the same kind in the chapter");
+        continue;
+      }
       const prompt =
         env.random() < 0.5
           ? `Which of the following is the definition of ${t.term}?`

@@ -130,6 +130,16 @@ function cleanBody(raw: string): string | null {
     )
     .trim();
   if (/^(?:one|some|many|most|each|any) of\b/i.test(body)) return null;
+  // "the force along a flexible connector, such as a rope or cable": the examples are not the
+  // definition; what precedes them is ("such" alone still points back, below).
+  // Only a list of examples that ends the body is cut ("…, such as a river, meets the ocean" is not).
+  const examples = body.search(/,?\s+\(?such as\b/i);
+  if (examples > 0)
+    return nlp(body.slice(examples).replace(/^,?\s+\(?such as\s+/i, "")).has("#Verb")
+      ? null
+      : cleanBody(body.slice(0, examples));
+  // "a highly accurate process, but mistakes …", "a crucial component … because …": a claim, not a definition.
+  if (/,\s+but\b|\bbecause\b/i.test(body)) return null;
   // A pronoun in a definition points at something outside it ("the reactions within it").
   if (/\b(?:it|they|them|he|she|this|these|those)\b/i.test(body)) return null;
   // "a typical inducible operon" is an example, not a definition; a definition says what the thing is.
@@ -162,7 +172,7 @@ function cleanBody(raw: string): string | null {
     return null;
   // "a similar process on a smaller scale": the body leans on another sentence.
   if (
-    /\b(?:similar|same|such|this|these|those|latter|former|above|previous|aforementioned)\b|\banother\b(?!\s+\p{L}+\s*$|\s+(?:object|observer|body|point|system|frame)\b)/iu.test(
+    /\b(?:similar|same|such(?! as)|this|these|those|latter|former|above|previous|aforementioned)\b|\banother\b(?!\s+\p{L}+\s*$|\s+(?:object|observer|body|point|system|frame)\b)/iu.test(
       body,
     )
   )
