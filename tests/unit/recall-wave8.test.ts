@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
-import { mulberry32 } from "@/lib/generation/offline/forms/common";
+import { conceptDistractors, mulberry32 } from "@/lib/generation/offline/forms/common";
 import { unitMcq } from "@/lib/generation/offline/forms/mcq-units";
 import { definitionMcq } from "@/lib/generation/offline/forms/recall";
 import { lawMcq, lawParts, namedLaws, stateLaw } from "@/lib/generation/offline/forms/recall-laws";
@@ -220,6 +220,36 @@ describe("definitions with examples", () => {
       terms(
         "DNA replication is a highly accurate process, but mistakes can occasionally occur in the copies.",
       ),
+    ).toEqual([]);
+  });
+});
+
+describe("definition MCQ: no second defensible option", () => {
+  it("never offers a name that is itself a kind of the definition's genus", () => {
+    const chunks = [
+      chunk(
+        `## 2.1 Atoms, Isotopes, Ions, and Molecules
+
+Cations are positive ions that form by losing electrons. Anions are negative ions that form by gaining electrons. Water splits into hydrogen ions and hydroxide ions. Sodium ions and chloride ions form table salt. Hydrogen ions make a solution acidic. Hydroxide ions make a solution basic. Sodium ions carry nerve signals. Chloride ions balance the charge.`,
+        0,
+        "2.1 Atoms, Isotopes, Ions, and Molecules",
+      ),
+    ];
+    const kb = buildKnowledge(chunks);
+    const cations = kb.terms.find((t) => t.term === "cations");
+    if (!cations) throw new Error("cations expected as a defined term");
+    const env = { kb, slot: slot("mcq", "Remember"), random: () => 0.5, keyAt: 0, used: new Set<string>() };
+    // "hydrogen ions" and "sodium ions" are positive ions too: the only safe option is anions.
+    const options = conceptDistractors(env, { ...cations, name: cations.term }, "Positive ions …", 1);
+    expect(options.map((o) => o.name)).toEqual(["anions"]);
+    expect(
+      buildKnowledge([
+        chunk(
+          "## 38.2 Bone\n\nExamples of flat bones are the sternum (breast bone), ribs, scapulae (shoulder blades), and the roof of the skull.",
+          0,
+          "38.2 Bone",
+        ),
+      ]).terms,
     ).toEqual([]);
   });
 });

@@ -267,6 +267,10 @@ export function conceptDistractors(
       const cs = stemsOf(c.name);
       if (cs.size === 0 || [...cs].every((s) => stemStems.has(s))) return false;
       if (opts.samePlurality && c.plural !== key.plural) return false;
+      // "hydrogen ions" for "positive ions that form by losing electrons" (cations), "vertebrate
+      // animals" for "animals that secrete urea": a name that is itself a kind of the definition's
+      // genus may meet the definition too (a second defensible option).
+      if (key.genus && c.name.includes(" ") && c.head === key.genus) return false;
       const def = kb.scopeTerms.find((t) => termKey(t.term) === termKey(c.name))?.definition;
       if (def && overlapShare(def, stemText) >= 0.7) return false;
       return true;

@@ -111,6 +111,8 @@ function cleanTerm(raw: string): string | null {
     .replace(/[,;:]+$/, "");
   const words = t.split(" ");
   if (words.length > 5 || t.length < 3 || ANAPHORA.test(t)) return null;
+  // "Examples of flat bones are the sternum, ribs …": a list of examples, not a term.
+  if (/^(?:examples?|types?|kinds?|forms?|parts?|members?) of\b/i.test(t)) return null;
   if (/\b(?:and|or)\b/i.test(t)) return null;
   if (contentWords(t).length === 0) return null;
   if (words.length === 1 && GENERIC.has(t.toLowerCase())) return null;
