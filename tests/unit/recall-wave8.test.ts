@@ -240,8 +240,11 @@ Cations are positive ions that form by losing electrons. Anions are negative ion
     if (!cations) throw new Error("cations expected as a defined term");
     const env = { kb, slot: slot("mcq", "Remember"), random: () => 0.5, keyAt: 0, used: new Set<string>() };
     // "hydrogen ions" and "sodium ions" are positive ions too: the only safe option is anions.
-    const options = conceptDistractors(env, { ...cations, name: cations.term }, "Positive ions …", 1);
-    expect(options.map((o) => o.name)).toEqual(["anions"]);
+    expect(
+      conceptDistractors(env, { ...cations, name: cations.term }, "Positive ions …", 1).map((o) => o.name),
+    ).toEqual(["anions"]);
+    // Three same-kind options cannot be found without one of them: no question.
+    expect(conceptDistractors(env, { ...cations, name: cations.term }, "Positive ions …", 3)).toEqual([]);
     expect(
       buildKnowledge([
         chunk(
