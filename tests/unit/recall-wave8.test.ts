@@ -106,7 +106,11 @@ Newton’s second law of motion states that the acceleration of a system is dire
 
 ## 12.1 The First Law of Thermodynamics
 
-The first law of thermodynamics states that the change in internal energy of a closed system equals the net heat transfer into the system minus the net work done by the system.`;
+The first law of thermodynamics states that the change in internal energy of a closed system equals the net heat transfer into the system minus the net work done by the system.
+
+## 8.3 Conservation of Momentum
+
+The law of conservation of momentum states that the total momentum of an isolated system of objects remains the same before and after a collision.`;
 const NCERT = `## 9.4 Third Law of Motion
 
 The third law of motion states that when one object exerts a force on another object, the second object instantaneously exerts a force back on the first. This law states that to every action there is an equal and opposite reaction.`;
@@ -168,6 +172,20 @@ describe("named laws (Remember: State …; which is a statement of …)", () => 
     expect(wrong.every((o) => !/equal in magnitude but opposite/.test(o))).toBe(true);
     expect(q.distractorRationales.every((r) => /^This is /.test(r) || /^Reverses /.test(r))).toBe(true);
     expect(gateQuestion(q, "Remember", createGateContext(chunks), { accepted: [] }).passed).toBe(true);
+    // A law the set already asks (its sentence is used) is not offered as a wrong option.
+    const kb = buildKnowledge(chunks, scope);
+    const first = NEWTON_CHAPTER.split("\n").find((l) => l.startsWith("Newton’s first law"));
+    const again = [
+      ...lawMcq.build({
+        kb,
+        slot: slot("mcq", "Remember"),
+        random: mulberry32(3),
+        keyAt: 1,
+        used: new Set([first ?? ""]),
+      }),
+    ][0];
+    if (again?.type !== "mcq") throw new Error("mcq expected");
+    expect(again.options.some((o) => o.startsWith("A body at rest remains at rest"))).toBe(false);
     // Without other laws in the chapter there are no wrong options of the same kind.
     expect(build(lawMcq, chunks, slot("mcq", "Remember"))).toEqual([]);
   });

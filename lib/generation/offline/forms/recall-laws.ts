@@ -166,9 +166,12 @@ export const lawMcq: IForm = {
           text: flipped.text,
           rationale: `Reverses ${law.name} (“${flipped.to}” for “${flipped.from}”): the law says ${clip(law.body, 120)}.`,
         });
+      // A law another question of the set already asks is not a wrong option here (two law MCQs
+      // whose options are each other's keys read as one question twice).
       const others = [...own, ...scope].filter(
         (o, i, all) =>
           !sameLaw(o.name, law.name) &&
+          !env.used.has(o.sentence) &&
           all.findIndex((x) => sameLaw(x.name, o.name)) === i &&
           similarLength(o.body, law.body),
       );
