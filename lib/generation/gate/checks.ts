@@ -580,6 +580,9 @@ export function checkRationales(q: TQuestion): IGateFinding[] {
 const JUDGE_VERBS =
   /\b(?:evaluate|analy[sz]e|explain|discuss|justify|assess|critique|interpret|comment on|examine)\b/i;
 
+const STATE_A_LAW =
+  /^State (?:the )?[^.?]{0,80}\b(?:law|principle|theory|postulate|theorem|rule)\b[^.?]{0,40}\.$/i;
+
 export function checkCopyPaste(q: TQuestion, ctx: IGateContext): IGateFinding[] {
   const out: IGateFinding[] = [];
   const quotes = quotedSpans(q.promptText).filter((s) => s.split(/\s+/).length >= 8);
@@ -594,7 +597,8 @@ export function checkCopyPaste(q: TQuestion, ctx: IGateContext): IGateFinding[] 
   const answer = q.suggestedAnswer;
   if (quotes.some((quote) => coverage(answer, quote) >= 0.8))
     out.push(reject("copy_paste", "The model answer repeats the question's own quotation."));
-  else if (verbatim(answer))
+  // "State Newton’s third law." asks for the statement itself (Remember): the statement is the answer.
+  else if (verbatim(answer) && !STATE_A_LAW.test(q.promptText))
     out.push(reject("copy_paste", "The model answer is one sentence copied from the passage."));
   if (q.type === "long") {
     const copied = q.markingScheme.filter(

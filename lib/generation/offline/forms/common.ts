@@ -1,5 +1,5 @@
 import type { IConcept, IKnowledge } from "@/lib/generation/offline/knowledge";
-import { sameConcept, termKey } from "@/lib/generation/offline/knowledge/lexicon";
+import { sameConcept, termKey, wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
 import { contextRef } from "@/lib/generation/offline/knowledge/sentences";
 import { largestRemainder } from "@/lib/generation/plan";
 import { contentWords, stem } from "@/lib/text/tokenize";
@@ -267,6 +267,10 @@ export function conceptDistractors(
       const cs = stemsOf(c.name);
       if (cs.size === 0 || [...cs].every((s) => stemStems.has(s))) return false;
       if (opts.samePlurality && c.plural !== key.plural) return false;
+      // "hydrogen ions" for "positive ions that form by losing electrons" (cations), "vertebrate
+      // animals" for "animals that secrete urea": a name that is itself a kind of the definition's
+      // genus may meet the definition too (a second defensible option).
+      if (key.genus && c.name.includes(" ") && c.head === key.genus) return false;
       const def = kb.scopeTerms.find((t) => termKey(t.term) === termKey(c.name))?.definition;
       if (def && overlapShare(def, stemText) >= 0.7) return false;
       return true;
@@ -282,7 +286,11 @@ export function conceptDistractors(
           ? 3
           : c.head === key.head && c.head.length > 2 && (c.name.includes(" ") || key.name.includes(" "))
             ? 2.5
-            : 0;
+            : // The key's genus, from its definition, is the option's kind in WordNet ("lysosomes are
+              // the digestive organelles …" → ribosomes, mitochondria), unless the text gives it another.
+              key.genus && (!c.genus || c.genus === key.genus) && wordNetKinds(c.name).has(key.genus)
+              ? 2
+              : 0;
       const named = c.source === "definition" || c.source === "called" || c.source === "appositive" ? 0.5 : 0;
       const ratio = Math.min(c.name.length, key.name.length) / Math.max(c.name.length, key.name.length);
       return { c, kin, score: kin * 2 + named + ratio * 0.5 + env.random() * 0.3 };

@@ -17,6 +17,7 @@ import {
   nameAndDescribe,
 } from "./reasoning";
 import { definesMcq, definitionMcq } from "./recall";
+import { lawMcq, stateLaw } from "./recall-laws";
 import { assertionReason, numericProblem, predictChange, proportionRule } from "./relations";
 import { sequenceBreak, sequenceOrder, sequenceWritten } from "./sequence";
 import { spotTheError, statementMcq } from "./statements";
@@ -38,8 +39,10 @@ export const FORMS: readonly IForm[] = [
   definitionMcq,
   statementMcq,
   unitMcq,
+  lawMcq,
   equationChoice,
   spotTheError,
+  stateLaw,
   nameAndDescribe,
   // Understand
   explainWhyMcq,

@@ -2,19 +2,24 @@ import type { IKnowledge } from "@/lib/generation/offline/knowledge";
 import { sameDims, type TDims } from "@/lib/generation/offline/knowledge/numeric/units";
 import { dimsOfUnit, QUANTITY_UNITS, statedUnits } from "@/lib/generation/offline/knowledge/numeric-units";
 import { clip, formUseKey, type IForm, type IOption, mcq, shuffle } from "./common";
+import { usedUnits } from "./recall-units";
 
 /**
  * Remember: "What is the SI unit of angular velocity?" from a passage sentence that states the unit
- * ("The units of angular velocity are radians per second (rad/s)."). Wrong options are units of
+ * ("The units of angular velocity are radians per second (rad/s).") or uses it with a value in its SI
+ * unit ("The speed of sound is 344 m/s.", `recall-units.ts`). Wrong options are units of
  * other quantities, those the passages name first, each of other dimensions than the key and than
  * each other (never N⋅s beside kg⋅m/s, or N⋅m beside J), so exactly one option is right.
  */
 
 const memo = new WeakMap<IKnowledge, ReturnType<typeof statedUnits>>();
+/** Units the passages state, then units they show in use ("a speed of 25 m/s"), one per quantity. */
 const unitsOf = (kb: IKnowledge) => {
   let hit = memo.get(kb);
   if (!hit) {
-    hit = statedUnits(kb.sentences);
+    const stated = statedUnits(kb.sentences);
+    const named = new Set(stated.map((s) => s.quantity));
+    hit = [...stated, ...usedUnits(kb.sentences).filter((u) => !named.has(u.quantity))];
     memo.set(kb, hit);
   }
   return hit;
@@ -53,7 +58,7 @@ export const unitMcq: IForm = {
   available: (kb) => unitsOf(kb).length,
   *build(env) {
     const stated = unitsOf(env.kb);
-    if (stated.length === 0) env.trace?.("no sentence states a quantity's unit");
+    if (stated.length === 0) env.trace?.("no sentence states or uses a quantity's SI unit");
     for (const s of stated) {
       if (env.used.has(s.sentence) || env.used.has(formUseKey("mcq-unit", s.sentence))) continue;
       const distractors = unitDistractors(env.kb, s, env.random);
@@ -65,7 +70,7 @@ export const unitMcq: IForm = {
         prompt: `What is the SI unit of ${s.quantity}?`,
         key: { text: s.unit },
         distractors: shuffle(distractors, env.random),
-        explanation: `The text states it: “${clip(s.sentence, 220)}”`,
+        explanation: `${s.unit} is the SI unit of ${s.quantity}; the text ${/\b(?:units?|measured|expressed)\b/i.test(s.sentence) ? "states it" : "uses it"}: “${clip(s.sentence, 220)}”`,
         sources: [{ chunkKey: s.chunkKey, quote: s.sentence }],
       });
       if (q) yield q;

@@ -1,6 +1,6 @@
 import nlp from "compromise";
 import type { IConcept, ITerm } from "@/lib/generation/offline/knowledge";
-import { sameConcept, termKey } from "@/lib/generation/offline/knowledge/lexicon";
+import { sameConcept, termKey, wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
 import { contentWords } from "@/lib/text/tokenize";
 import { usageCount } from "@/lib/text/wordnet";
 import type { TQuestion } from "@/types/generation.types";
@@ -318,11 +318,21 @@ export function siblingDefinitions(env: IFormEnv, t: ITerm, n = 3): ITerm[] {
     return true;
   });
   return candidates
-    .map((o, i) => ({ o, score: kinship(t, o) * 100 - i }))
+    .map((o, i) => ({ o, score: Math.max(kinship(t, o), wordNetKin(t, o)) * 100 - i }))
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score)
     .slice(0, n)
     .map((x) => x.o);
+}
+
+/**
+ * 2 when WordNet makes `o` a kind of what `t`'s definition says `t` is (lysosomes, "the digestive
+ * organelles …": ribosomes are organelles), else 0. The genus comes from the text, WordNet only
+ * confirms the other term is of that kind; a generic genus ("part", "cell") confirms nothing.
+ */
+function wordNetKin(t: ITerm, o: ITerm): number {
+  if (!t.genus || LOOSE.has(t.genus)) return 0;
+  return wordNetKinds(bareTerm(o.term)).has(t.genus) ? 2 : 0;
 }
 
 /** Words too common to make two definitions kin ("a cell that …" / "a structure in the cell"). */
@@ -371,10 +381,17 @@ export const definesMcq: IForm = {
   available: (kb) => kb.terms.length,
   *build(env) {
     for (const t of byRank(env, env.kb.terms) as ITerm[]) {
-      if (env.used.has(t.sentence) || !NOUN_PHRASE_DEFINITION.test(t.definition)) continue;
+      if (env.used.has(t.sentence)) continue;
+      if (!NOUN_PHRASE_DEFINITION.test(t.definition)) {
+        env.trace?.("definition is not a noun phrase");
+        continue;
+      }
       const def = stripEnd(t.definition);
       const others = siblingDefinitions(env, t);
-      if (others.length < 3) continue;
+      if (others.length < 3) {
+        env.trace?.("< 3 definitions of the same kind in the chapter");
+        continue;
+      }
       const prompt =
         env.random() < 0.5
           ? `Which of the following is the definition of ${t.term}?`

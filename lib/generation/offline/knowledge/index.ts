@@ -62,6 +62,8 @@ export interface IKnowledge {
   concepts: IConcept[];
   /** Relationships stated anywhere in the chapter(s) (controls for an investigation). */
   scopeMonotonic: IMonotonic[];
+  /** Sentences of the chapter(s), selection first: a source of wrong options only, never cited. */
+  scopeSentences: ISentence[];
   /** Lists, other names and broader terms among the chapter's concepts (what a wrong option must not be). */
   links: IConceptLinks;
 }
@@ -81,7 +83,13 @@ function headingsOf(chunks: readonly IContextChunk[]): { name: string; section: 
 
 const cache = new Map<
   string,
-  { terms: ITerm[]; concepts: IConcept[]; monotonic: IMonotonic[]; links: IConceptLinks }
+  {
+    terms: ITerm[];
+    concepts: IConcept[];
+    monotonic: IMonotonic[];
+    links: IConceptLinks;
+    sentences: ISentence[];
+  }
 >();
 const CACHE_MAX = 64;
 
@@ -101,6 +109,7 @@ function scopeKnowledge(scope: readonly IContextChunk[]) {
     concepts,
     monotonic: extractMonotonic(sentences),
     links: linkConcepts(sentences, concepts, terms),
+    sentences,
   };
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
   cache.set(id, value);
@@ -169,7 +178,9 @@ export function buildKnowledge(
   const own = withGlosses(extractConcepts([...sentences, ...offTopic], terms, headingsOf(chunks)), sentences);
   const none: IConceptLinks = { siblings: new Map(), aliases: new Map(), broader: new Map() };
   const wider =
-    scope.length > 0 ? scopeKnowledge(scope) : { terms: [], concepts: [], monotonic: [], links: none };
+    scope.length > 0
+      ? scopeKnowledge(scope)
+      : { terms: [], concepts: [], monotonic: [], links: none, sentences: [] as ISentence[] };
   const monotonic = extractMonotonic(sentences);
   return {
     chunks,
@@ -186,6 +197,7 @@ export function buildKnowledge(
     scopeTerms: mergeBy((t) => t.term.toLowerCase(), terms, wider.terms),
     concepts: mergeBy((c) => c.name.toLowerCase(), own, wider.concepts),
     scopeMonotonic: mergeBy((r) => `${r.x}|${r.y}`, monotonic, wider.monotonic),
+    scopeSentences: mergeBy((s) => s.text, sentences, wider.sentences),
     // The chapter's links are computed once per chapter; the selection's are added to them.
     links: mergeLinks(
       wider.links,

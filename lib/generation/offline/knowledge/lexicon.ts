@@ -1,7 +1,7 @@
 import nlp from "compromise";
 import { isNounPhrase } from "@/lib/text/phrases";
 import { contentWords, isStopword, stem } from "@/lib/text/tokenize";
-import { senses, usageCount } from "@/lib/text/wordnet";
+import { hypernyms, senses, usageCount } from "@/lib/text/wordnet";
 import { ANAPHORA, FEATURE_BOX, type ISentence } from "./sentences";
 
 /**
@@ -111,6 +111,8 @@ function cleanTerm(raw: string): string | null {
     .replace(/[,;:]+$/, "");
   const words = t.split(" ");
   if (words.length > 5 || t.length < 3 || ANAPHORA.test(t)) return null;
+  // "Examples of flat bones are the sternum, ribs …": a list of examples, not a term.
+  if (/^(?:examples?|types?|kinds?|forms?|parts?|members?) of\b/i.test(t)) return null;
   if (/\b(?:and|or)\b/i.test(t)) return null;
   if (contentWords(t).length === 0) return null;
   if (words.length === 1 && GENERIC.has(t.toLowerCase())) return null;
@@ -130,6 +132,16 @@ function cleanBody(raw: string): string | null {
     )
     .trim();
   if (/^(?:one|some|many|most|each|any) of\b/i.test(body)) return null;
+  // "the force along a flexible connector, such as a rope or cable": the examples are not the
+  // definition; what precedes them is ("such" alone still points back, below).
+  // Only a list of examples that ends the body is cut ("…, such as a river, meets the ocean" is not).
+  const examples = body.search(/,?\s+\(?such as\b/i);
+  if (examples > 0)
+    return nlp(body.slice(examples).replace(/^,?\s+\(?such as\s+/i, "")).has("#Verb")
+      ? null
+      : cleanBody(body.slice(0, examples));
+  // "a highly accurate process, but mistakes …", "a crucial component … because …": a claim, not a definition.
+  if (/,\s+but\b|\bbecause\b/i.test(body)) return null;
   // A pronoun in a definition points at something outside it ("the reactions within it").
   if (/\b(?:it|they|them|he|she|this|these|those)\b/i.test(body)) return null;
   // "a typical inducible operon" is an example, not a definition; a definition says what the thing is.
@@ -162,7 +174,7 @@ function cleanBody(raw: string): string | null {
     return null;
   // "a similar process on a smaller scale": the body leans on another sentence.
   if (
-    /\b(?:similar|same|such|this|these|those|latter|former|above|previous|aforementioned)\b|\banother\b(?!\s+\p{L}+\s*$|\s+(?:object|observer|body|point|system|frame)\b)/iu.test(
+    /\b(?:similar|same|such(?! as)|this|these|those|latter|former|above|previous|aforementioned)\b|\banother\b(?!\s+\p{L}+\s*$|\s+(?:object|observer|body|point|system|frame)\b)/iu.test(
       body,
     )
   )
@@ -575,4 +587,34 @@ export function linkConcepts(
     if (broader) link(links.broader, termKey(t.term), broader);
   }
   return links;
+}
+
+const kinds = new Map<string, ReadonlySet<string>>();
+
+/**
+ * The kinds a name is of by WordNet, in the name's first (most common) noun sense only: its
+ * direct hypernyms and theirs ("ribosomes" → organelle; "lactose" → disaccharide, sugar). For a
+ * name WordNet lacks, its head noun's. Used only to confirm that a concept is of the kind a
+ * definition's genus names ("lysosomes are the digestive organelles …"), never alone: the genus
+ * comes from the text.
+ */
+export function wordNetKinds(name: string): ReadonlySet<string> {
+  const key = name.toLowerCase();
+  let hit = kinds.get(key);
+  if (!hit) {
+    const out = new Set<string>();
+    const first = senses(key, { maxSenses: 1 })[0];
+    const word = first ? key : (key.split(/\s+/).pop() ?? key);
+    const sense = senses(word, { maxSenses: 1 })[0];
+    if (sense?.pos === "n") {
+      for (const parent of hypernyms(word, { maxSenses: 1 })) {
+        out.add(singular(parent));
+        for (const grand of hypernyms(parent, { maxSenses: 1 })) out.add(singular(grand));
+      }
+    }
+    hit = out;
+    if (kinds.size > 20_000) kinds.clear();
+    kinds.set(key, hit);
+  }
+  return hit;
 }
