@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import { createOfflineGenerator } from "@/lib/generation/offline/generator";
+import { extractDependences, extractMonotonic } from "@/lib/generation/offline/knowledge/relations";
+import type { EBloomLevel } from "@/types/bloom.types";
+import type { IContextChunk, TQuestion } from "@/types/generation.types";
+import { formSlot } from "../support/form-slots";
+
+/** Round 10: relations stated in more of the ways textbooks state them (Physics, Biology, Indian board). */
+
+const sentence = (text: string) => ({
+  text,
+  chunkKey: "k",
+  heading: "",
+  section: "",
+  position: 0,
+  sideBox: false,
+  standalone: true,
+});
+const read = (text: string) =>
+  extractMonotonic([sentence(text)]).map((r) => [r.x, r.y, r.sign, r.proportional === true]);
+
+describe("wider relation reading", () => {
+  it("reads 'the faster the X moves' as the speed of X, and refuses an adjective after 'the more'", () => {
+    expect(read("The faster the ambulance moves, the greater the shift.")).toEqual([
+      ["the speed of the ambulance", "the shift", 1, false],
+    ]);
+    expect(read("The hotter the water is, the faster the rate of evaporation.")).toEqual([
+      ["the temperature of the water", "the rate of evaporation", 1, false],
+    ]);
+    // "the more sudden the shift": "sudden" names no quantity.
+    expect(read("The closer the ambulance is to you, the more sudden the shift.")).toEqual([]);
+  });
+
+  it("drops a symbol set off by commas and reads each 'and the greater …'", () => {
+    expect(
+      read("The greater the plane’s speed, vs, the greater the Doppler shift and the greater the pitch."),
+    ).toEqual([
+      ["the plane’s speed", "the doppler shift", 1, false],
+      ["the plane’s speed", "the pitch", 1, false],
+    ]);
+  });
+
+  it("reads 'its' after 'the greater' (Indian board style)", () => {
+    expect(read("The greater the mass of the body, the greater its inertia.")).toEqual([
+      ["the mass of the body", "the inertia", 1, false],
+    ]);
+  });
+
+  it("keeps the direction of an inverse-square law, not its factor", () => {
+    expect(
+      read(
+        "For a point charge or a sphere of uniform charge, the electric field is inversely proportional to the square of the distance from the point charge or from the center of the sphere.",
+      ),
+    ).toEqual([["the distance", "the electric field", -1, false]]);
+  });
+
+  it("reads 'varies directly as' and 'varies inversely with' as proportions, 'is directly related to' as a direction", () => {
+    expect(read("The resistance of a wire varies directly as its length.")).toEqual([
+      ["the length", "the resistance of a wire", 1, true],
+    ]);
+    expect(read("The pressure of a gas varies inversely with its volume.")).toEqual([
+      ["the volume", "the pressure of a gas", -1, true],
+    ]);
+    expect(read("The rate of photosynthesis is directly related to the light intensity.")).toEqual([
+      ["the light intensity", "the rate of photosynthesis", 1, false],
+    ]);
+    expect(
+      read("The time period of a simple pendulum varies directly as the square root of its length."),
+    ).toEqual([["the length", "the time period of a simple pendulum", 1, false]]);
+  });
+
+  it("reads a changed quantity that causes another to change (Biology style)", () => {
+    expect(
+      read(
+        "Increased temperature, such as from increased activity of skeletal muscle, causes the affinity of hemoglobin for oxygen to be reduced.",
+      ),
+    ).toEqual([["the temperature", "the affinity of hemoglobin for oxygen", -1, false]]);
+    expect(read("A higher concentration of substrate leads to a faster rate of reaction.")).toEqual([
+      ["the concentration of substrate", "the rate of reaction", 1, false],
+    ]);
+  });
+
+  it("reads 'increases with an increase in X'", () => {
+    expect(read("The rate of evaporation increases with an increase in temperature.")).toEqual([
+      ["the temperature", "the rate of evaporation", 1, false],
+    ]);
+    expect(read("The solubility of a gas decreases with a rise in temperature.")).toEqual([
+      ["the temperature", "the solubility of a gas", -1, false],
+    ]);
+  });
+
+  it("reads 'depends both on' and 'is dependent on'", () => {
+    const deps = (text: string) => extractDependences([sentence(text)]).map((d) => [d.y, d.xs]);
+    expect(
+      deps("The pressure exerted by a liquid depends both on the depth and the density of the liquid."),
+    ).toEqual([["the pressure exerted by a liquid", ["the depth", "the density of the liquid"]]]);
+    expect(deps("The rate of transpiration is dependent on the humidity.")).toEqual([
+      ["the rate of transpiration", ["the humidity"]],
+    ]);
+  });
+});
+
+const DOC = "7a1c2e4a-1b2c-4d3e-8f40-123456789ac8";
+const chunk = (chunkIndex: number, section: string, lines: string[]): IContextChunk => ({
+  documentId: DOC,
+  chunkIndex,
+  title: "Physics",
+  sectionPath: `Chapter 14: Sound > ${section}`,
+  content: lines.join("\n"),
+});
+const DOPPLER = chunk(0, "14.3 Doppler Effect", [
+  "### Doppler Effect",
+  "",
+  "The Doppler effect is the change in observed frequency caused by motion of the source or the observer.",
+  "The greater the speed of the source, vs, the greater the observed frequency.",
+]);
+const candidates = (type: "mcq" | "short" | "long", level: EBloomLevel) => [
+  ...createOfflineGenerator([DOPPLER], 1, [DOPPLER]).candidates(formSlot(DOC, type, level), {
+    used: new Set(),
+    keyAt: 1,
+  }),
+];
+
+describe("the widened relations feed Apply, Evaluate and Create", () => {
+  it("predicts a change from 'the greater …, the greater …' with a symbol in it (Apply MCQ)", () => {
+    const found = candidates("mcq", "Apply").filter((c) => c.form === "predict-change");
+    expect(found.length).toBeGreaterThan(0);
+    const q = found[0]!.question as Extract<TQuestion, { type: "mcq" }>;
+    expect(q.promptText).toMatch(/the speed of the source is lowered/i);
+    expect(q.options[q.correctIndex]).toBe("Observed frequency decreases");
+    expect(q.promptText).not.toMatch(/\bvs\b/);
+  });
+
+  it("plans a fair test of it (Create)", () => {
+    const found = candidates("long", "Create").filter((c) => c.form === "design-investigation");
+    expect(found.length).toBeGreaterThan(0);
+    expect(found[0]!.question.promptText).toMatch(
+      /how the speed of the source affects the observed frequency/,
+    );
+  });
+});
