@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { mulberry32 } from "@/lib/generation/offline/forms/common";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
+import {
+  analyseWorkedExample,
+  findWorkedExamples,
+  makeNumericProblem,
+} from "@/lib/generation/offline/knowledge/numeric";
+import { partA } from "@/lib/generation/offline/knowledge/numeric/problem";
 import { extractDependences, extractMonotonic } from "@/lib/generation/offline/knowledge/relations";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
@@ -136,6 +143,59 @@ describe("the widened relations feed Apply, Evaluate and Create", () => {
     expect(found.length).toBeGreaterThan(0);
     expect(found[0]!.question.promptText).toMatch(
       /how the speed of the source affects the observed frequency/,
+    );
+  });
+});
+
+describe("part (a) of a multi-part worked example", () => {
+  const DOC2 = "7a1c2e4a-1b2c-4d3e-8f40-123456789ac9";
+  const example = (text: string) =>
+    findWorkedExamples([
+      {
+        documentId: DOC2,
+        chunkIndex: 0,
+        title: "Physics",
+        sectionPath: "Chapter 19 > 19.5 Capacitors",
+        content: text,
+      },
+    ]);
+  // Written for this test in the book's style: part (a) solved, part (b) left to a later block.
+  const CAPACITOR = `#### Charge on a Capacitor
+
+Problem: A capacitor has a capacitance of 4.00 × 10^(−6) F. (a) What charge does it store when a potential difference of 12.0 V is applied across it? (b) How much energy is then stored in it?
+
+###### Strategy
+
+Use the equation Q = CV.
+
+Solution: Q = CV = (4.00 × 10^(−6) F)(12.0 V) = 4.80 × 10^(−5) C.`;
+
+  it("poses the set-up and part (a) when the solution answers part (a) alone", () => {
+    const found = example(CAPACITOR);
+    expect(found).toHaveLength(1);
+    const result = analyseWorkedExample(found[0]!);
+    expect(result.ok).toBe(true);
+    const problem = makeNumericProblem(found[0]!, mulberry32(3), 3);
+    expect(problem).not.toBeNull();
+    expect(problem!.stem).toMatch(/What charge does it store/);
+    expect(problem!.stem).not.toMatch(/\(a\)|\(b\)|energy/);
+  });
+
+  it("refuses part (a) when the solution goes on to answer later parts", () => {
+    const both = CAPACITOR.replace(
+      "= 4.80 × 10^(−5) C.",
+      "= 4.80 × 10^(−5) C.\n\nThe energy is U = 1/2QV = 1/2(4.80 × 10^(−5) C)(12.0 V) = 2.88 × 10^(−4) J.",
+    );
+    expect(analyseWorkedExample(example(both)[0]!)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/several parts/),
+    });
+  });
+
+  it("refuses parts that do not open a sentence of their own", () => {
+    expect(partA("Calculate a) how much energy is needed (b) how much heat is given out.")).toBeNull();
+    expect(partA("A pan is heated. (a) How much heat is required? What percentage heats (b) the pan?")).toBe(
+      "A pan is heated. How much heat is required?",
     );
   });
 });
