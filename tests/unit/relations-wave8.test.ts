@@ -138,6 +138,18 @@ describe("the widened relations feed Apply, Evaluate and Create", () => {
     expect(q.promptText).not.toMatch(/\bvs\b/);
   });
 
+  it("asks to judge a prediction made the wrong way round (Evaluate), marked on the justification", () => {
+    const found = candidates("short", "Evaluate").filter((c) => c.form === "judge-relation");
+    expect(found.length).toBeGreaterThan(0);
+    const q = found[0]!.question as Extract<TQuestion, { type: "short" }>;
+    expect(q.promptText).toMatch(
+      /Reducing the speed of the source will make the observed frequency increase/,
+    );
+    expect(q.promptText).toMatch(/marks are for the justification/);
+    expect(q.suggestedAnswer).toMatch(/^No\./);
+    expect(q.suggestedAnswer).toMatch(/makes the observed frequency decrease/);
+  });
+
   it("plans a fair test of it (Create)", () => {
     const found = candidates("long", "Create").filter((c) => c.form === "design-investigation");
     expect(found.length).toBeGreaterThan(0);
