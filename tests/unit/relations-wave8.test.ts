@@ -47,6 +47,10 @@ describe("wider relation reading", () => {
     ]);
   });
 
+  it("names no quantity by a symbol ('the value of fobs')", () => {
+    expect(read("The greater the speed of the source, the greater the value of fobs.")).toEqual([]);
+  });
+
   it("reads 'its' after 'the greater' (Indian board style)", () => {
     expect(read("The greater the mass of the body, the greater its inertia.")).toEqual([
       ["the mass of the body", "the inertia", 1, false],

@@ -176,6 +176,8 @@ function quantity(raw: string): string | null {
   if (/^(?:it|they|this|that|these|those|which|one|there|he|she|we|you|its|their)$/i.test(words[0]!))
     return null;
   if (contentWords(t).length === 0 || !isNounPhrase(t) || /^(?:to|of|in|for|by)\b/i.test(t)) return null;
+  // "the value of fobs", "the value of g": a symbol, not a quantity named in words.
+  if (/^value of \S+$/i.test(t)) return null;
   if (!nlp(t).has("#Noun")) return null;
   // "the path of light bends" is a clause, not a quantity: it ends in a verb.
 
