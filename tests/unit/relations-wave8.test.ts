@@ -42,7 +42,7 @@ describe("wider relation reading", () => {
     expect(
       read("The greater the plane’s speed, vs, the greater the Doppler shift and the greater the pitch."),
     ).toEqual([
-      ["the plane’s speed", "the doppler shift", 1, false],
+      ["the plane’s speed", "the Doppler shift", 1, false],
       ["the plane’s speed", "the pitch", 1, false],
     ]);
   });
@@ -213,5 +213,16 @@ Solution: Q = CV = (4.00 × 10^(−6) F)(12.0 V) = 4.80 × 10^(−5) C.`;
     expect(partA("A pan is heated. (a) How much heat is required? What percentage heats (b) the pan?")).toBe(
       "A pan is heated. How much heat is required?",
     );
+  });
+});
+
+describe("names keep their capital", () => {
+  it("keeps a capital after 'the' (a name), lowers a sentence's first word", () => {
+    expect(read("The greater the Earth’s mass, the greater the weight of a body.")).toEqual([
+      ["the Earth’s mass", "the weight of a body", 1, false],
+    ]);
+    expect(read("Electric power is proportional to the voltage.")).toEqual([
+      ["the voltage", "the electric power", 1, true],
+    ]);
   });
 });

@@ -70,7 +70,7 @@ const AS_X_Y = new RegExp(
 );
 const Y_AS_X = new RegExp(String.raw`^${NP} (${UP}|${DOWN}) (?:as|when) ${NP} (${UP}|${DOWN})\b`, "iu");
 const THE_MORE = new RegExp(
-  String.raw`^the (${MORE}|${LESS}) (?:the )?([\p{L}][\p{L}\p{N}'’ -]{2,50}?),? the (${MORE}|${LESS}) (?:the )?([\p{L}][\p{L}\p{N}'’ -]{2,50}?)(?:[,.;]|$)`,
+  String.raw`^the (${MORE}|${LESS}) ((?:the )?[\p{L}][\p{L}\p{N}'’ -]{2,50}?),? the (${MORE}|${LESS}) ((?:the )?[\p{L}][\p{L}\p{N}'’ -]{2,50}?)(?:[,.;]|$)`,
   "iu",
 );
 const X_CHANGES_Y = new RegExp(
@@ -79,11 +79,11 @@ const X_CHANGES_Y = new RegExp(
 );
 /** "the greater the speed, the greater the shift and the greater the frequency". */
 const THE_MORE_ALSO = new RegExp(
-  String.raw`^the (${MORE}|${LESS}) (?:the )?([\p{L}][\p{L}\p{N}'’ -]{2,50}?),? ((?:(?:and )?the (?:${MORE}|${LESS}) (?:the )?[\p{L}][\p{L}\p{N}'’ -]{2,50}?(?:,? (?=and the )|$))+)`,
+  String.raw`^the (${MORE}|${LESS}) ((?:the )?[\p{L}][\p{L}\p{N}'’ -]{2,50}?),? ((?:(?:and )?the (?:${MORE}|${LESS}) (?:the )?[\p{L}][\p{L}\p{N}'’ -]{2,50}?(?:,? (?=and the )|$))+)`,
   "iu",
 );
 const THE_MORE_EACH = new RegExp(
-  String.raw`the (${MORE}|${LESS}) (?:the )?([\p{L}][\p{L}\p{N}'’ -]{2,50}?)(?=,? and the |$)`,
+  String.raw`the (${MORE}|${LESS}) ((?:the )?[\p{L}][\p{L}\p{N}'’ -]{2,50}?)(?=,? and the |$)`,
   "giu",
 );
 const INCREASE_IN = new RegExp(
@@ -154,7 +154,7 @@ const COMPARED: [RegExp, string, 1 | -1][] = [
   [/^louder$/i, "loudness", 1],
 ];
 const THE_MORE_CLAUSE = new RegExp(
-  String.raw`^the (\p{L}+) (?:the |a |an )?([\p{L}][\p{L}\p{N}'’ -]{2,40}?) (?:is|are|moves?|travels?|goes|spins?|rotates?|gets?|becomes?)(?: [\p{L} ]{2,30})?, the (${MORE}|${LESS}) (?:the )?([\p{L}][\p{L}\p{N}'’ -]{2,50}?)(?:[,.;]|$| and the (?:${MORE}|${LESS}) )`,
+  String.raw`^the (\p{L}+) ((?:the |a |an )?[\p{L}][\p{L}\p{N}'’ -]{2,40}?) (?:is|are|moves?|travels?|goes|spins?|rotates?|gets?|becomes?)(?: [\p{L} ]{2,30})?, the (${MORE}|${LESS}) ((?:the )?[\p{L}][\p{L}\p{N}'’ -]{2,50}?)(?:[,.;]|$| and the (?:${MORE}|${LESS}) )`,
   "iu",
 );
 
@@ -182,7 +182,9 @@ function quantity(raw: string): string | null {
   // "the path of light bends" is a clause, not a quantity: it ends in a verb.
 
   const clean = t.replace(/\s+(?:typically|usually|often|also|generally)$/i, "");
-  return `the ${/^\p{Lu}\p{Ll}/u.test(clean) ? clean.charAt(0).toLowerCase() + clean.slice(1) : clean}`;
+  // A capital after "the" is a name ("the Doppler shift"); a capital with none opened the sentence.
+  const named = /^(?:the|a|an)\s+\p{Lu}/u.test(raw.trim());
+  return `the ${!named && /^\p{Lu}\p{Ll}/u.test(clean) ? clean.charAt(0).toLowerCase() + clean.slice(1) : clean}`;
 }
 
 /**
