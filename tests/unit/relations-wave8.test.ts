@@ -100,14 +100,12 @@ describe("wider relation reading", () => {
     ]);
   });
 
-  it("reads 'depends both on' and 'is dependent on'", () => {
+  it("reads 'depends both on', but not 'is dependent on … for …' (a need, not a quantity)", () => {
     const deps = (text: string) => extractDependences([sentence(text)]).map((d) => [d.y, d.xs]);
     expect(
       deps("The pressure exerted by a liquid depends both on the depth and the density of the liquid."),
     ).toEqual([["the pressure exerted by a liquid", ["the depth", "the density of the liquid"]]]);
-    expect(deps("The rate of transpiration is dependent on the humidity.")).toEqual([
-      ["the rate of transpiration", ["the humidity"]],
-    ]);
+    expect(deps("Virtually all animal life is dependent on plants for survival.")).toEqual([]);
   });
 });
 

@@ -100,7 +100,7 @@ const PROPORTIONAL_LONG = new RegExp(
   "iu",
 );
 const DEPENDS = new RegExp(
-  `^${NP} (?:also |only |largely |mainly |strongly )?(?:depends?|is (?:directly )?dependent) (?:only |largely |mainly |strongly |both |directly )?(?:up)?on (?:two factors: |both )?(?:the following: )?([^;:]{3,120}?)$`,
+  `^${NP} (?:also |only |largely |mainly |strongly )?depends? (?:only |largely |mainly |strongly |both |directly )?(?:up)?on (?:two factors: |both )?(?:the following: )?([^;:]{3,120}?)$`,
   "iu",
 );
 
