@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "@/lib/generation/offline/forms/common";
+import { createGateContext, gateQuestion } from "@/lib/generation/gate";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import {
   analyseWorkedExample,
@@ -150,6 +151,8 @@ describe("the widened relations feed Apply, Evaluate and Create", () => {
     expect(q.promptText).toMatch(/marks are for the justification/);
     expect(q.suggestedAnswer).toMatch(/^No\./);
     expect(q.suggestedAnswer).toMatch(/makes the observed frequency decrease/);
+    const verdict = gateQuestion(q, "Evaluate", createGateContext([DOPPLER]), { accepted: [] });
+    expect(verdict.findings.filter((f) => f.severity === "reject")).toEqual([]);
   });
 
   it("plans a fair test of it (Create)", () => {
