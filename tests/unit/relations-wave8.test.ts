@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "@/lib/generation/offline/forms/common";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
+import { mulberry32 } from "@/lib/generation/offline/forms/common";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import {
   analyseWorkedExample,
