@@ -35,8 +35,9 @@ describe("wider relation reading", () => {
     expect(read("The hotter the water is, the faster the rate of evaporation.")).toEqual([
       ["the temperature of the water", "the rate of evaporation", 1, false],
     ]);
-    // "the more sudden the shift": "sudden" names no quantity.
+    // "the more sudden the shift": "sudden" names no quantity; nor does "ordered" in "the more ordered a system".
     expect(read("The closer the ambulance is to you, the more sudden the shift.")).toEqual([]);
+    expect(read("The more ordered a system, the lower its entropy.")).toEqual([]);
   });
 
   it("drops a symbol set off by commas and reads each 'and the greater …'", () => {

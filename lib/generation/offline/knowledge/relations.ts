@@ -267,7 +267,7 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
     // "the more the path of light bends": "more" qualifies a verb, and what follows is a clause.
     if (m && /^(?:more|less)$/i.test(m[3]!) && new RegExp(`\\bthe ${m[3]} the `, "i").test(text)) continue;
     if (m && !new RegExp(`\\band the (?:${MORE}|${LESS})\\b`, "i").test(m[4]!))
-      push(quantity(m[2]!), comparedQuantity(m[4]!), (direction(m[1]!) * direction(m[3]!)) as 1 | -1);
+      push(comparedQuantity(m[2]!), comparedQuantity(m[4]!), (direction(m[1]!) * direction(m[3]!)) as 1 | -1);
     // A "the more …, the more …" sentence none of whose readings names two quantities tries the next.
     if (out.length > found) continue;
     m = THE_MORE_ALSO.exec(text);
@@ -275,7 +275,7 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
       // "the greater the speed, the greater the shift and the greater the frequency": each y.
       const sign = direction(m[1]!);
       for (const [, word, y] of m[3]!.matchAll(THE_MORE_EACH))
-        push(quantity(m[2]!), comparedQuantity(y!), (sign * direction(word!)) as 1 | -1);
+        push(comparedQuantity(m[2]!), comparedQuantity(y!), (sign * direction(word!)) as 1 | -1);
       if (out.length > found) continue;
     }
     m = CHANGED_CAUSES.exec(text);
