@@ -54,6 +54,23 @@ export function relationClaims(kb: IKnowledge): IRelationClaim[] {
     });
   }
   for (const r of kb.monotonic) {
+    if (r.proportional) continue;
+    // A prediction the stated direction rules out: judging it means applying the relation to the
+    // changed case, then weighing the claim against it (not spotting one swapped word).
+    const x = bare(r.x);
+    const y = bare(r.y);
+    const wrong = r.sign > 0 ? "increase" : "decrease";
+    const right = r.sign > 0 ? "decrease" : "increase";
+    out.push({
+      claim: `Reducing the ${x} will make the ${y} ${wrong}, because the two always change in ${r.sign > 0 ? "opposite directions" : "the same direction"}.`,
+      error: `The student has the direction of the relationship the wrong way round.`,
+      stated: `The text states that ${lower(stripEnd(r.sentence))}: the ${y} ${r.sign > 0 ? "rises and falls with" : "changes in the opposite direction to"} the ${x}.`,
+      correction: `Reducing the ${x} (everything else the same) makes the ${y} ${right}.`,
+      chunkKey: r.chunkKey,
+      sentence: r.sentence,
+    });
+  }
+  for (const r of kb.monotonic) {
     if (!r.proportional) continue;
     const x = bare(r.x);
     const y = bare(r.y);

@@ -70,12 +70,21 @@ const AS_X_Y = new RegExp(
 );
 const Y_AS_X = new RegExp(String.raw`^${NP} (${UP}|${DOWN}) (?:as|when) ${NP} (${UP}|${DOWN})\b`, "iu");
 const THE_MORE = new RegExp(
-  String.raw`^the (${MORE}|${LESS}) (?:the )?([\p{L}][\p{L}\p{N}'’ -]{2,50}?),? the (${MORE}|${LESS}) (?:the )?([\p{L}][\p{L}\p{N}'’ -]{2,50}?)(?:[,.;]|$)`,
+  String.raw`^the (${MORE}|${LESS}) ((?:the )?[\p{L}][\p{L}\p{N}'’ -]{2,50}?),? the (${MORE}|${LESS}) ((?:the )?[\p{L}][\p{L}\p{N}'’ -]{2,50}?)(?:[,.;]|$)`,
   "iu",
 );
 const X_CHANGES_Y = new RegExp(
   String.raw`^(?:having |an? )?${NP} (increases?|raises?|boosts?|enhances?|speeds? up|decreases?|reduces?|lowers?|slows?(?: down)?) (the (?:rate|amount|level|number|speed|size|concentration|intensity|activity|strength|frequency|pressure|temperature|volume|mass|energy|force|risk|efficiency|likelihood|chance)s? of [\p{L}\p{N}'’ -]{2,40}?|the [\p{L}-]+ (?:rate|amount|level|speed|concentration|pressure|temperature))(?:[,.;]|$| (?:by|in|and|that|which|from)\b)`,
   "iu",
+);
+/** "the greater the speed, the greater the shift and the greater the frequency". */
+const THE_MORE_ALSO = new RegExp(
+  String.raw`^the (${MORE}|${LESS}) ((?:the )?[\p{L}][\p{L}\p{N}'’ -]{2,50}?),? ((?:(?:and )?the (?:${MORE}|${LESS}) (?:the )?[\p{L}][\p{L}\p{N}'’ -]{2,50}?(?:,? (?=and the )|$))+)`,
+  "iu",
+);
+const THE_MORE_EACH = new RegExp(
+  String.raw`the (${MORE}|${LESS}) ((?:the )?[\p{L}][\p{L}\p{N}'’ -]{2,50}?)(?=,? and the |$)`,
+  "giu",
 );
 const INCREASE_IN = new RegExp(
   `^an? (increase|decrease|rise|fall|drop|reduction) in ${NP} (?:causes|leads to|results in|produces|means) an? (increase|decrease|rise|fall|drop|reduction) in ${NP}(?:[,.;]|$)`,
@@ -85,14 +94,19 @@ const PROPORTIONAL = new RegExp(
   `(?:^|\\bthat |, )${NP} is (directly |inversely )?proportional to ${NP}(?:[,.;]|$| and (directly |inversely )?proportional to ${NP}(?:[,.;]|$))`,
   "iu",
 );
+/** A proportion whose second quantity is long or a square ("… to the square of the distance from …"). */
+const PROPORTIONAL_LONG = new RegExp(
+  `(?:^|\\bthat |, )${NP} is (directly |inversely )?proportional to (?:the )?((?:square|cube) of )?(?:the )?([^;:,]{3,120}?)(?:[,.;]|$)`,
+  "iu",
+);
 const DEPENDS = new RegExp(
-  `^${NP} (?:also |only |largely |mainly |strongly )?depends? (?:only |largely |mainly |strongly )?(?:up)?on (?:two factors: |both )?(?:the following: )?([^;:]{3,120}?)$`,
+  `^${NP} (?:also |only |largely |mainly |strongly )?depends? (?:only |largely |mainly |strongly |both |directly )?(?:up)?on (?:two factors: |both )?(?:the following: )?([^;:]{3,120}?)$`,
   "iu",
 );
 
 /** "the pressure increases with increasing temperature", "energy also increases with frequency". */
 const Y_WITH_X = new RegExp(
-  `^${NP} (?:also |generally |usually )?(increases|decreases|rises|falls|grows|drops) with (increasing |decreasing |rising |falling )?${NP}(?:,|$)`,
+  `^${NP} (?:also |generally |usually )?(increases|decreases|rises|falls|grows|drops) with (increasing |decreasing |rising |falling |an increase in |a decrease in |a rise in |a fall in |a drop in )?${NP}(?:,|$)`,
   "iu",
 );
 /** "a larger angular velocity means a greater linear velocity"; "more waste heat leads to less work output". */
@@ -105,6 +119,48 @@ const VARIES = new RegExp(
   `^${NP} (?:also |only |largely |mainly |strongly )?(?:varies with|changes with|is (?:affected|determined|influenced|controlled) by|are (?:affected|determined|influenced|controlled) by) (?:a combination of |both )?([^;:]{3,120}?)$`,
   "iu",
 );
+
+/**
+ * "y varies directly as x", "y varies inversely with x" (a stated proportion), "y is directly /
+ * inversely related to x" (a direction, not a factor).
+ */
+const VARIES_AS = new RegExp(
+  `^${NP} (?:varies (directly|inversely) (?:as|with)|is (directly|inversely) related to) (?:the )?(?:(?:square|cube|square root) of )?([^;:]{3,120}?)$`,
+  "iu",
+);
+/**
+ * "increased temperature causes the affinity of hemoglobin for oxygen to be reduced", "a higher
+ * concentration of X leads to a faster rate of Y", "lower pressure results in a lower boiling
+ * point": a quantity changed in one direction, the other in a stated direction.
+ */
+const CHANGED_CAUSES = new RegExp(
+  String.raw`^(?:an? )?(increased|decreased|reduced|raised|lowered|${MORE}|${LESS}) ([\p{L}][\p{L}\p{N}'’ -]{2,50}?)(?:, [^,]{3,60},)? (?:causes|leads to|results in|produces) (?:(?:an? )?(increased|decreased|reduced|${MORE}|${LESS}) ([\p{L}][\p{L}\p{N}'’ -]{2,60}?)|((?:the |an? )?[\p{L}][\p{L}\p{N}'’ -]{2,60}?) to (?:be )?(increase|decrease|rise|fall|drop|be reduced|reduced|increased|decreased|lowered|raised))$`,
+  "iu",
+);
+/**
+ * "the faster the ambulance moves" → "the speed of the ambulance": a comparative that qualifies a
+ * verb names the quantity it compares (sign −1 when the word measures the opposite: "closer").
+ */
+const COMPARED: [RegExp, string, 1 | -1][] = [
+  [/^(?:faster|quicker)$/i, "speed", 1],
+  [/^slower$/i, "speed", -1],
+  [/^(?:hotter|warmer)$/i, "temperature", 1],
+  [/^(?:colder|cooler)$/i, "temperature", -1],
+  [/^heavier$/i, "mass", 1],
+  [/^(?:closer|nearer)$/i, "distance", -1],
+  [/^(?:farther|further)$/i, "distance", 1],
+  [/^denser$/i, "density", 1],
+  [/^brighter$/i, "brightness", 1],
+  [/^louder$/i, "loudness", 1],
+];
+const THE_MORE_CLAUSE = new RegExp(
+  String.raw`^the (\p{L}+) ((?:the |a |an )?[\p{L}][\p{L}\p{N}'’ -]{2,40}?) (?:is|are|moves?|travels?|goes|spins?|rotates?|gets?|becomes?)(?: [\p{L} ]{2,30})?, the (${MORE}|${LESS}) ((?:the )?[\p{L}][\p{L}\p{N}'’ -]{2,50}?)(?:[,.;]|$| and the (?:${MORE}|${LESS}) )`,
+  "iu",
+);
+
+/** "the plane’s speed, vs, the greater …" → "the plane’s speed, the greater …": a symbol after a name. */
+const SYMBOL_APPOSITIVE =
+  /,\s+(?!(?:a|an|as|at|be|by|do|he|if|in|is|it|me|my|no|of|on|or|so|to|up|us|we)\b)[\p{L}Δ]{1,2}(?:_[\p{L}\p{N}]{1,3}|\p{N}{1,2})?,\s+/giu;
 
 const SIGN_OF_NOUN = (w: string): 1 | -1 => (/^(?:increase|rise)$/i.test(w) ? 1 : -1);
 
@@ -120,11 +176,31 @@ function quantity(raw: string): string | null {
   if (/^(?:it|they|this|that|these|those|which|one|there|he|she|we|you|its|their)$/i.test(words[0]!))
     return null;
   if (contentWords(t).length === 0 || !isNounPhrase(t) || /^(?:to|of|in|for|by)\b/i.test(t)) return null;
+  // "the value of fobs", "the value of g": a symbol, not a quantity named in words.
+  if (/^value of \S+$/i.test(t)) return null;
   if (!nlp(t).has("#Noun")) return null;
   // "the path of light bends" is a clause, not a quantity: it ends in a verb.
 
   const clean = t.replace(/\s+(?:typically|usually|often|also|generally)$/i, "");
-  return `the ${/^\p{Lu}\p{Ll}/u.test(clean) ? clean.charAt(0).toLowerCase() + clean.slice(1) : clean}`;
+  // A capital after "the" is a name ("the Doppler shift"); a capital with none opened the sentence.
+  const named = /^(?:the|a|an)\s+\p{Lu}/u.test(raw.trim());
+  return `the ${!named && /^\p{Lu}\p{Ll}/u.test(clean) ? clean.charAt(0).toLowerCase() + clean.slice(1) : clean}`;
+}
+
+/**
+ * The quantity after "the greater": "its inertia" → "the inertia"; null for an adjective before a
+ * noun phrase ("the more sudden the shift": "sudden" qualifies the change, it names no quantity).
+ */
+function comparedQuantity(raw: string): string | null {
+  const t = raw.trim().replace(/^(?:its|their)\s+/i, "the ");
+  if (/^\p{L}+ (?:the|a|an)\b/iu.test(t)) return null;
+  const q = quantity(t);
+  if (q) return q;
+  // "the greater the shift": one word that reads as a verb alone ("shift") is the noun after "the".
+  const one = t.replace(/^(?:the|a|an)\s+/i, "");
+  return /^\p{Ll}{3,}$/u.test(one) && isNounPhrase(one) && nlp(`the ${one}`).has("#Noun")
+    ? `the ${one}`
+    : null;
 }
 
 /** "the distance from the center of rotation" → "the distance"; "its mass" → "the mass". */
@@ -150,8 +226,9 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
   for (const { s, text: raw } of withClauses(sentences)) {
     if (s.sideBox) continue;
     const text = raw
-      .replace(/^(?:therefore|thus|so|in general|generally|similarly),?\s+/i, "")
+      .replace(/^(?:therefore|thus|so|in general|generally|similarly|consequently),?\s+/i, "")
       .replace(/^we can see (?:from [^,]{3,40} )?that /i, "")
+      .replace(SYMBOL_APPOSITIVE, ", ")
       .replace(/[.!]$/, "");
     const push = (x: string | null, y: string | null, sign: 1 | -1) => {
       if (!x || !y) return;
@@ -176,11 +253,48 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
       push(quantity(m[3]!), quantity(m[1]!), (direction(m[2]!) * direction(m[4]!)) as 1 | -1);
       continue;
     }
+    const found = out.length;
+    // "the faster the ambulance moves, …": the speed of the ambulance, before "the ambulance moves" is read as x.
+    m = THE_MORE_CLAUSE.exec(text);
+    if (m) {
+      const named = COMPARED.find(([re]) => re.test(m![1]!));
+      const who = quantity(m[2]!);
+      if (named && who)
+        push(`the ${named[1]} of ${who}`, comparedQuantity(m[4]!), (named[2] * direction(m[3]!)) as 1 | -1);
+      if (out.length > found) continue;
+    }
     m = THE_MORE.exec(text);
     // "the more the path of light bends": "more" qualifies a verb, and what follows is a clause.
     if (m && /^(?:more|less)$/i.test(m[3]!) && new RegExp(`\\bthe ${m[3]} the `, "i").test(text)) continue;
+    if (m && !new RegExp(`\\band the (?:${MORE}|${LESS})\\b`, "i").test(m[4]!))
+      push(comparedQuantity(m[2]!), comparedQuantity(m[4]!), (direction(m[1]!) * direction(m[3]!)) as 1 | -1);
+    // A "the more …, the more …" sentence none of whose readings names two quantities tries the next.
+    if (out.length > found) continue;
+    m = THE_MORE_ALSO.exec(text);
     if (m) {
-      push(quantity(m[2]!), quantity(m[4]!), (direction(m[1]!) * direction(m[3]!)) as 1 | -1);
+      // "the greater the speed, the greater the shift and the greater the frequency": each y.
+      const sign = direction(m[1]!);
+      for (const [, word, y] of m[3]!.matchAll(THE_MORE_EACH))
+        push(comparedQuantity(m[2]!), comparedQuantity(y!), (sign * direction(word!)) as 1 | -1);
+      if (out.length > found) continue;
+    }
+    m = CHANGED_CAUSES.exec(text);
+    if (m) {
+      const up = (w: string) => /^(?:increased?|raised?|rise|increase)$/i.test(w) || direction(w) > 0;
+      const xSign = up(m[1]!) ? 1 : -1;
+      if (m[4]) push(quantity(m[2]!), quantity(m[4]!), (xSign * (up(m[3]!) ? 1 : -1)) as 1 | -1);
+      else if (m[5]) push(quantity(m[2]!), quantity(m[5]!), (xSign * (up(m[6]!) ? 1 : -1)) as 1 | -1);
+      continue;
+    }
+    m = VARIES_AS.exec(text);
+    if (m) {
+      const sign = /inversely/i.test(m[2] ?? m[3] ?? "") ? -1 : 1;
+      const from = out.length;
+      const x = looseQuantity(m[4]!.replace(/^(?:the )?(?:square|cube|square root) of /i, "the "));
+      push(x, looseQuantity(m[1]!), sign);
+      // "varies directly as x" is a proportion; "is directly related to", or a square, only a direction.
+      if (m[2] && !/\b(?:square|cube|root|squared|cubed)\b/i.test(text))
+        for (const r of out.slice(from)) r.proportional = true;
       continue;
     }
     m = INCREASE_IN.exec(text);
@@ -201,9 +315,19 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
       for (const r of out.slice(from)) if (!squared && !power.test(r.x)) r.proportional = true;
       continue;
     }
+    m = PROPORTIONAL_LONG.exec(text);
+    if (m) {
+      // "inversely proportional to the square of the distance from the point charge or …": the
+      // direction holds (a square rises with its base), the plain factor does not.
+      const from = out.length;
+      push(looseQuantity(`the ${m[4]!}`), looseQuantity(m[1]!), m[2]?.trim() === "inversely" ? -1 : 1);
+      if (!m[3] && !/\b(?:squared|cubed|product)\b/i.test(m[4]!))
+        for (const r of out.slice(from)) r.proportional = true;
+      continue;
+    }
     m = Y_WITH_X.exec(text);
     if (m && s.standalone) {
-      const against = /^(?:decreasing|falling)/i.test(m[3] ?? "") ? -1 : 1;
+      const against = /^(?:decreasing|falling|a decrease|a fall|a drop)/i.test(m[3] ?? "") ? -1 : 1;
       push(looseQuantity(m[4]!), quantity(m[1]!), (direction(m[2]!) * against) as 1 | -1);
       continue;
     }

@@ -76,6 +76,10 @@ const fail = (reason: string): TAnalysisResult => ({ ok: false, reason });
 export function analyseWorkedExample(example: IWorkedExample): TAnalysisResult {
   const prepared = prepareProblem(example.problem);
   if (!prepared.ok) return fail(prepared.reason);
+  // Part (a) alone is posed only when the solution answers it alone: one stated result (the book's
+  // worked example split per part), never a solution whose last result answers a later part.
+  if (prepared.firstPart && chainsOf(example.solution).filter((c) => c.result !== undefined).length !== 1)
+    return fail("the problem has several parts, and the solution answers more than the first");
   const first = analyseText(example, prepared.text, prepared.question);
   if (first.ok || !first.unused) return first.ok ? first : fail(first.reason);
   // A given the solution never uses, inside a short aside ("15.0 m/s (about 54 km/h)"), restates

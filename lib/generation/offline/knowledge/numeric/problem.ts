@@ -5,7 +5,15 @@
  * also ask to compare, explain or draw are refused, never guessed at.
  */
 
-export type TPrepared = { ok: true; text: string; question: string } | { ok: false; reason: string };
+export type TPrepared =
+  | {
+      ok: true;
+      text: string;
+      question: string;
+      /** Only part (a) of a "(a) … (b) …" problem was kept: the solution must answer no more than it. */
+      firstPart?: boolean;
+    }
+  | { ok: false; reason: string };
 
 const PARTS_RE = /(?:^|\s)\((?:a|b|c|d|i|ii|iii)\)\s|^\s*\d+\.\s|\n\s*\d+\.\s|\bpart \(?[ab]\)?/im;
 const ASK_RE =
@@ -44,7 +52,13 @@ export function prepareProblem(raw: string): TPrepared {
     .replace(/\s*\n\s*/g, " ")
     .replace(/\s{2,}/g, " ")
     .trim();
-  if (PARTS_RE.test(raw)) return { ok: false, reason: "the problem has several parts" };
+  let firstPart = false;
+  if (PARTS_RE.test(raw)) {
+    const kept = partA(text);
+    if (!kept) return { ok: false, reason: "the problem has several parts" };
+    text = kept;
+    firstPart = true;
+  }
   for (const [re, by] of FIGURE_ASIDES) text = text.replace(re, by);
   text = text
     .replace(/\s+([,.;?])/g, "$1")
@@ -63,7 +77,29 @@ export function prepareProblem(raw: string): TPrepared {
   if (SEVERAL_VALUES.test(question) || SEVERAL_QUANTITIES.test(question)) {
     return { ok: false, reason: "the problem asks for more than one value" };
   }
-  return { ok: true, text, question };
+  return firstPart ? { ok: true, text, question, firstPart } : { ok: true, text, question };
+}
+
+/**
+ * The set-up and part (a) of a "(a) … (b) …" problem, as one problem: "A capacitor of 200 μF.
+ * (a) If … 100 V …, how much energy is stored? (b) …" → "A capacitor of 200 μF. If … 100 V …, how
+ * much energy is stored?". Null when part (a) does not open a sentence of its own ("Calculate a)
+ * how much …", "… of (b) the pan and (c) the water") or more parts remain.
+ */
+export function partA(text: string): string | null {
+  const a = /(?:^|[.?!:]\s+)\(a\)\s*/i.exec(text);
+  const b = /\s*\(b\)/i.exec(text);
+  if (!a || !b || b.index <= a.index) return null;
+  let head = text.slice(0, b.index).trimEnd();
+  // Part (a) ends its own sentence before (b) starts; a sentence that goes on into (b) is dropped.
+  if (!/[.?!]$/.test(head)) {
+    const end = Math.max(head.lastIndexOf("? "), head.lastIndexOf(". "));
+    if (end <= a.index) return null;
+    head = head.slice(0, end + 1);
+  }
+  const kept =
+    `${head.slice(0, a.index)}${a[0].replace(/\(a\)\s*/i, "")}${head.slice(a.index + a[0].length)}`.trim();
+  return PARTS_RE.test(kept) || kept.length < 20 ? null : kept;
 }
 
 /** Sentences of a problem statement (decimals, units with dots and initials do not end one). */
