@@ -68,26 +68,41 @@ describe("units read from use (Remember: What is the SI unit of …?)", () => {
     expect(read("The index of refraction of water is 1.33 in visible light.")).toEqual([]);
   });
 
-  it("asks the unit with wrong options of other dimensions, citing the sentence that uses it", () => {
-    const chunks = [
-      chunk(
-        `## 14.4 Sound Interference and Resonance
+  const SOUND =
+    "The speed of sound is 344 m/s. The fundamental frequency is 128 Hz. A standing wave forms when two identical waves travel in opposite directions along a string with fixed ends.";
 
-The speed of sound is 344 m/s. The fundamental frequency is 128 Hz. A standing wave forms when two identical waves travel in opposite directions along a string with fixed ends.`,
-        0,
-        "14.4 Sound Interference and Resonance",
-      ),
-    ];
+  it("asks the unit with wrong options of other dimensions, citing the sentence that uses it", () => {
+    const title = "14.1 Speed of Sound, Frequency, and Wavelength";
+    const chunks = [chunk(`## ${title}\n\n${SOUND}`, 0, title)];
     const qs = build(unitMcq, chunks, slot("mcq", "Remember"));
-    expect(qs.length).toBe(2);
+    expect(qs.map((q) => q.promptText)).toEqual([
+      "What is the SI unit of speed?",
+      "What is the SI unit of frequency?",
+    ]);
     const q = qs[0]!;
     if (q.type !== "mcq") throw new Error("mcq expected");
-    expect(q.promptText).toBe("What is the SI unit of speed?");
     expect(q.options[q.correctIndex]).toBe("m/s");
     expect(new Set(q.options).size).toBe(4);
     expect(q.contextRefs[0]?.quote).toBe("The speed of sound is 344 m/s.");
     expect(q.explanation).toContain("uses it");
     expect(gateQuestion(q, "Remember", createGateContext(chunks), { accepted: [] }).passed).toBe(true);
+  });
+
+  it("asks no unit of a quantity met in passing (no heading or definition names it)", () => {
+    // Round 10 readers rejected "SI unit of speed" in a section on electromagnetic radiation and
+    // "SI unit of mass" in one on gravitation: prior knowledge, not the lesson.
+    const title = "14.4 Sound Interference and Resonance";
+    const chunks = [chunk(`## ${title}\n\n${SOUND}`, 0, title)];
+    expect(build(unitMcq, chunks, slot("mcq", "Remember"))).toEqual([]);
+    const defined = [
+      chunk(`## ${title}\n\nFrequency is the number of cycles per unit time. ${SOUND}`, 0, title),
+    ];
+    expect(build(unitMcq, defined, slot("mcq", "Remember")).map((q) => q.promptText)).toEqual([
+      "What is the SI unit of frequency?",
+    ]);
+    // A worked example's heading names what the problem uses, not what the section teaches.
+    const example = chunk(SOUND, 0, `${title} > Resonance > Solving for Speed and Frequency`);
+    expect(build(unitMcq, [example], slot("mcq", "Remember"))).toEqual([]);
   });
 });
 

@@ -52,6 +52,36 @@ export function unitDistractors(
       }));
 }
 
+/** "electric charge" is named by "Electrical Charges": each word, with an optional plural or "-al". */
+const namePattern = (quantity: string) =>
+  new RegExp(
+    `\\b${quantity
+      .toLowerCase()
+      .split(/\s+/)
+      .map((w) => `${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:s|es|al)?`)
+      .join("\\s+")}\\b`,
+  );
+
+/**
+ * A unit question is asked only about a quantity the passages are about: named in the title of
+ * their section or subsection, or defined in them. Readers
+ * rejected "What is the SI unit of speed?" in a section on electromagnetic radiation and "… of
+ * mass?" in one on gravitation: a unit met in passing is prior knowledge, not the lesson.
+ */
+export function topicalQuantity(kb: IKnowledge, quantity: string): boolean {
+  const named = namePattern(quantity);
+  // The section's title and its subsections' ("2.2 Speed and Velocity > Speed"), not the headings
+  // of worked examples and boxes below them ("Solving for Time when …", "Mass and Weight
+  // Clarification"), which name what a problem uses.
+  // Only the passages questions come from (the topic's section), not other sections in the selection.
+  const onTopic = new Set(kb.sentences.map((s) => s.chunkKey));
+  const headings = [...onTopic].flatMap((k) => (kb.byKey.get(k)?.sectionPath ?? "").split(" > ").slice(1, 3));
+  return (
+    headings.some((h) => named.test(h.toLowerCase())) ||
+    kb.terms.some((t) => t.term.toLowerCase() === quantity.toLowerCase())
+  );
+}
+
 export const unitMcq: IForm = {
   id: "mcq-unit",
   fits: (type, level) => type === "mcq" && level === "Remember",
@@ -61,6 +91,10 @@ export const unitMcq: IForm = {
     if (stated.length === 0) env.trace?.("no sentence states or uses a quantity's SI unit");
     for (const s of stated) {
       if (env.used.has(s.sentence) || env.used.has(formUseKey("mcq-unit", s.sentence))) continue;
+      if (!topicalQuantity(env.kb, s.quantity)) {
+        env.trace?.("the quantity is not what the passages are about (no heading or definition names it)");
+        continue;
+      }
       const distractors = unitDistractors(env.kb, s, env.random);
       if (distractors.length < 3) {
         env.trace?.("< 3 units of other dimensions");
