@@ -120,7 +120,7 @@ describe("stated contrasts (A …, whereas B …)", () => {
   });
 });
 
-describe("Evaluate: the swapped-features claim (bio-swap-claim)", () => {
+describe("Remember (round 9-10 readers): the swapped-features claim (bio-swap-claim)", () => {
   const TROPISM = chunk(0, "30.6 Plant Sensory Systems and Responses", [
     "### Gravitropism",
     "",
@@ -129,8 +129,8 @@ describe("Evaluate: the swapped-features claim (bio-swap-claim)", () => {
     "Amyloplasts settle at the bottom of the cells of the root cap.",
   ]);
 
-  it("asks whether the student is right, marks the reason, cites the sentence and passes the gate at Evaluate", () => {
-    const found = candidates([TROPISM], [TROPISM], "short", "Evaluate").filter(
+  it("asks whether the student is right, marks the reason, cites the sentence and passes the gate at Remember", () => {
+    const found = candidates([TROPISM], [TROPISM], "short", "Remember").filter(
       (c) => c.form === "bio-swap-claim",
     );
     expect(found).toHaveLength(1);
@@ -141,18 +141,18 @@ describe("Evaluate: the swapped-features claim (bio-swap-claim)", () => {
     expect(q.suggestedAnswer).toBe(`Incorrect: the student has them the wrong way round. ${GRAVITROPISM}`);
     expect(q.markingScheme?.map((p) => p.marks)).toEqual([1, 1, 1]);
     expect(q.contextRefs.map((r) => r.quote)).toEqual([GRAVITROPISM]);
-    const verdict = gateQuestion(q, "Evaluate", createGateContext([TROPISM]));
+    const verdict = gateQuestion(q, "Remember", createGateContext([TROPISM]));
     expect(verdict.findings.filter((f) => f.severity === "reject")).toEqual([]);
     expect(verdict.passed).toBe(true);
   });
 
-  it("swaps an “Unlike A, B …” sentence, and the gate passes it at Evaluate", () => {
+  it("swaps an “Unlike A, B …” sentence, and the gate passes it at Remember", () => {
     const VASCULAR = chunk(10, "30.2 Stems", [
       "### Vascular Tissue",
       "",
       "Unlike xylem conducting cells, phloem conducting cells are alive at maturity.",
     ]);
-    const [c] = candidates([VASCULAR], [VASCULAR], "short", "Evaluate").filter(
+    const [c] = candidates([VASCULAR], [VASCULAR], "short", "Remember").filter(
       (x) => x.form === "bio-swap-claim",
     );
     const q = c?.question as Extract<TQuestion, { type: "short" }>;
@@ -164,7 +164,7 @@ describe("Evaluate: the swapped-features claim (bio-swap-claim)", () => {
       "States that phloem conducting cells are alive at maturity",
       "States that this sets phloem conducting cells apart from xylem conducting cells",
     ]);
-    expect(gateQuestion(q, "Evaluate", createGateContext([VASCULAR])).passed).toBe(true);
+    expect(gateQuestion(q, "Remember", createGateContext([VASCULAR])).passed).toBe(true);
   });
 
   it("keeps names capitalised inside the claim", () => {
@@ -173,7 +173,7 @@ describe("Evaluate: the swapped-features claim (bio-swap-claim)", () => {
       "",
       "Lake Victoria is an ancient tropical lake, while Lake Michigan is a recently formed temperate lake.",
     ]);
-    const [c] = candidates([lakes], [lakes], "short", "Evaluate").filter((x) => x.form === "bio-swap-claim");
+    const [c] = candidates([lakes], [lakes], "short", "Remember").filter((x) => x.form === "bio-swap-claim");
     expect(c?.question.promptText).toContain(
       "“Lake Victoria is a recently formed temperate lake, whereas Lake Michigan is an ancient tropical lake.”",
     );
@@ -186,12 +186,12 @@ describe("Evaluate: the swapped-features claim (bio-swap-claim)", () => {
       "Gravitropism is the response of a plant to gravity.",
     ]);
     expect(
-      candidates([plain], [plain], "short", "Evaluate").filter((c) => c.form === "bio-swap-claim"),
+      candidates([plain], [plain], "short", "Remember").filter((c) => c.form === "bio-swap-claim"),
     ).toEqual([]);
   });
 });
 
-describe("Evaluate: a term matched with a kin term's description (bio-mixed-definition)", () => {
+describe("Remember (round 9-10 readers): a term matched with a kin term's description (bio-mixed-definition)", () => {
   const JOINTS = chunk(2, "38.4 Joints and Skeletal Movement", [
     "### Cartilaginous Joints",
     "",
@@ -207,7 +207,7 @@ describe("Evaluate: a term matched with a kin term's description (bio-mixed-defi
   it("gives the selected term a same-kind term's description and marks what each really is", () => {
     // The symphysis's description is too close to the synchondrosis's (shared stems ≥ 60 %) to be
     // definitely wrong for it; the suture (also "a … joint") is used instead.
-    const found = candidates([JOINTS], [JOINTS, KIN], "short", "Evaluate").filter(
+    const found = candidates([JOINTS], [JOINTS, KIN], "short", "Remember").filter(
       (c) => c.form === "bio-mixed-definition",
     );
     expect(found.length).toBeGreaterThan(0);
@@ -218,7 +218,7 @@ describe("Evaluate: a term matched with a kin term's description (bio-mixed-defi
     expect(q.suggestedAnswer).toMatch(/described suture, not synchondrosis/);
     expect(q.suggestedAnswer).toMatch(/hyaline cartilage/);
     expect(q.contextRefs.every((r) => r.chunkIndex === 2)).toBe(true);
-    expect(gateQuestion(q, "Evaluate", createGateContext([JOINTS])).passed).toBe(true);
+    expect(gateQuestion(q, "Remember", createGateContext([JOINTS])).passed).toBe(true);
   });
 
   it("does not fire on a Physics term whose kin description contrasts two things", () => {
@@ -233,7 +233,7 @@ describe("Evaluate: a term matched with a kin term's description (bio-mixed-defi
       "A periodic wave is a wave that repeats for several cycles, whereas a pulse wave has only one crest or a few crests and is associated with a sudden disturbance.",
     ]);
     expect(
-      candidates([SEL], [SEL, OTHER], "short", "Evaluate").filter((c) => c.form === "bio-mixed-definition"),
+      candidates([SEL], [SEL, OTHER], "short", "Remember").filter((c) => c.form === "bio-mixed-definition"),
     ).toEqual([]);
   });
 
@@ -249,7 +249,7 @@ describe("Evaluate: a term matched with a kin term's description (bio-mixed-defi
       "Biogeography is the study of the geographic distribution of living things and the abiotic factors that affect their distribution.",
     ]);
     expect(
-      candidates([SEL], [SEL, OTHER], "short", "Evaluate").filter((c) => c.form === "bio-mixed-definition"),
+      candidates([SEL], [SEL, OTHER], "short", "Remember").filter((c) => c.form === "bio-mixed-definition"),
     ).toEqual([]);
   });
 
@@ -265,7 +265,7 @@ describe("Evaluate: a term matched with a kin term's description (bio-mixed-defi
       "The fungi are a group of eukaryotic organisms that absorb nutrients from their surroundings.",
     ]);
     expect(
-      candidates([WHOLE], [WHOLE, PART], "short", "Evaluate").filter(
+      candidates([WHOLE], [WHOLE, PART], "short", "Remember").filter(
         (c) => c.form === "bio-mixed-definition",
       ),
     ).toEqual([]);

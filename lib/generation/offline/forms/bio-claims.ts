@@ -4,7 +4,7 @@ import { capital, formUseKey, type IForm, type IFormEnv, keywords, stripEnd, wri
 import { kinship, siblingDefinitions } from "./recall";
 
 /**
- * Evaluate, short answer: a student's claim that a defined term names the description of a kin
+ * Remember, short answer (Evaluate until round 10: readers read it as recall): a student's claim that a defined term names the description of a kin
  * term of the chapter ("synchondrosis" for "a cartilaginous joint in which the bones are joined
  * by fibrocartilage" — a symphysis). The two terms are of one kind (same genus or
  * head word, never a part or kind of the other: `mixUp`), so the mix-up is one a student makes; the
@@ -68,7 +68,7 @@ export function mixUp(env: IFormEnv, t: ITerm): ITerm | null {
 
 export const mixedDefinition: IForm = {
   id: "bio-mixed-definition",
-  fits: (type, level) => type === "short" && level === "Evaluate",
+  fits: (type, level) => type === "short" && level === "Remember",
   available: (kb) => kb.terms.length,
   *build(env) {
     const terms = [...env.kb.terms].sort(

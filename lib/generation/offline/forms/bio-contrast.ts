@@ -43,7 +43,7 @@ export const swapped = (c: IContrast) =>
     : `${capital(c.a)} ${stripEnd(c.pb)}, whereas ${inner(c.b)} ${stripEnd(c.pa)}.`;
 
 /**
- * Evaluate, short answer: a student's claim with the two stated features swapped; is the student
+ * Remember, short answer (Evaluate until round 10: readers read it as recall): a student's claim with the two stated features swapped; is the student
  * right, with marks on the reason (which feature belongs to which). The prompt does not ask to
  * "justify" or "explain" the quoted sentence (the gate reads that as copy-paste, the claim having
  * the passage's own words). No MCQ: its options (the swap, "both the same") carry the passage's
@@ -51,7 +51,7 @@ export const swapped = (c: IContrast) =>
  */
 export const swapClaim: IForm = {
   id: "bio-swap-claim",
-  fits: (type, level) => level === "Evaluate" && type === "short",
+  fits: (type, level) => level === "Remember" && type === "short",
   available: (kb) => contrastsOf(kb).length,
   *build(env) {
     const all = contrastsOf(env.kb);

@@ -44,6 +44,11 @@ export const FORMS: readonly IForm[] = [
   spotTheError,
   stateLaw,
   nameAndDescribe,
+  // "A student writes …: is the student right?" with two facts swapped or a kin term's description:
+  // labelled Evaluate until round 10; blind readers in rounds 9 and 10 read them as recall of
+  // which fact belongs where (Remember, at times Understand), so they are Remember.
+  swapClaim,
+  mixedDefinition,
   // Understand
   explainWhyMcq,
   // Not `restateProportion`: the stem quotes the stated proportion and the key restates it (round 8
@@ -70,8 +75,6 @@ export const FORMS: readonly IForm[] = [
   // Evaluate
   equationClaim,
   judgeClaim,
-  swapClaim,
-  mixedDefinition,
   judgeRelation,
   // Create
   designInvestigation,
@@ -90,7 +93,7 @@ export function availability(kb: IKnowledge, type: EQuestionType, level: EBloomL
 /** What a level needs from the passages, for the message of a slot left empty. */
 export const LEVEL_NEEDS: Record<EBloomLevel, string> = {
   Remember:
-    "defined term with three related terms of the same kind, or statements with a direction word to reverse",
+    "defined term with three related terms of the same kind, statements with a direction word to reverse, or two things stated in contrast (“whereas”)",
   Understand:
     "stated cause (“because”, “therefore”) to explain, or two sibling terms that are both described",
   Apply:
@@ -98,7 +101,7 @@ export const LEVEL_NEEDS: Record<EBloomLevel, string> = {
   Analyze:
     "cause and consequence stated in separate sentences, a stated cause with a defined term on the same topic, a process stated as ordered steps, or two groups stated with their members",
   Evaluate:
-    "stated relationship, cause or qualified statement (“most”, “usually”) a plausible claim can get wrong, two things stated in contrast (“whereas”), or a defined term with a same-kind term defined in the chapter",
+    "stated relationship, cause or qualified statement (“most”, “usually”) a plausible claim can get wrong",
   Create: "stated relation between two measurable quantities that a fair test could check",
 };
 
