@@ -146,7 +146,7 @@ const PASSAGE: IContextChunk = {
 };
 
 describe("explain-mechanism", () => {
-  it("writes a short Understand answer marked on the cause, the link and the effect", () => {
+  it("writes a short Understand answer marked on the cause, how it works and the effect", () => {
     const kb = buildKnowledge([PASSAGE]);
     const env = {
       kb,
@@ -163,6 +163,10 @@ describe("explain-mechanism", () => {
     expect(q.markingScheme?.[0]?.point).toContain("the torque on the loop is always in the same direction");
     expect(q.suggestedAnswer).not.toBe(PASSAGE.content.split("\n")[3]);
     expect(q.contextRefs[0]?.quote).toContain("so that");
+    expect(q.markingScheme?.[1]?.point).toBe(
+      "Develops it: the torque on the loop is produced by the magnetic force on the current in the loop",
+    );
+    expect(q.contextRefs).toHaveLength(2);
   });
 
   it("builds a long answer only with a further sentence on the same idea, and nothing at other levels", () => {
@@ -181,6 +185,34 @@ describe("explain-mechanism", () => {
     expect(q.contextRefs).toHaveLength(2);
     expect(explainMechanism.fits("mcq", "Understand")).toBe(false);
     expect(explainMechanism.fits("short", "Apply")).toBe(false);
+  });
+
+  it("asks nothing of a bare cause or of a cause with no further sentence (round 10: 8 of 8 readings rejected)", () => {
+    const bare = {
+      ...PASSAGE,
+      content:
+        "### Recombinant organisms\n\nTransduction causes a recombinant organism. Transduction moves genes between bacteria by means of viruses that carry them.",
+    };
+    const alone = {
+      ...PASSAGE,
+      content:
+        "### Generators\n\nThe current in the loop is reversed every half rotation so that the torque on the loop is always in the same direction.",
+    };
+    // Both are read as mechanisms; the form declines them.
+    expect(extractMechanisms([sentence("Transduction causes a recombinant organism.")])).toHaveLength(
+      1,
+    );
+    expect(buildKnowledge([alone]).sentences.length).toBe(1);
+    for (const chunk of [bare, alone]) {
+      const env = {
+        kb: buildKnowledge([chunk]),
+        slot: slot("short", "Understand"),
+        random: () => 0.5,
+        keyAt: 0,
+        used: new Set<string>(),
+      };
+      expect([...explainMechanism.build(env)]).toEqual([]);
+    }
   });
 
   it("passes the quality gate through the offline generator", () => {

@@ -39,6 +39,20 @@ export function compress(s: string): string {
   return t.trim();
 }
 
+/**
+ * A genus that counts or groups ("a pair of …", "a set of …") says nothing of what the thing is:
+ * testes ("a pair of male reproductive organs") and labia majora ("a pair of elongated folds")
+ * are not siblings (round 9 and 10 readers rejected the pair).
+ */
+const NO_KIND =
+  /^(?:pair|set|group|number|kind|type|form|sort|series|collection|piece|part|portion|variety|class)s?$/i;
+/**
+ * "outermost layer", "middle layer", "first stage": a position or an order, not a term; without
+ * its whole ("of the meninges") the question does not say what it asks (readers: vague stem).
+ */
+const POSITION_ONLY =
+  /^(?:the\s+)?(?:outer(?:most)?|inner(?:most)?|middle|upper(?:most)?|lower(?:most)?|top|bottom|first|second|third|fourth|fifth|final|last|central|front|back|outside|inside)\s+(?:layer|part|region|stage|phase|step|side|portion|zone|surface|section|end|half|level|membrane|wall|sheet)s?$/i;
+
 /** Pairs of terms defined in the passages that are the same kind of thing (the same genus or head). */
 function siblingPairs(env: IFormEnv): [ITerm, ITerm][] {
   const terms = byRank(env, env.kb.terms);
@@ -48,7 +62,12 @@ function siblingPairs(env: IFormEnv): [ITerm, ITerm][] {
       const a = terms[i]!;
       const b = terms[j]!;
       if (sameConcept(a.term, b.term)) continue;
-      if ((a.genus && a.genus === b.genus) || a.head === b.head) out.push([a, b]);
+      if (POSITION_ONLY.test(a.term) || POSITION_ONLY.test(b.term)) {
+        env.trace?.("a term is only a position or an order (outermost layer, first stage)");
+        continue;
+      }
+      const genus = a.genus && a.genus === b.genus && !NO_KIND.test(a.genus) ? a.genus : undefined;
+      if (genus || (a.head === b.head && !NO_KIND.test(a.head))) out.push([a, b]);
     }
   return out;
 }
@@ -61,7 +80,7 @@ export const compareTerms: IForm = {
   *build(env) {
     for (const [a, b] of siblingPairs(env)) {
       if (env.used.has(a.sentence) && env.used.has(b.sentence)) continue;
-      const kind = a.genus && a.genus === b.genus ? a.genus : a.head;
+      const kind = a.genus && a.genus === b.genus && !NO_KIND.test(a.genus) ? a.genus : a.head;
       const long = env.slot.type === "long";
       const more = (t: ITerm) =>
         env.kb.sentences.find(

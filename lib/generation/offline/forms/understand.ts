@@ -5,6 +5,7 @@ import { capital, clip, type IForm, type IFormEnv, keywords, lower, mcq, stripEn
 import { LEANS_ON_CONTEXT } from "./recall";
 import { usableCauses } from "./relations";
 import { reverse } from "./statements";
+import { CUT_SHORT } from "./written-explain";
 
 /**
  * Understand: explain why something happens from the cause the text states. The question names
@@ -48,24 +49,38 @@ export const explainWhy: IForm = {
     const long = env.slot.type === "long";
     for (const c of usableCauses(env)) {
       if (!explainable(c)) continue;
-      const extra = long ? elaboration(env, c) : undefined;
-      if (long && !extra) continue;
+      // As explain-mechanism: a bare cause ("genetic factors or physiology") or one with nothing
+      // more said about it is one mark of recall (round 10 readers rejected both such items).
+      if (contentWords(c.cause).length < 4) {
+        env.trace?.("the cause is a bare phrase (< 4 content words): recall, not an explanation");
+        continue;
+      }
+      // "… are ultimately." — an effect cut before its verb's complement.
+      if (CUT_SHORT.test(stripEnd(c.effect))) {
+        env.trace?.("the effect is cut short");
+        continue;
+      }
+      const extra = elaboration(env, c);
+      if (!extra) {
+        env.trace?.("no further sentence on the same idea");
+        continue;
+      }
       const effect = lower(stripEnd(c.effect));
       const cause = lower(stripEnd(c.cause));
       const q = written(env, {
         prompt: `Explain why ${effect}.${long ? " Develop your explanation with what the text says about it." : ""}`,
-        answer: `Because ${cause}. That is why ${effect}.${extra ? ` ${capital(stripEnd(extra.text))}.` : ""}`,
+        answer: `Because ${cause}. That is why ${effect}. ${capital(stripEnd(extra.text))}.`,
         points: [
-          { point: `States the cause: ${clip(cause, 160)}`, weight: long ? 2 : 2 },
+          { point: `States the cause: ${clip(cause, 160)}`, weight: long ? 2 : 1 },
+          { point: `Develops it: ${clip(lower(stripEnd(extra.text)), 150)}`, weight: long ? 2 : 1 },
           {
             point: `Links the cause to the effect (it is because ${clip(cause, 80)} that ${clip(effect, 80)})`,
           },
-          ...(extra ? [{ point: `Develops it: ${clip(lower(stripEnd(extra.text)), 150)}`, weight: 2 }] : []),
         ],
-        keywords: keywords([c.cause, extra?.text ?? ""]),
+        keywords: keywords([c.cause, extra.text]),
         sources: [
           { chunkKey: c.chunkKey, quote: c.sentence },
-          ...(extra ? [{ chunkKey: extra.chunkKey, quote: extra.text }] : []),
+          { chunkKey: extra.chunkKey, quote: extra.text },
         ],
       });
       if (q) yield q;

@@ -89,9 +89,14 @@ export function explainItem(m: IMechanism): { prompt: string; answer: string; li
   }
 }
 
+/** An effect or clause that stops before its complement ("… are ultimately", "… is the"). */
+export const CUT_SHORT = /\b(?:\w+ly|are|is|was|were|be|been|the|a|an|of|to|by)$/i;
+
 /** A further sentence of the same passage on the same idea (a long answer's further marks). */
 function elaboration(env: IFormEnv, m: IMechanism): ISentence | undefined {
   const own = new Set(contentWords(`${m.cause} ${m.effect}`).map(stem));
+  // It develops the cause: it names at least one of the cause's words, not only the effect's.
+  const cause = new Set(contentWords(m.cause).map(stem));
   return env.kb.sentences.find(
     (s) =>
       s.chunkKey === m.chunkKey &&
@@ -101,7 +106,8 @@ function elaboration(env: IFormEnv, m: IMechanism): ISentence | undefined {
       !env.used.has(s.text) &&
       !LEANS_ON_CONTEXT.test(s.text) &&
       !needsContext(s.text) &&
-      contentWords(s.text).filter((w) => own.has(stem(w))).length >= 2,
+      contentWords(s.text).filter((w) => own.has(stem(w))).length >= 2 &&
+      contentWords(s.text).some((w) => cause.has(stem(w))),
   );
 }
 
@@ -136,24 +142,40 @@ export const explainMechanism: IForm = {
       }
       const item = explainItem(m);
       if (!item) continue;
-      const extra = long ? elaboration(env, m) : undefined;
-      if (long && !extra) {
-        env.trace?.("long: no further sentence on the same idea");
+      // A cause of a few words ("transduction", "sliding on the slide", "the reduction in Patm",
+      // "genetic factors or physiology") makes a three-mark answer that says the cause three
+      // times: round 10's readers rejected all four such short answers (8 of 8 readings). A short
+      // answer, like a long one, now needs a cause with substance (four content words or more) and
+      // a further sentence that develops the cause.
+      if (contentWords(m.cause).length < 4) {
+        env.trace?.("the cause is a bare phrase (< 4 content words): recall, not an explanation");
+        continue;
+      }
+      // "… are ultimately." — an effect cut before its verb's complement.
+      if (CUT_SHORT.test(stripEnd(m.effect))) {
+        env.trace?.("the effect is cut short");
+        continue;
+      }
+      const extra = elaboration(env, m);
+      if (!extra) {
+        env.trace?.("no further sentence on the same idea");
         continue;
       }
       const q = written(env, {
         prompt: `${item.prompt}${long ? " Develop your explanation with what the passage says about it." : ""}`,
-        answer: `${item.answer}${extra ? ` ${capital(stripEnd(extra.text))}.` : ""}`,
+        answer: `${item.answer} ${capital(stripEnd(extra.text))}.`,
+        // Short: the cause, how it works (the further sentence), the effect it explains; long adds
+        // the link and weights the cause.
         points: [
           { point: `States the cause: ${clip(lower(stripEnd(m.cause)), 150)}`, weight: long ? 2 : 1 },
-          { point: item.link },
+          ...(long ? [{ point: item.link }] : []),
+          { point: `Develops it: ${clip(lower(stripEnd(extra.text)), 150)}`, weight: 1 },
           { point: `Ends with the effect it explains: ${clip(lower(stripEnd(m.effect)), 120)}` },
-          ...(extra ? [{ point: `Develops it: ${clip(lower(stripEnd(extra.text)), 150)}`, weight: 1 }] : []),
         ],
-        keywords: keywords([m.cause, m.effect, extra?.text ?? ""]),
+        keywords: keywords([m.cause, m.effect, extra.text]),
         sources: [
           { chunkKey: m.chunkKey, quote: m.sentence },
-          ...(extra ? [{ chunkKey: extra.chunkKey, quote: extra.text }] : []),
+          { chunkKey: extra.chunkKey, quote: extra.text },
         ],
       });
       if (q) yield q;

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { compareTerms } from "@/lib/generation/offline/forms/reasoning";
+import { explainWhy } from "@/lib/generation/offline/forms/understand";
+import { buildKnowledge } from "@/lib/generation/offline/knowledge";
+import type { IContextChunk } from "@/types/generation.types";
+import { formSlot } from "../support/form-slots";
+
+/** Round 10 readers' rejects (eval/generation/round10.readers.jsonl), fixed in the forms. */
+
+const DOC = "7a1c2e4a-1b2c-4d3e-8f40-1234567890aa";
+const chunk = (content: string): IContextChunk =>
+  ({
+    documentId: DOC,
+    chunkIndex: 0,
+    title: "Biology",
+    content,
+    sectionPath: "Chapter 40 > 40.1 Overview of the Circulatory System",
+  }) as IContextChunk;
+
+const distinguish = (content: string) =>
+  [
+    ...compareTerms.build({
+      kb: buildKnowledge([chunk(content)]),
+      slot: formSlot(DOC, "short", "Understand"),
+      random: () => 0.5,
+      keyAt: 0,
+      used: new Set<string>(),
+    }),
+  ].map((q) => q.promptText);
+
+describe("compare-terms: two terms of one kind", () => {
+  it("tells apart two terms the passage defines as the same kind of thing", () => {
+    expect(
+      distinguish(
+        "### Blood vessels\n\nArteries are blood vessels that carry blood away from the heart. Veins are blood vessels that carry blood toward the heart.",
+      ),
+    ).toEqual(["Distinguish between arteries and veins."]);
+  });
+
+  it("does not pair terms whose only shared genus counts them ('a pair of …')", () => {
+    expect(
+      distinguish(
+        "### Reproductive anatomy\n\nThe testes are a pair of male reproductive organs that produce sperm and some reproductive hormones. The labia majora are a pair of elongated folds of tissue that run posterior from the mons pubis.",
+      ),
+    ).toEqual([]);
+  });
+
+  it("does not ask about a position without its whole ('outermost layer', 'middle layer')", () => {
+    expect(
+      distinguish(
+        "### Meninges\n\nThe outermost layer is the dura mater, a tough membrane that lines the skull. The middle layer is the arachnoid mater, a thin membrane with a web-like structure.",
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe("explain-why: a cause with substance and more said about it", () => {
+  const why = (content: string) =>
+    [
+      ...explainWhy.build({
+        kb: buildKnowledge([chunk(content)]),
+        slot: formSlot(DOC, "short", "Understand"),
+        random: () => 0.5,
+        keyAt: 0,
+        used: new Set<string>(),
+      }),
+    ].map((q) => ({
+      prompt: q.promptText,
+      points: q.type === "mcq" ? [] : (q.markingScheme ?? []).map((p) => p.point),
+    }));
+  const CAPILLARIES =
+    "### Capillaries\n\nExchange happens in the capillaries because capillary walls are only one cell thick. Oxygen and nutrients diffuse across the thin capillary walls into the surrounding tissue.";
+
+  it("marks the cause, how it works (a further sentence) and the link", () => {
+    const [q, ...rest] = why(CAPILLARIES);
+    expect(rest).toEqual([]);
+    expect(q?.prompt).toBe("Explain why exchange happens in the capillaries.");
+    expect(q?.points).toHaveLength(3);
+    expect(q?.points[1]).toMatch(
+      /^Develops it: oxygen and nutrients diffuse across the thin capillary walls/,
+    );
+  });
+
+  it("asks nothing when the cause is a bare phrase or nothing more is said of it", () => {
+    expect(
+      why(
+        "### Innate immunity\n\nInnate immunity occurs naturally because genes encode it. Innate immunity is present from birth and responds to any pathogen.",
+      ),
+    ).toEqual([]);
+    expect(
+      why(
+        "### Capillaries\n\nExchange happens in the capillaries because capillary walls are only one cell thick.",
+      ),
+    ).toEqual([]);
+  });
+});
