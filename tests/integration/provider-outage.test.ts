@@ -172,7 +172,14 @@ async function untilClosed(step: string, request: () => Promise<unknown>) {
 describe("a model provider that hangs", () => {
   it("opens the rerank breaker after three timeouts, then retrieves in fused order without calling it", async () => {
     standIn.mode = "hang";
-    for (let i = 0; i < 3; i++) expect((await retrieve()).debug.reranker).toBe("fused-fallback");
+    // Three rerank timeouts open the breaker. On a loaded machine the hanging planner can spend
+    // the request's model budget first: that retrieval ranks offline without calling the reranker
+    // (a timeout not taken), so it may take a retrieval or two more to reach three.
+    const seen: string[] = [];
+    for (let i = 0; i < 8 && (await stateOf("rerank")) !== "open"; i++)
+      seen.push((await retrieve()).debug.reranker);
+    expect(seen.filter((r) => r === "fused-fallback")).toHaveLength(3);
+    expect(seen.every((r) => r === "fused-fallback" || r === "offline")).toBe(true);
     const called = standIn.calls.rerank;
     expect(called).toBeGreaterThanOrEqual(3);
     expect(await stateOf("rerank")).toBe("open");
