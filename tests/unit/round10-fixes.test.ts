@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { mixedDefinition } from "@/lib/generation/offline/forms/bio-claims";
 import { compareTerms } from "@/lib/generation/offline/forms/reasoning";
 import { explainWhy } from "@/lib/generation/offline/forms/understand";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
@@ -90,6 +91,32 @@ describe("explain-why: a cause with substance and more said about it", () => {
     expect(
       why(
         "### Capillaries\n\nExchange happens in the capillaries because capillary walls are only one cell thick.",
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe("bio-mixed-definition: the same kin rules as compare-terms", () => {
+  const mixed = (content: string) =>
+    [
+      ...mixedDefinition.build({
+        kb: buildKnowledge([chunk(content)]),
+        slot: formSlot(DOC, "short", "Remember"),
+        random: () => 0.5,
+        keyAt: 0,
+        used: new Set<string>(),
+      }),
+    ].map((q) => q.promptText);
+
+  it("gives no position a kin term's description, and pairs nothing by 'a pair of …'", () => {
+    expect(
+      mixed(
+        "### Meninges\n\nThe outermost layer is the dura mater, a tough membrane that lines the skull. The middle layer is the arachnoid mater, a thin membrane with a web-like structure.",
+      ),
+    ).toEqual([]);
+    expect(
+      mixed(
+        "### Reproductive anatomy\n\nThe testes are a pair of male reproductive organs that produce sperm and some reproductive hormones. The labia majora are a pair of elongated folds of tissue that run posterior from the mons pubis.",
       ),
     ).toEqual([]);
   });

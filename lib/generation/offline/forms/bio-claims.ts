@@ -1,6 +1,16 @@
 import type { ITerm } from "@/lib/generation/offline/knowledge";
 import { termKey } from "@/lib/generation/offline/knowledge/lexicon";
-import { capital, formUseKey, type IForm, type IFormEnv, keywords, stripEnd, written } from "./common";
+import {
+  capital,
+  formUseKey,
+  type IForm,
+  type IFormEnv,
+  keywords,
+  NO_KIND,
+  POSITION_ONLY,
+  stripEnd,
+  written,
+} from "./common";
 import { kinship, siblingDefinitions } from "./recall";
 
 /**
@@ -55,8 +65,11 @@ export function mixUp(env: IFormEnv, t: ITerm): ITerm | null {
       // A description that contrasts two things ("…, whereas a pulse wave …") is not one term's.
       !CONTRAST.test(o.definition) &&
       kinship(t, o) >= 2 &&
-      ((t.genus !== "" && t.genus === o.genus && !BROAD_GENUS.has(t.genus)) ||
-        (t.head !== "" && t.head === o.head)) &&
+      // "outermost layer" / "middle layer": positions, not terms; "a pair of …": no kind.
+      !POSITION_ONLY.test(t.term) &&
+      !POSITION_ONLY.test(o.term) &&
+      ((t.genus !== "" && t.genus === o.genus && !BROAD_GENUS.has(t.genus) && !NO_KIND.test(t.genus)) ||
+        (t.head !== "" && t.head === o.head && !NO_KIND.test(t.head))) &&
       !named(t.definition, o.term) &&
       !named(o.definition, t.term) &&
       !broader.get(kt)?.has(ko) &&

@@ -355,3 +355,17 @@ export function confusionRationale(
     return `Confuses ${keyName} with ${distractor.name}: “${clip(stripEnd(distractor.gloss), 140)}.”`;
   return `Confuses ${keyName} with ${distractor.name}, a related ${distractor.head || "term"} that does not fit this description.`;
 }
+
+/**
+ * A genus that counts or groups ("a pair of …", "a set of …") says nothing of what the thing is:
+ * testes ("a pair of male reproductive organs") and labia majora ("a pair of elongated folds")
+ * are not siblings (round 9 and 10 readers rejected the pair).
+ */
+export const NO_KIND =
+  /^(?:pair|set|group|number|kind|type|form|sort|series|collection|piece|part|portion|variety|class)s?$/i;
+/**
+ * "outermost layer", "middle layer", "first stage": a position or an order, not a term; without
+ * its whole ("of the meninges") the question does not say what it asks (readers: vague stem).
+ */
+export const POSITION_ONLY =
+  /^(?:the\s+)?(?:outer(?:most)?|inner(?:most)?|middle|upper(?:most)?|lower(?:most)?|top|bottom|first|second|third|fourth|fifth|final|last|central|front|back|outside|inside)\s+(?:layer|part|region|stage|phase|step|side|portion|zone|surface|section|end|half|level|membrane|wall|sheet)s?$/i;

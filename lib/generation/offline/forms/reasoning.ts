@@ -8,6 +8,8 @@ import {
   keywords,
   lower,
   mcq,
+  NO_KIND,
+  POSITION_ONLY,
   sentence,
   stripEnd,
   written,
@@ -38,20 +40,6 @@ export function compress(s: string): string {
     t = t.split(/,\s+(?:which|where|while|whereas|although|as well as)\b|;\s+/)[0]!;
   return t.trim();
 }
-
-/**
- * A genus that counts or groups ("a pair of …", "a set of …") says nothing of what the thing is:
- * testes ("a pair of male reproductive organs") and labia majora ("a pair of elongated folds")
- * are not siblings (round 9 and 10 readers rejected the pair).
- */
-const NO_KIND =
-  /^(?:pair|set|group|number|kind|type|form|sort|series|collection|piece|part|portion|variety|class)s?$/i;
-/**
- * "outermost layer", "middle layer", "first stage": a position or an order, not a term; without
- * its whole ("of the meninges") the question does not say what it asks (readers: vague stem).
- */
-const POSITION_ONLY =
-  /^(?:the\s+)?(?:outer(?:most)?|inner(?:most)?|middle|upper(?:most)?|lower(?:most)?|top|bottom|first|second|third|fourth|fifth|final|last|central|front|back|outside|inside)\s+(?:layer|part|region|stage|phase|step|side|portion|zone|surface|section|end|half|level|membrane|wall|sheet)s?$/i;
 
 /** Pairs of terms defined in the passages that are the same kind of thing (the same genus or head). */
 function siblingPairs(env: IFormEnv): [ITerm, ITerm][] {
