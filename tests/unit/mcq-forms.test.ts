@@ -19,6 +19,7 @@ import { dimsOfUnit, readUnit, statedUnits } from "@/lib/generation/offline/know
 import type { ISentence } from "@/lib/generation/offline/knowledge/sentences";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
+import { testSentence } from "../support/sentence";
 
 // Sentences and passages from the Physics corpus (OpenStax Physics, ch. 6, 18, 19).
 const ROTATION = `## 6.1 Angle of Rotation and Angular Velocity
@@ -46,15 +47,7 @@ const chunk = (content: string, i: number, section: string): IContextChunk =>
     sectionPath: `Chapter ${section.split(".")[0]} > ${section}`,
   }) as IContextChunk;
 
-const sentence = (text: string): ISentence => ({
-  text,
-  chunkKey: "phys:0",
-  heading: "",
-  section: "",
-  position: 0,
-  sideBox: false,
-  standalone: true,
-});
+const sentence = (text: string): ISentence => testSentence(text, { chunkKey: "phys:0" });
 
 const slot = (bloomLevel: EBloomLevel): ISlot =>
   ({ id: "s", index: 0, type: "mcq", bloomLevel, marks: 1, difficulty: "medium" }) as ISlot;

@@ -10,16 +10,9 @@ import { wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
 import type { ISentence } from "@/lib/generation/offline/knowledge/sentences";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
+import { testSentence } from "../support/sentence";
 
-const sentence = (text: string): ISentence => ({
-  text,
-  chunkKey: "k",
-  heading: "",
-  section: "",
-  position: 0,
-  sideBox: false,
-  standalone: true,
-});
+const sentence = (text: string): ISentence => testSentence(text);
 
 const chunk = (content: string, i: number, section: string, documentId = "doc"): IContextChunk =>
   ({

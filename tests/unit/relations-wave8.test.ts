@@ -12,18 +12,11 @@ import { extractDependences, extractMonotonic } from "@/lib/generation/offline/k
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
 import { formSlot } from "../support/form-slots";
+import { testSentence } from "../support/sentence";
 
 /** Round 10: relations stated in more of the ways textbooks state them (Physics, Biology, Indian board). */
 
-const sentence = (text: string) => ({
-  text,
-  chunkKey: "k",
-  heading: "",
-  section: "",
-  position: 0,
-  sideBox: false,
-  standalone: true,
-});
+const sentence = (text: string) => testSentence(text);
 const read = (text: string) =>
   extractMonotonic([sentence(text)]).map((r) => [r.x, r.y, r.sign, r.proportional === true]);
 

@@ -6,6 +6,7 @@ import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import type { ISentence } from "@/lib/generation/offline/knowledge";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType, IContextChunk, ISlot } from "@/types/generation.types";
+import { testSentence } from "../support/sentence";
 
 /** Round 8 rejects and edits (eval/generation/round8.readers.jsonl), fixed in the forms. */
 
@@ -142,15 +143,7 @@ where v_w is the wave speed, f is the frequency and λ is the wavelength.`,
   });
 });
 
-const sentenceOf = (text: string): ISentence => ({
-  text,
-  chunkKey: "k",
-  heading: "",
-  section: "",
-  position: 0,
-  sideBox: false,
-  standalone: true,
-});
+const sentenceOf = (text: string): ISentence => testSentence(text);
 
 describe("statements (statement-mcq, spot-the-error): swaps a teacher would set", () => {
   it("makes no swap that reads as nonsense or gives itself away", () => {

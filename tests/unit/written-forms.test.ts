@@ -199,9 +199,7 @@ describe("explain-mechanism", () => {
         "### Generators\n\nThe current in the loop is reversed every half rotation so that the torque on the loop is always in the same direction.",
     };
     // Both are read as mechanisms; the form declines them.
-    expect(extractMechanisms([sentence("Transduction causes a recombinant organism.")])).toHaveLength(
-      1,
-    );
+    expect(extractMechanisms([sentence("Transduction causes a recombinant organism.")])).toHaveLength(1);
     expect(buildKnowledge([alone]).sentences.length).toBe(1);
     for (const chunk of [bare, alone]) {
       const env = {
