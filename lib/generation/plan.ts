@@ -249,6 +249,20 @@ function supportedBounds(
   };
 }
 
+/** The levels of `free` slots: a distribution's exact counts, else round-robin over the targets, lowest first. */
+function levelPool(blueprint: TBlueprint, free: number): EBloomLevel[] {
+  if (blueprint.bloomDistribution && free > 0) {
+    const counts = largestRemainder(blueprint.bloomDistribution, free, BLOOM_LEVELS);
+    return BLOOM_LEVELS.flatMap((l) => Array<EBloomLevel>(counts[l]).fill(l));
+  }
+  if (blueprint.bloomTargets?.length) {
+    const targets = BLOOM_LEVELS.filter((l) => blueprint.bloomTargets!.includes(l));
+    const pool = Array.from({ length: free }, (_, i) => targets[i % targets.length]!);
+    return pool.sort((a, b) => BLOOM_LEVELS.indexOf(a) - BLOOM_LEVELS.indexOf(b));
+  }
+  return [];
+}
+
 /**
  * One slot per question. Explicit per-item levels are kept; the remaining questions get levels
  * from the distribution (largest remainder, exact counts), else round-robin over the targets,
@@ -276,34 +290,18 @@ export function planSlots(
     })),
   );
   const free = items.filter((i) => !i.level);
+  const types = free.map((f) => f.type);
+  // Offline (`supported`): placed by what can be written, within each level's bounds; otherwise
+  // a pool of levels placed by material.
   const bounds = supported && free.length > 0 ? supportedBounds(blueprint, free.length) : null;
-  let pool: EBloomLevel[] = [];
-  if (bounds) {
-    // Offline: placed by what can be written (pool unused).
-  } else if (blueprint.bloomDistribution && free.length > 0) {
-    const counts = largestRemainder(blueprint.bloomDistribution, free.length, BLOOM_LEVELS);
-    pool = BLOOM_LEVELS.flatMap((l) => Array<EBloomLevel>(counts[l]).fill(l));
-  } else if (blueprint.bloomTargets?.length) {
-    const targets = BLOOM_LEVELS.filter((l) => blueprint.bloomTargets!.includes(l));
-    pool = free.map((_, i) => targets[i % targets.length]!);
-    pool.sort((a, b) => BLOOM_LEVELS.indexOf(a) - BLOOM_LEVELS.indexOf(b));
-  }
-  if (bounds && supported) {
-    const levels = arrangeSupported(
-      free.map((f) => f.type),
-      bounds.lo,
-      bounds.hi,
-      supported,
-    );
-    free.forEach((f, j) => {
-      f.level = levels[j];
-    });
-  } else if (pool.length > 0) {
-    const levels = arrangeLevels(
-      free.map((f) => f.type),
-      pool,
-      feasible,
-    );
+  const pool = bounds ? [] : levelPool(blueprint, free.length);
+  const levels =
+    bounds && supported
+      ? arrangeSupported(types, bounds.lo, bounds.hi, supported)
+      : pool.length > 0
+        ? arrangeLevels(types, pool, feasible)
+        : null;
+  if (levels) {
     free.forEach((f, j) => {
       f.level = levels[j];
     });

@@ -57,6 +57,7 @@ function passCell(
   // As successive slots of this cell would search: each from the top, with what the slots before
   // it accepted marked used (the passage text, and which form asked it) and read against.
   const used = new Set<string>();
+  const avoidPrompts = opts.avoidPrompts ?? [];
   while (passed.length < DRY_RUN_CAP) {
     let read = 0;
     let found = false;
@@ -66,7 +67,7 @@ function passCell(
         question,
         level,
         gateCtx,
-        { accepted: passed, avoidPrompts: [...(opts.avoidPrompts ?? [])] },
+        { accepted: passed, avoidPrompts },
         { profile: "strict" },
       );
       if (!verdict.passed) continue;

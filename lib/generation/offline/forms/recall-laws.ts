@@ -15,7 +15,7 @@ import {
   stripEnd,
   written,
 } from "./common";
-import { reverse } from "./statements";
+import { reverseClause } from "./statements";
 
 /**
  * Remember: named laws and principles the passages state ("Newton’s third law of motion states
@@ -152,15 +152,7 @@ export const lawMcq: IForm = {
     for (const law of own) {
       if (env.used.has(law.sentence) || env.used.has(formUseKey("law-mcq", law.name))) continue;
       const wrong: IOption[] = [];
-      const flipped = reverse({
-        text: `${capital(law.body)}.`,
-        chunkKey: law.chunkKey,
-        heading: "",
-        section: "",
-        position: 0,
-        sideBox: false,
-        standalone: true,
-      });
+      const flipped = reverseClause(`${capital(law.body)}.`, law.chunkKey);
       if (flipped)
         wrong.push({
           text: flipped.text,

@@ -14,7 +14,7 @@ import {
   stripEnd,
   written,
 } from "./common";
-import { reverse } from "./statements";
+import { reverseClause } from "./statements";
 
 /**
  * Questions about stated relationships: assertion–reason (Analyze: relate a cause to its effect),
@@ -146,16 +146,7 @@ export const assertionReason: IForm = {
       const other = unrelatedTruth(env, c);
       // A or R made false only by reversing a stated direction or quality (never "not"), and only
       // when cause and effect are two sentences: one "because" sentence is never split into A and R.
-      const flip = (text: string) =>
-        reverse({
-          text: `${text}.`,
-          chunkKey: c.chunkKey,
-          heading: "",
-          section: "",
-          position: 0,
-          sideBox: false,
-          standalone: true,
-        });
+      const flip = (text: string) => reverseClause(`${text}.`, c.chunkKey);
       const falseR = c.across ? flip(r) : null;
       const falseA = c.across ? flip(a) : null;
       const variants = [

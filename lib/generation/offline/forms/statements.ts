@@ -196,6 +196,10 @@ export function reverse(s: ISentence): ISwap | null {
   return hit ? { ...hit, sentence: s } : null;
 }
 
+/** `reverse` of a clause that is not a passage sentence of its own (a cause, a law's body), cited to `chunkKey`. */
+export const reverseClause = (text: string, chunkKey: string): ISwap | null =>
+  reverse({ text, chunkKey, heading: "", section: "", position: 0, sideBox: false, standalone: true });
+
 /**
  * Definitions and constants are not reversed (round 6 readers: a "reversed" definition or a stated
  * constant read as still true, or as a trick): only a stated quality, direction or change is.

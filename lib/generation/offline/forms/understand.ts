@@ -4,8 +4,8 @@ import type { TQuestion } from "@/types/generation.types";
 import { capital, clip, type IForm, type IFormEnv, keywords, lower, mcq, stripEnd, written } from "./common";
 import { LEANS_ON_CONTEXT } from "./recall";
 import { usableCauses } from "./relations";
-import { reverse } from "./statements";
-import { CUT_SHORT } from "./written-explain";
+import { reverseClause } from "./statements";
+import { thinCause } from "./written-explain";
 
 /**
  * Understand: explain why something happens from the cause the text states. The question names
@@ -49,15 +49,10 @@ export const explainWhy: IForm = {
     const long = env.slot.type === "long";
     for (const c of usableCauses(env)) {
       if (!explainable(c)) continue;
-      // As explain-mechanism: a bare cause ("genetic factors or physiology") or one with nothing
-      // more said about it is one mark of recall (round 10 readers rejected both such items).
-      if (contentWords(c.cause).length < 4) {
-        env.trace?.("the cause is a bare phrase (< 4 content words): recall, not an explanation");
-        continue;
-      }
-      // "… are ultimately." — an effect cut before its verb's complement.
-      if (CUT_SHORT.test(stripEnd(c.effect))) {
-        env.trace?.("the effect is cut short");
+      // As explain-mechanism: a bare cause or one with nothing more said about it is recall.
+      const thin = thinCause(c.cause, c.effect);
+      if (thin) {
+        env.trace?.(thin);
         continue;
       }
       const extra = elaboration(env, c);
@@ -103,15 +98,7 @@ export const explainWhyMcq: IForm = {
       if (!explainable(c)) continue;
       const key = `${capital(stripEnd(c.cause))}.`;
       const distractors: { text: string; rationale: string }[] = [];
-      const flipped = reverse({
-        text: `${capital(stripEnd(c.cause))}.`,
-        chunkKey: c.chunkKey,
-        heading: "",
-        section: "",
-        position: 0,
-        sideBox: false,
-        standalone: true,
-      });
+      const flipped = reverseClause(`${capital(stripEnd(c.cause))}.`, c.chunkKey);
       if (flipped)
         distractors.push({
           text: flipped.text,

@@ -90,7 +90,21 @@ export function explainItem(m: IMechanism): { prompt: string; answer: string; li
 }
 
 /** An effect or clause that stops before its complement ("… are ultimately", "… is the"). */
-export const CUT_SHORT = /\b(?:\w+ly|are|is|was|were|be|been|the|a|an|of|to|by)$/i;
+const CUT_SHORT = /\b(?:\w+ly|are|is|was|were|be|been|the|a|an|of|to|by)$/i;
+
+/**
+ * Why a stated cause cannot carry an explain item (explain-why, explain-mechanism), or null. A
+ * cause of a few words ("transduction", "sliding on the slide", "the reduction in Patm", "genetic
+ * factors or physiology") makes a three-mark answer that says the cause three times: round 10's
+ * readers rejected all four such short answers (8 of 8 readings); an effect cut before its
+ * complement ("… are ultimately") cannot be asked.
+ */
+export function thinCause(cause: string, effect: string): string | null {
+  if (contentWords(cause).length < 4)
+    return "the cause is a bare phrase (< 4 content words): recall, not an explanation";
+  if (CUT_SHORT.test(stripEnd(effect))) return "the effect is cut short";
+  return null;
+}
 
 /** A further sentence of the same passage on the same idea (a long answer's further marks). */
 function elaboration(env: IFormEnv, m: IMechanism): ISentence | undefined {
@@ -142,18 +156,11 @@ export const explainMechanism: IForm = {
       }
       const item = explainItem(m);
       if (!item) continue;
-      // A cause of a few words ("transduction", "sliding on the slide", "the reduction in Patm",
-      // "genetic factors or physiology") makes a three-mark answer that says the cause three
-      // times: round 10's readers rejected all four such short answers (8 of 8 readings). A short
-      // answer, like a long one, now needs a cause with substance (four content words or more) and
-      // a further sentence that develops the cause.
-      if (contentWords(m.cause).length < 4) {
-        env.trace?.("the cause is a bare phrase (< 4 content words): recall, not an explanation");
-        continue;
-      }
-      // "… are ultimately." — an effect cut before its verb's complement.
-      if (CUT_SHORT.test(stripEnd(m.effect))) {
-        env.trace?.("the effect is cut short");
+      // A short answer, like a long one, needs a cause with substance and a further sentence
+      // that develops the cause.
+      const thin = thinCause(m.cause, m.effect);
+      if (thin) {
+        env.trace?.(thin);
         continue;
       }
       const extra = elaboration(env, m);
