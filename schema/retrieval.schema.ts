@@ -184,9 +184,12 @@ export const RetrievalPlanSchema = z.object({
 
 /** Why `items` is empty although the scope has passages. */
 export const RefusalSchema = z.object({
-  code: z.enum(["no_terms_in_scope", "weak_evidence", "all_excluded"]),
+  code: z.enum(["no_terms_in_scope", "weak_evidence", "model_found_nothing", "all_excluded"]),
   message: z.string(),
-  /** The best passage's calibrated relevance, below `threshold`. */
+  /**
+   * The best passage's calibrated relevance, below `threshold`; for `model_found_nothing`, the
+   * language-model reranker's best score (0–1) of the closest passages.
+   */
   bestRelevance: z.number(),
   threshold: z.number(),
 });

@@ -48,6 +48,10 @@ const opts = new Command()
   ])
   .option("--physics <dir>", "second book for --refusal", "../shared/eval/corpus/physics")
   .option(
+    "--llm",
+    "with --refusal: plan and rerank with the configured language model (OPENAI_API_KEY), as production does",
+  )
+  .option(
     "--mcq <file>",
     "pasted exam questions instead (an eval question file: ../shared/eval/questions/biology-2e.jsonl, …-short-answer.jsonl, eval/retrieval/physics-exam-questions.jsonl)",
   )
@@ -70,6 +74,7 @@ const opts = new Command()
     refusal?: string[];
     questions: string[];
     physics: string;
+    llm?: boolean;
     mcq?: string;
     stemOnly?: boolean;
   }>();
@@ -181,6 +186,7 @@ if (opts.refusal) {
     questions: opts.questions,
     planTuning,
     json: !!opts.json,
+    llm: !!opts.llm,
   });
   process.exit(0);
 }

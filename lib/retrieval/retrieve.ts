@@ -121,7 +121,14 @@ export async function retrieve(
           // The meaning profile only where it is used: by the model, or by a fit collecting evidence.
           { meaning: MODEL_USES_MEANING || Boolean(settings.onJudged) },
         ).catch(() => null);
-  const judgement = judgeRelevance(run, assessed.top, assessed.pass.candidates, plan.options, vocabulary);
+  const judgement = judgeRelevance(
+    run,
+    assessed.top,
+    assessed.pass.candidates,
+    plan.options,
+    vocabulary,
+    assessed.pass.reranker,
+  );
   return buildResponse(run, assessed, started, explanations, {
     plan,
     probes: gathered.probes,

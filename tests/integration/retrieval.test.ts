@@ -217,6 +217,55 @@ describe("POST /api/retrieval/query", () => {
     expect(body.items[0].rerankScore).toBe(1);
   });
 
+  /** A reranking model that gives every passage `score`, or `best` to the last one it is shown. */
+  const scoringModel = (score: number, best = score) =>
+    textModel((options) => {
+      const prompt = JSON.stringify(options.prompt);
+      const ids = [...prompt.matchAll(/passage id=\\+"(\d+)/g)].map((m) => Number(m[1]));
+      return JSON.stringify({
+        scores: ids.map((id) => ({ id, score: id === ids.length - 1 ? best : score })),
+      });
+    });
+
+  it("refuses when the LLM reranker reads the closest passages and finds none about the query", async () => {
+    const question = {
+      filters: FILTERS,
+      query: "active transport against a gradient",
+      topK: 4,
+      rerankFanout: 6,
+    };
+    // The calibrated model alone answers this in-scope query…
+    expect((await ask(question)).body.refusal).toBeUndefined();
+    // …but a model that scores every passage 0 or 1 of 10 has read them and found nothing.
+    setLanguageModelForProcess(scoringModel(1, 0), 2000);
+    const { status, body } = await ask(question);
+    setLanguageModelForProcess(undefined);
+    expect(status).toBe(200);
+    expect(() => RetrievalQueryResponseSchema.parse(body)).not.toThrow();
+    expect(body.debug.reranker).toBe("llm");
+    expect(body.items).toEqual([]);
+    expect(body.refusal).toMatchObject({ code: "model_found_nothing", bestRelevance: 0.1, threshold: 0.2 });
+    expect(body.refusal.message).toMatch(/language model/);
+    expect(body.suggestions.length).toBeGreaterThan(0);
+  });
+
+  it("keeps results the calibrated model would refuse when the LLM reranker finds a passage that answers", async () => {
+    const question = { filters: FILTERS, query: "xylophone zebra quasar cryptocurrency", topK: 4 };
+    expect((await ask(question)).body.refusal).toBeDefined();
+    // A middling score (4 of 10) leaves the decision to the calibrated model…
+    setLanguageModelForProcess(scoringModel(1, 4), 2000);
+    const unsure = await ask(question);
+    expect(unsure.body.debug.reranker).toBe("llm");
+    expect(["no_terms_in_scope", "weak_evidence"]).toContain(unsure.body.refusal?.code);
+    // …a passage scored 8 of 10 overrides it.
+    setLanguageModelForProcess(scoringModel(1, 8), 2000);
+    const { body } = await ask(question);
+    setLanguageModelForProcess(undefined);
+    expect(body.debug.reranker).toBe("llm");
+    expect(body.refusal).toBeUndefined();
+    expect(body.items.length).toBeGreaterThan(0);
+  });
+
   it("answers bad input with 400 and field paths", async () => {
     const cases: [unknown, string][] = [
       [{ filters: FILTERS, query: "   " }, "query"],

@@ -95,13 +95,23 @@ export async function runRefusalEval(p: {
   questions: string[];
   planTuning: Record<string, number>;
   json: boolean;
+  /** Plan and rerank with the configured language model (its reading joins the refusal). */
+  llm?: boolean;
 }) {
+  const { getLanguageModel, getLlmTimeoutMs } = await import("@/lib/ai/providers");
+  const model = p.llm ? getLanguageModel() : null;
+  if (p.llm && !model) {
+    console.error(
+      "--llm needs a language model: set OPENAI_API_KEY (and OPENAI_BASE_URL for another server).",
+    );
+    process.exit(2);
+  }
   const ws = await openOfflineWorkspace(p.dataDir);
   const { retrieve } = await import("@/lib/retrieval/retrieve");
   for (const c of p.corpora) await ws.ingest([c]);
   const manifests: IManifest[] = await Promise.all(p.corpora.map((c) => readManifest(c)));
   const byBook = new Map(manifests.map((m) => [m.book, m]));
-  const deps = { db: ws.db, embedder: ws.embedder, model: null, llmTimeoutMs: 0 };
+  const deps = { db: ws.db, embedder: ws.embedder, model, llmTimeoutMs: model ? getLlmTimeoutMs() : 0 };
   const refused = async (m: IManifest, query: string) => {
     const res = await retrieve(
       deps,

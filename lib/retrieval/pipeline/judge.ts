@@ -14,7 +14,7 @@ import {
   specificity,
 } from "../calibrate";
 import type { IScopeVocabulary } from "../scope-vocabulary";
-import { type ICandidate, type IRetrievalRun, keyOf } from "./types";
+import { type ICandidate, type IRetrievalRun, keyOf, type TReranker } from "./types";
 
 /** Candidates whose words count as "found in the scope" (the searched pool, best first). */
 const SCOPE_SAMPLE = 48;
@@ -37,6 +37,34 @@ function stemsOf(c: ICandidate): ReadonlySet<string> {
   return stems;
 }
 
+/**
+ * The language-model reranker's reading of the pool, used by the refusal in production: below
+ * MODEL_NOTHING_BELOW (every passage scored 0 or 1 of 10) the model read the closest passages and
+ * found none about the query; from MODEL_ANSWERS_FROM (7 of 10) it found one that answers it. The
+ * offline refusal model cannot tell a neighbouring subject's specialist words from the scope's own
+ * (docs/retrieval-quality.md, "What is not done"); a model that reads the passages can. Between the
+ * two, or without a language-model rerank, the calibrated model decides alone. Not measured here:
+ * no key is reachable from this machine (docs/retrieval-quality.md, "The model's reading").
+ */
+export const MODEL_NOTHING_BELOW = 0.2;
+export const MODEL_ANSWERS_FROM = 0.7;
+
+export type TModelVerdict = "nothing" | "answers" | "unsure";
+
+/** What the language-model rerank says of the pool; null when no language model reranked it. */
+export function modelVerdict(reranker: TReranker, pool: readonly ICandidate[]): TModelVerdict | null {
+  if (reranker !== "llm") return null;
+  const scores = pool.flatMap((c) => (c.rerank === undefined ? [] : [c.rerank]));
+  if (scores.length === 0) return null;
+  const best = Math.max(...scores);
+  if (best < MODEL_NOTHING_BELOW) return "nothing";
+  return best >= MODEL_ANSWERS_FROM ? "answers" : "unsure";
+}
+
+/** The best language-model rerank score of the pool (0 when none). */
+const modelBest = (pool: readonly ICandidate[]) =>
+  Math.max(0, ...pool.flatMap((c) => (c.rerank === undefined ? [] : [c.rerank])));
+
 export interface IJudgement {
   relevance: number[];
   features: IRelevanceFeatures[];
@@ -51,7 +79,8 @@ export interface IJudgement {
  * best passage with the scope evidence: its cosine against the pool, and the share of the query's
  * words the whole scope never uses, from `vocabulary`), else the best passage's relevance. Queries
  * with no topic words (an instruction and a chapter) are
- * never refused: the filters say what they are about.
+ * never refused: the filters say what they are about. When a language model reranked the pool
+ * (`reranker` "llm"), its reading overrides the calibrated model at either end (modelVerdict).
  */
 export function judgeRelevance(
   run: IRetrievalRun,
@@ -59,6 +88,7 @@ export function judgeRelevance(
   pool: readonly ICandidate[],
   extraTopicWords: readonly string[] = [],
   vocabulary: IScopeVocabulary | null = null,
+  reranker: TReranker = "none",
 ): IJudgement {
   const { classification } = run.understanding;
   const sample = pool.slice(0, SCOPE_SAMPLE);
@@ -123,9 +153,28 @@ export function judgeRelevance(
   // The query as a whole (calibrate.ts queryRelevance, refusal-model.json): the best passage's
   // relevance with the pool's cosine and the scope and background frequency of the query's words.
   const scoped = vocabulary ? (queryRelevance(judged, run.deps.embedder.modelId) ?? best) : best;
+  const verdict = modelVerdict(reranker, pool);
   const refuse =
-    run.settings.refuse && !noTopic && !classification.broad && top.length > 0 && scoped < REFUSE_BELOW;
+    run.settings.refuse &&
+    !noTopic &&
+    !classification.broad &&
+    top.length > 0 &&
+    (verdict === "nothing" || (verdict !== "answers" && scoped < REFUSE_BELOW));
   if (!refuse) return { relevance, features, weak };
+  if (verdict === "nothing" && scoped >= REFUSE_BELOW) {
+    return {
+      relevance,
+      features,
+      weak,
+      refusal: {
+        code: "model_found_nothing",
+        message:
+          "The language model read the closest passages in this scope and found none about the query: their words match, their subject does not.",
+        bestRelevance: round3(modelBest(pool)),
+        threshold: MODEL_NOTHING_BELOW,
+      },
+    };
+  }
   const nothing = (features[0]?.scopeCoverage ?? 0) === 0;
   return {
     relevance,
