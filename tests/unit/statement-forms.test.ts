@@ -151,6 +151,12 @@ describe("statement forms", () => {
     expect(q.markingScheme.map((p) => p.marks)).toEqual([1, 1, 1, 1, 1]);
     expect(q.suggestedAnswer.match(/is wrong: it should say/g)).toHaveLength(2);
     expect(q.suggestedAnswer.match(/is correct\./g)).toHaveLength(1);
+    // The keywords are the corrections a student must write, not words the notes already show.
+    const corrections = [...q.suggestedAnswer.matchAll(/it should say “(\w+)”/g)].map((m) =>
+      m[1]!.toLowerCase(),
+    );
+    expect(q.evaluatorKeywords.length).toBeGreaterThan(0);
+    for (const k of q.evaluatorKeywords) expect(corrections).toContain(k);
   });
 
   it("is not offered for an Evaluate slot: spotting a flipped word is recall", () => {

@@ -4,17 +4,7 @@ import type { ISentence } from "@/lib/generation/offline/knowledge";
 import { FEATURE_BOX } from "@/lib/generation/offline/knowledge/sentences";
 import { contentWords } from "@/lib/text/tokenize";
 import type { TQuestion } from "@/types/generation.types";
-import {
-  capital,
-  clip,
-  type IForm,
-  type IFormEnv,
-  keywords,
-  mcq,
-  stripEnd,
-  topicName,
-  written,
-} from "./common";
+import { capital, clip, type IForm, type IFormEnv, mcq, stripEnd, topicName, written } from "./common";
 import { LEANS_ON_CONTEXT } from "./recall";
 import { ABOUT_NAMES } from "./relations";
 
@@ -663,7 +653,8 @@ function notesQuestion(
       )
       .join(" "),
     points,
-    keywords: keywords([...errors.map((e) => e.from), ...errors.map((e) => e.sentence.text)]),
+    // The corrections, not words of the notes: a marker crediting those would credit a copy.
+    keywords: [...new Set(errors.map((e) => e.from.toLowerCase()))],
     sources: notes.map((n) => ({ chunkKey: n.s.chunkKey, quote: n.s.text })),
   });
 }
