@@ -37,6 +37,7 @@ const opts = new Command()
   .option("--read <file>", "write every generated question with its cited passages (Markdown)")
   .option("--no-authors", "skip the author-MCQ false-positive check")
   .option("--use-section", "let slots the selection cannot fill draw on the rest of its section")
+  .option("--no-pool", "no option pool from the subject's other documents (loadScope's chapter only)")
   .option("--why", "per empty slot, each form's material, candidates built and the gate's first refusal")
   .option("--json", "print JSON")
   .parse()
@@ -51,6 +52,7 @@ const opts = new Command()
     offset: string;
     dataDir: string;
     authors: boolean;
+    pool: boolean;
     useSection?: boolean;
     why?: boolean;
     json?: boolean;
@@ -165,6 +167,8 @@ for (const topic of topics) {
     db,
     userId,
     chunks.map((c) => c.documentId),
+    400,
+    { pool: opts.pool },
   );
   scopeMs.push(performance.now() - scopeStarted);
   const request = GenerationRequestSchema.parse({

@@ -113,7 +113,7 @@ describe("kind test for options from other chapters (sameKind)", () => {
     ).toBe(null);
   });
 
-  it("takes a shared head noun in OpenStax Physics names, and WordNet siblings only under a concrete parent", () => {
+  it("takes a shared head noun in OpenStax Physics names, and WordNet only under the text's genus", () => {
     const kinetic = term("Kinetic energy is the energy of motion of an object.");
     const potential = term("Potential energy is the stored energy of position of an object.");
     expect(sameKind({ name: kinetic.term, genus: kindOf(kinetic), head: kinetic.head }, potential)).toBe(
@@ -122,9 +122,12 @@ describe("kind test for options from other chapters (sameKind)", () => {
     expect(sameKind({ name: "kinetic energy", genus: "", head: "energy" }, { ...potential, genus: "" })).toBe(
       "head",
     );
-    // Ribosomes and lysosomes share the direct WordNet parent "organelle"; a hypothesis is no model's sibling.
+    // WordNet confirms a kind the text gives; two names under one WordNet parent are not enough.
     const ribosome = term("A ribosome is the site of protein synthesis in the cytoplasm of the cell.");
-    expect(sameKind({ name: "lysosome", genus: "", head: "lysosome" }, ribosome)).toBe("wordnet-sibling");
+    expect(
+      sameKind({ name: "lysosome", genus: "organelle", head: "lysosome" }, { ...ribosome, genus: "" }),
+    ).toBe("wordnet-genus");
+    expect(sameKind({ name: "lysosome", genus: "", head: "lysosome" }, ribosome)).toBe(null);
     const hypothesis = term("A hypothesis is a suggested explanation that can be tested by an experiment.");
     expect(sameKind({ name: "model", genus: "", head: "model" }, hypothesis)).toBe(null);
   });
