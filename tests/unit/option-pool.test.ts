@@ -128,6 +128,9 @@ describe("kind test for options from other chapters (sameKind)", () => {
       sameKind({ name: "lysosome", genus: "organelle", head: "lysosome" }, { ...ribosome, genus: "" }),
     ).toBe("wordnet-genus");
     expect(sameKind({ name: "lysosome", genus: "", head: "lysosome" }, ribosome)).toBe(null);
+    // …and never against a genus the other definition states, even a loose one.
+    const radiation = term("Radiation is the only method of heat transfer where no medium is required.");
+    expect(sameKind({ name: "kinetic energy", genus: "energy", head: "energy" }, radiation)).toBe(null);
     const hypothesis = term("A hypothesis is a suggested explanation that can be tested by an experiment.");
     expect(sameKind({ name: "model", genus: "", head: "model" }, hypothesis)).toBe(null);
   });

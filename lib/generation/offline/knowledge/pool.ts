@@ -100,8 +100,9 @@ export function sameKind(key: IKindKey, o: ITerm): "genus" | "head" | "wordnet-g
     (key.name.includes(" ") || oName.includes(" "))
   )
     return "head";
-  // A different genus stated in the text outweighs WordNet.
-  if (keyGenus && oKind && oKind !== keyGenus) return null;
+  // A different genus stated in the text outweighs WordNet, even a loose one: radiation is energy
+  // in WordNet, but "the only method of heat transfer …" is no option for kinetic energy.
+  if (keyGenus && o.genus && o.genus !== keyGenus) return null;
   const oParents = parents(oName);
   if (keyGenus && oParents.has(keyGenus)) return "wordnet-genus";
   return null;
