@@ -31,6 +31,11 @@ export interface IContextChunk {
   zone?: EZone;
   /** Its runs by zone, [start, end, zone] offsets into `content`; read from its text when missing. */
   zoneSpans?: TZoneSpan[];
+  /**
+   * A passage of another document of the subject, cut to its defining sentences (`loadScope`):
+   * a source of wrong options of the key's kind only, never of questions, sections or citations.
+   */
+  optionsOnly?: boolean;
 }
 
 /**

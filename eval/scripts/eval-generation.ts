@@ -37,6 +37,7 @@ const opts = new Command()
   .option("--read <file>", "write every generated question with its cited passages (Markdown)")
   .option("--no-authors", "skip the author-MCQ false-positive check")
   .option("--use-section", "let slots the selection cannot fill draw on the rest of its section")
+  .option("--no-pool", "no option pool from the subject's other documents (loadScope's chapter only)")
   .option("--why", "per empty slot, each form's material, candidates built and the gate's first refusal")
   .option("--json", "print JSON")
   .parse()
@@ -51,6 +52,7 @@ const opts = new Command()
     offset: string;
     dataDir: string;
     authors: boolean;
+    pool: boolean;
     useSection?: boolean;
     why?: boolean;
     json?: boolean;
@@ -130,6 +132,8 @@ const firstMs: number[] = [];
 const setMs: number[] = [];
 /** The planning dry run of each set (slot/dry-run.ts), part of the time to the first question. */
 const dryRunMs: number[] = [];
+/** Loading the chapter and the subject's option pool (`loadScope`), before the set starts. */
+const scopeMs: number[] = [];
 const samples: string[] = [];
 const reading: string[] = [];
 const levelsPerSet: number[] = [];
@@ -158,11 +162,15 @@ for (const topic of topics) {
     enableRerank: true,
   });
   const chunks = await loadContext(db, userId, found.items);
+  const scopeStarted = performance.now();
   const scope = await loadScope(
     db,
     userId,
     chunks.map((c) => c.documentId),
+    400,
+    { pool: opts.pool },
   );
+  scopeMs.push(performance.now() - scopeStarted);
   const request = GenerationRequestSchema.parse({
     filters,
     context: found.items.map((i) => ({ documentId: i.documentId, chunkIndex: i.chunkIndex })),
@@ -439,6 +447,9 @@ const summary = {
   firstQuestionMsP95: quant(firstMs, 0.95),
   dryRunMsP50: quant(dryRunMs, 0.5),
   dryRunMsP95: quant(dryRunMs, 0.95),
+  scopeMsP50: quant(scopeMs, 0.5),
+  scopeMsP95: quant(scopeMs, 0.95),
+  scopeMsMax: Math.max(0, ...scopeMs),
   setMsP50: quant(setMs, 0.5),
   setMsP95: quant(setMs, 0.95),
   authorMcqs: {
@@ -522,6 +533,9 @@ else {
   );
   console.log(
     `| first question p95; planning dry run p50 (p95) | ${summary.firstQuestionMsP95.toFixed(1)} ms; ${summary.dryRunMsP50.toFixed(1)} (${summary.dryRunMsP95.toFixed(1)}) ms |`,
+  );
+  console.log(
+    `| scope and option pool load p50 (p95; max) | ${summary.scopeMsP50.toFixed(1)} (${summary.scopeMsP95.toFixed(1)}; ${summary.scopeMsMax.toFixed(1)}) ms |`,
   );
   if (opts.why) {
     console.log("\n## Why slots stayed empty, per form (fresh generator, nothing accepted yet)");

@@ -2,6 +2,7 @@ import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
 import type { TNarrowRow } from "@/lib/db/rows.generated";
 import { AppError } from "@/lib/errors";
+import { compactPool } from "@/lib/generation/offline/knowledge/pool";
 import { questionEditIssues, type TGenerationRequest, type TPatchQuestion } from "@/schema/generation.schema";
 import type { EZone, TZoneSpan } from "@/types/chunk.types";
 import {
@@ -74,14 +75,16 @@ export async function loadContext(
 
 /**
  * The chapter(s) behind the selected passages: every chunk of their documents the caller may see,
- * in reading order, up to `max`. The offline generator draws wrong options and investigation
- * controls from it; questions never cite it.
+ * in reading order, up to `max`; then (unless `pool: false`) the option pool of `loadOptionPool`,
+ * marked `optionsOnly`. The offline generator draws wrong options and investigation controls from
+ * the chapter, and Remember MCQ options of the key's kind from the pool; questions never cite either.
  */
 export async function loadScope(
   db: ISqlExecutor,
   userId: string,
   documentIds: readonly string[],
   max = 400,
+  opts: { pool?: boolean } = {},
 ): Promise<IContextChunk[]> {
   if (documentIds.length === 0) return [];
   const rows = await db.query<{
@@ -104,7 +107,26 @@ export async function loadScope(
      limit $3`,
     [[...new Set(documentIds)], userId, max],
   );
-  return rows.map((r) => ({
+  const chapter = rows.map(scopeChunk);
+  if (opts.pool === false) return chapter;
+  return [...chapter, ...(await loadOptionPool(db, userId, documentIds))];
+}
+
+type TScopeRow = {
+  document_id: string;
+  chunk_index: number;
+  content: string;
+  title: string;
+  bucket: string;
+  path: string;
+  section_path: string;
+  zone: EZone | null;
+  zone_spans: TZoneSpan[] | null;
+};
+
+const scopeChunk = (r: TScopeRow): IContextChunk => {
+  // bucket and path ride along as before (the chunk type does not name them).
+  const chunk = {
     documentId: r.document_id,
     chunkIndex: r.chunk_index,
     content: r.content,
@@ -114,7 +136,64 @@ export async function loadScope(
     sectionPath: r.section_path,
     ...(r.zone ? { zone: r.zone } : {}),
     ...(Array.isArray(r.zone_spans) ? { zoneSpans: r.zone_spans } : {}),
-  }));
+  };
+  return chunk;
+};
+
+/** Pools by their documents and sizes: sets of one subject reuse one pool (a new document makes a new key). */
+const poolCache = new Map<string, IContextChunk[]>();
+const POOL_CACHE_MAX = 8;
+
+/**
+ * The subject's option pool: the defining sentences of the OTHER textbook and notes documents of
+ * the same board, class and subject as `documentIds` that the caller may see (never another
+ * subject), cut to those sentences by `compactPool` so the pool is small to pass and to re-read.
+ * The subject is read once and cached by its documents (a new or re-ingested document makes a new
+ * key); the SQL pre-filter keeps the scan to chunks that may define something.
+ */
+export async function loadOptionPool(
+  db: ISqlExecutor,
+  userId: string,
+  documentIds: readonly string[],
+  maxChunks = 6000,
+): Promise<IContextChunk[]> {
+  if (documentIds.length === 0) return [];
+  const ids = [...new Set(documentIds)];
+  const docs = await db.query<{ id: string; chunk_count: number | null }>(
+    `select d.id, d.chunk_count
+     from documents d
+     where (d.visibility = 'shared' or d.owner_id = $2)
+       and d.resource_type in ('textbook', 'notes')
+       and exists (
+         select 1 from documents k
+         where k.id = any($1::uuid[]) and k.board = d.board and k.grade = d.grade and k.subject = d.subject
+       )
+     order by d.chapter_number nulls last, d.id
+     limit 200`,
+    [ids, userId],
+  );
+  // The whole subject is read and cached once (every set of the subject shares it); the
+  // selection's own documents are left out of what is returned (they are the chapter).
+  const others = (pool: readonly IContextChunk[]) => pool.filter((c) => !ids.includes(c.documentId));
+  if (docs.length <= ids.length && docs.every((d) => ids.includes(d.id))) return [];
+  const key = docs.map((d) => `${d.id}:${d.chunk_count ?? 0}`).join(",");
+  const hit = poolCache.get(key);
+  if (hit) return others(hit);
+  const rows = await db.query<TScopeRow>(
+    `select c.document_id, c.chunk_index, c.content, d.title, d.bucket, d.path, c.section_path, c.zone,
+       c.zone_spans
+     from document_chunks c
+     join documents d on d.id = c.document_id
+     where c.document_id = any($1::uuid[])
+       and c.content ~* '(is|are) (called|known as|termed|defined as|referred to as|named|an? |the )|refers? to|means|is the term for'
+     order by c.document_id, c.chunk_index
+     limit $2`,
+    [docs.map((d) => d.id), maxChunks],
+  );
+  const pool = compactPool(rows.map(scopeChunk));
+  if (poolCache.size >= POOL_CACHE_MAX) poolCache.delete(poolCache.keys().next().value as string);
+  poolCache.set(key, pool);
+  return others(pool);
 }
 
 /** Persists a finished set and its questions in one transaction: all or nothing. */

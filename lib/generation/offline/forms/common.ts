@@ -247,14 +247,14 @@ const headingLike = (c: IConcept) => c.source === "heading" && /\s/.test(c.name)
  * genus ("a pigment …"), then names with the same head noun ("saddle / hinge joints"). Never the
  * key again, another name for it, a broader or narrower term, a name visible in the stem, a
  * section heading, or a term whose own definition also fits the stem. Fewer than `n` such
- * options means no question.
+ * options (or `atLeast`, for a caller that tops them up from the subject's pool) means none.
  */
 export function conceptDistractors(
   env: IFormEnv,
   key: { name: string; genus: string; head: string; plural: boolean; aliases?: readonly string[] },
   stemText: string,
   n = 3,
-  opts: { samePlurality?: boolean } = {},
+  opts: { samePlurality?: boolean; atLeast?: number } = {},
 ): IConcept[] {
   const { kb } = env;
   const stemStems = stemsOf(stemText);
@@ -303,7 +303,7 @@ export function conceptDistractors(
     out.push(c);
     if (out.length >= n) break;
   }
-  return out.length >= n ? out : [];
+  return out.length >= (opts.atLeast ?? n) ? out : [];
 }
 
 function overlapShare(a: string, b: string): number {

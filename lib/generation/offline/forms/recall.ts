@@ -1,6 +1,7 @@
 import nlp from "compromise";
 import type { IConcept, ITerm } from "@/lib/generation/offline/knowledge";
 import { sameConcept, termKey, wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
+import { kindOf, poolOptions } from "@/lib/generation/offline/knowledge/pool";
 import { contentWords } from "@/lib/text/tokenize";
 import { usageCount } from "@/lib/text/wordnet";
 import type { TQuestion } from "@/types/generation.types";
@@ -78,15 +79,42 @@ function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
     variant % 2 === 0 || !nominal(def)
       ? `${capital(def)} ${be(t)} called ________.`
       : `What is the term for ${lower(def)}?`;
-  const distractors = conceptDistractors(env, { ...t, name: t.term }, prompt, 3, { samePlurality: true });
-  if (distractors.length < 3) return null;
+  const chapter = conceptDistractors(env, { ...t, name: t.term }, prompt, 3, {
+    samePlurality: true,
+    atLeast: 0,
+  });
+  const options = chapter.map((d) => ({
+    text: d.name,
+    rationale: confusionRationale(env.kb, d, t.term, t.genus),
+  }));
+  if (options.length < 3 && env.kb.poolTerms.length > 0) {
+    // Too few of the key's kind in the chapter: terms of that kind other chapters define.
+    const taken = chapter.map((d) => termKey(d.name));
+    const more = poolOptions(
+      env.kb.poolTerms,
+      {
+        name: t.term,
+        genus: kindOf(t),
+        head: t.head,
+        definition: t.definition,
+        aliases: t.aliases,
+        plural: t.plural,
+      },
+      prompt,
+      { samePlurality: true, exclude: new Set(taken), trace: env.trace },
+    ).filter(({ term }) => !chapter.some((d) => sameConcept(d.name, term.term)));
+    for (const { term } of more.slice(0, 3 - options.length)) {
+      options.push({
+        text: term.term,
+        rationale: `Confuses ${t.term} with ${term.term}, which ${be(term)} ${clip(stripEnd(term.definition), 120)}.`,
+      });
+    }
+  }
+  if (options.length < 3) return null;
   return mcq(env, {
     prompt,
     key: { text: t.term },
-    distractors: distractors.map((d) => ({
-      text: d.name,
-      rationale: confusionRationale(env.kb, d, t.term, t.genus),
-    })),
+    distractors: options,
     explanation: `${capital(t.term)} ${be(t)} ${clip(def, 240)}.`,
     sources: [{ chunkKey: t.chunkKey, quote: t.sentence }],
   });
@@ -326,6 +354,33 @@ export function siblingDefinitions(env: IFormEnv, t: ITerm, n = 3): ITerm[] {
 }
 
 /**
+ * Definitions of the key's kind from other chapters of the subject (`kb.poolTerms`), to make up
+ * what the chapter lacks: the same tells are refused as for the chapter's (`siblingDefinitions`),
+ * and the kind test is the strict one of `sameKind`.
+ */
+function poolDefinitions(env: IFormEnv, t: ITerm, have: readonly ITerm[]): ITerm[] {
+  const need = 3 - have.length;
+  const seen = new Set([...have.map((o) => termKey(stripEnd(o.definition)))]);
+  const out: ITerm[] = [];
+  const found = poolOptions(
+    env.kb.poolTerms,
+    { name: bareTerm(t.term), genus: kindOf(t), head: t.head, definition: t.definition, aliases: t.aliases },
+    t.term,
+    { exclude: new Set(have.map((o) => termKey(bareTerm(o.term)))), trace: env.trace },
+  );
+  for (const { term: o } of found) {
+    if (!NOUN_PHRASE_DEFINITION.test(o.definition) || names(o.definition, t.term)) continue;
+    if (have.some((h) => sameConcept(h.term, o.term))) continue;
+    const d = termKey(stripEnd(o.definition));
+    if (seen.has(d)) continue;
+    seen.add(d);
+    out.push(o);
+    if (out.length >= need) break;
+  }
+  return out;
+}
+
+/**
  * 2 when WordNet makes `o` a kind of what `t`'s definition says `t` is (lysosomes, "the digestive
  * organelles …": ribosomes are organelles), else 0. The genus comes from the text, WordNet only
  * confirms the other term is of that kind; a generic genus ("part", "cell") confirms nothing.
@@ -388,8 +443,9 @@ export const definesMcq: IForm = {
       }
       const def = stripEnd(t.definition);
       const others = siblingDefinitions(env, t);
+      if (others.length < 3 && env.kb.poolTerms.length > 0) others.push(...poolDefinitions(env, t, others));
       if (others.length < 3) {
-        env.trace?.("< 3 definitions of the same kind in the chapter");
+        env.trace?.("< 3 definitions of the same kind in the chapter or the subject");
         continue;
       }
       const prompt =

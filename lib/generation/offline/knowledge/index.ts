@@ -10,6 +10,7 @@ import {
 } from "./lexicon";
 import { extractEnumerations, type IEnumeration } from "./lists";
 import { findWorkedExamples, type IWorkedExample } from "./numeric";
+import { poolTerms } from "./pool";
 import {
   extractCausal,
   extractDependences,
@@ -58,6 +59,11 @@ export interface IKnowledge {
   equations: IEquation[];
   /** Terms defined anywhere in the chapter(s), context first. */
   scopeTerms: ITerm[];
+  /**
+   * Terms other documents of the subject define (`optionsOnly` passages of the scope): wrong
+   * options for Remember MCQs only, and only of the key's kind (`pool.ts`).
+   */
+  poolTerms: ITerm[];
   /** Concepts named anywhere in the chapter(s), context first. */
   concepts: IConcept[];
   /** Relationships stated anywhere in the chapter(s) (controls for an investigation). */
@@ -177,9 +183,10 @@ export function buildKnowledge(
   const terms = extractTerms(sentences);
   const own = withGlosses(extractConcepts([...sentences, ...offTopic], terms, headingsOf(chunks)), sentences);
   const none: IConceptLinks = { siblings: new Map(), aliases: new Map(), broader: new Map() };
+  const chapter = scope.filter((c) => !c.optionsOnly);
   const wider =
-    scope.length > 0
-      ? scopeKnowledge(scope)
+    chapter.length > 0
+      ? scopeKnowledge(chapter)
       : { terms: [], concepts: [], monotonic: [], links: none, sentences: [] as ISentence[] };
   const monotonic = extractMonotonic(sentences);
   return {
@@ -195,6 +202,7 @@ export function buildKnowledge(
     examples: findWorkedExamples(onTopic.length > 0 ? onTopic : chunks),
     equations: extractEquations(onTopic.length > 0 ? onTopic : chunks),
     scopeTerms: mergeBy((t) => t.term.toLowerCase(), terms, wider.terms),
+    poolTerms: poolTerms(scope.filter((c) => c.optionsOnly)),
     concepts: mergeBy((c) => c.name.toLowerCase(), own, wider.concepts),
     scopeMonotonic: mergeBy((r) => `${r.x}|${r.y}`, monotonic, wider.monotonic),
     scopeSentences: mergeBy((s) => s.text, sentences, wider.sentences),
