@@ -84,7 +84,7 @@ export async function loadScope(
   userId: string,
   documentIds: readonly string[],
   max = 400,
-  opts: { pool?: boolean } = {},
+  opts: { pool?: boolean; poolWaitMs?: number } = {},
 ): Promise<IContextChunk[]> {
   if (documentIds.length === 0) return [];
   const rows = await db.query<{
@@ -109,7 +109,10 @@ export async function loadScope(
   );
   const chapter = rows.map(scopeChunk);
   if (opts.pool === false) return chapter;
-  return [...chapter, ...(await loadOptionPool(db, userId, documentIds))];
+  return [
+    ...chapter,
+    ...(await loadOptionPool(db, userId, documentIds, undefined, opts.poolWaitMs ?? POOL_WAIT_MS)),
+  ];
 }
 
 type TScopeRow = {
@@ -140,6 +143,9 @@ const scopeChunk = (r: TScopeRow): IContextChunk => {
   return chunk;
 };
 
+/** How long a set waits for a subject's pool that is not read yet (then it goes without). */
+export const POOL_WAIT_MS = 400;
+
 /** Pools by their documents and sizes: sets of one subject reuse one pool (a new document makes a new key). */
 const poolCache = new Map<string, IContextChunk[]>();
 const POOL_CACHE_MAX = 8;
@@ -156,6 +162,7 @@ export async function loadOptionPool(
   userId: string,
   documentIds: readonly string[],
   maxChunks = 6000,
+  waitMs = POOL_WAIT_MS,
 ): Promise<IContextChunk[]> {
   if (documentIds.length === 0) return [];
   const ids = [...new Set(documentIds)];
@@ -179,6 +186,34 @@ export async function loadOptionPool(
   const key = docs.map((d) => `${d.id}:${d.chunk_count ?? 0}`).join(",");
   const hit = poolCache.get(key);
   if (hit) return others(hit);
+  // A cold subject is read in the background: the request waits at most `waitMs` for it, so the
+  // first set after a restart is not delayed by a scan of the whole subject (it then goes without
+  // the pool, and the next set of the subject has it).
+  let reading = poolReads.get(key);
+  if (!reading) {
+    reading = readPool(db, docs, maxChunks)
+      .then((pool) => {
+        if (poolCache.size >= POOL_CACHE_MAX) poolCache.delete(poolCache.keys().next().value as string);
+        poolCache.set(key, pool);
+        return pool;
+      })
+      .finally(() => poolReads.delete(key));
+    poolReads.set(key, reading);
+  }
+  const pool = await Promise.race([reading, delay(waitMs).then(() => null)]).catch(() => null);
+  return pool ? others(pool) : [];
+}
+
+/** Subjects being read, so that concurrent sets share one read. */
+const poolReads = new Map<string, Promise<IContextChunk[]>>();
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
+
+async function readPool(
+  db: ISqlExecutor,
+  docs: readonly { id: string }[],
+  maxChunks: number,
+): Promise<IContextChunk[]> {
   const rows = await db.query<TScopeRow>(
     `select c.document_id, c.chunk_index, c.content, d.title, d.bucket, d.path, c.section_path, c.zone,
        c.zone_spans
@@ -190,10 +225,7 @@ export async function loadOptionPool(
      limit $2`,
     [docs.map((d) => d.id), maxChunks],
   );
-  const pool = compactPool(rows.map(scopeChunk));
-  if (poolCache.size >= POOL_CACHE_MAX) poolCache.delete(poolCache.keys().next().value as string);
-  poolCache.set(key, pool);
-  return others(pool);
+  return compactPool(rows.map(scopeChunk));
 }
 
 /** Persists a finished set and its questions in one transaction: all or nothing. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ISqlExecutor } from "@/lib/db";
 import { loadOptionPool, loadScope } from "@/lib/generation/store";
 import { ingestOne } from "../support/demo-data";
 import { createTestEnv, type ITestEnv } from "../support/test-env";
@@ -63,7 +64,8 @@ afterAll(async () => {
 
 describe("the option pool of loadScope", () => {
   it("adds only other documents of the same subject, cut to their defining sentences", async () => {
-    const scope = await loadScope(env.db, env.teacher.id, [cells]);
+    // A loaded machine may take longer than the app's wait to read a cold subject: wait for it here.
+    const scope = await loadScope(env.db, env.teacher.id, [cells], 400, { poolWaitMs: 60_000 });
     const chapter = scope.filter((c) => !c.optionsOnly);
     const pool = scope.filter((c) => c.optionsOnly);
     expect(new Set(chapter.map((c) => c.documentId))).toEqual(new Set([cells]));
@@ -75,9 +77,57 @@ describe("the option pool of loadScope", () => {
   });
 
   it("shows the owner their private notes of the subject, and can be turned off", async () => {
-    const own = await loadOptionPool(env.db, env.admin.id, [cells]);
+    const own = await loadOptionPool(env.db, env.admin.id, [cells], 6000, 60_000);
     expect(new Set(own.map((c) => c.documentId))).toEqual(new Set([energy, privateNotes]));
     const off = await loadScope(env.db, env.teacher.id, [cells], 400, { pool: false });
     expect(off.some((c) => c.optionsOnly)).toBe(false);
+  });
+});
+
+describe("a cold subject's pool", () => {
+  it("is read in the background: the set waits at most its wait, and the next set has the pool", async () => {
+    // The documents query answers at once; the scan of the subject's chunks waits for `release`.
+    let release: () => void = () => {};
+    const scanned = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let scans = 0;
+    const db = {
+      query: async (sql: string) => {
+        if (/from documents d\s+where/.test(sql))
+          return [
+            { id: "00000000-0000-4000-8000-00000000000a", chunk_count: 1 },
+            { id: "00000000-0000-4000-8000-00000000000b", chunk_count: 1 },
+          ];
+        scans++;
+        await scanned;
+        return [
+          {
+            document_id: "00000000-0000-4000-8000-00000000000b",
+            chunk_index: 0,
+            content: "Mitochondria are the organelles that carry out cellular respiration.",
+            title: "Tissues",
+            bucket: "b",
+            path: "p",
+            section_path: "6.1 Plant Tissues",
+            zone: null,
+            zone_spans: null,
+          },
+        ];
+      },
+    } as unknown as ISqlExecutor;
+    const ids = ["00000000-0000-4000-8000-00000000000a"];
+    const cold = await Promise.all([
+      loadOptionPool(db, "u", ids, 6000, 20),
+      loadOptionPool(db, "u", ids, 6000, 20),
+    ]);
+    expect(cold).toEqual([[], []]);
+    // Both sets shared one read of the subject.
+    expect(scans).toBe(1);
+    release();
+    await new Promise((r) => setTimeout(r, 10));
+    const warm = await loadOptionPool(db, "u", ids, 6000, 0);
+    expect(warm.map((c) => c.documentId)).toEqual(["00000000-0000-4000-8000-00000000000b"]);
+    expect(scans).toBe(1);
   });
 });
