@@ -41,6 +41,9 @@ export function compress(s: string): string {
   return t.trim();
 }
 
+const definedAsThing = (t: ITerm) =>
+  !/^(?:\p{L}+ing|been|not)\b/iu.test(t.definition) && !/\b(?:whereas|while|unlike)\b|;/i.test(t.definition);
+
 /** Pairs of terms defined in the passages that are the same kind of thing (the same genus or head). */
 function siblingPairs(env: Pick<IFormEnv, "kb" | "trace">): [ITerm, ITerm][] {
   const terms = byRank(env, env.kb.terms);
@@ -54,6 +57,9 @@ function siblingPairs(env: Pick<IFormEnv, "kb" | "trace">): [ITerm, ITerm][] {
         env.trace?.("a term is only a position or an order (outermost layer, first stage)");
         continue;
       }
+      // Both defined as a noun phrase with no second clause ("a biomarker; whereas, …" and "are
+      // using different biomarkers" are not definitions to set side by side).
+      if (!definedAsThing(a) || !definedAsThing(b)) continue;
       const genus = a.genus && a.genus === b.genus && !NO_KIND.test(a.genus) ? a.genus : undefined;
       if (genus || (a.head === b.head && !NO_KIND.test(a.head))) out.push([a, b]);
     }
