@@ -215,6 +215,19 @@ describe("explain-function (Understand)", () => {
     expect(gateQuestion(q!, "Understand", createGateContext([chunkOf(...lines)])).passed).toBe(true);
   });
 
+  it("takes no sentence that only names or classes the thing as its development (dev reading)", () => {
+    const { env } = envOf(
+      kbOf(
+        "29.2 Fishes",
+        "The swim bladder helps to control the buoyancy of the fish.",
+        "The swim bladder is believed to be homologous to the lungs of lungfish and of land vertebrates.",
+      ),
+      "short",
+      "Understand",
+    );
+    expect([...explainFunction.build(env)]).toEqual([]);
+  });
+
   it("writes nothing from the one function sentence alone", () => {
     const { env, steps } = envOf(
       kbOf("4.3 Eukaryotic Cells", "Contractile vacuoles allow the organism to excrete excess water."),

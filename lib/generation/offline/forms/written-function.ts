@@ -4,6 +4,7 @@ import { isNounPhrase } from "@/lib/text/phrases";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import { capital, clip, formUseKey, type IForm, keywords, lower, stripEnd, written } from "./common";
 import { LEANS_ON_CONTEXT } from "./recall";
+import { ABOUT_NAMES } from "./relations";
 
 /**
  * Understand, written: explain the role of a structure or agent from the function the passages
@@ -23,10 +24,10 @@ export interface IFunction {
   chunkKey: string;
 }
 
-const VERB = String.raw`(?:allows?|enables?|permits?|helps?)\s+(?!for\b)\S|(?:functions?|serves?|acts?)\s+(?:as|to)\s+\S|(?:is|are)\s+(?:primarily\s+|mainly\s+)?responsible\s+for\s+\S`;
+const VERB = String.raw`(?:allows?|enables?|permits?|helps?)\s+(?!for\b)\S|(?:functions?|serves?|acts?|works?)\s+(?:as|to)\s+\S|(?:is|are)\s+(?:primarily\s+|mainly\s+)?responsible\s+for\s+\S`;
 const AGENT_DOES = new RegExp(String.raw`^(.{3,60}?)\s+((?:${VERB}).*)$`, "i");
 const ROLE_OF =
-  /^The\s+(?:main\s+|primary\s+|chief\s+)?(?:function|role|job|purpose)\s+of\s+(.{3,60}?)\s+is\s+(to\s+.+)$/i;
+  /^The\s+(?:main\s+|primary\s+|chief\s+|most\s+\p{L}+\s+)?(?:function|role|job|purpose)\s+of\s+(.{3,60}?)\s+is\s+((?:to|the)\s+.+)$/iu;
 
 /** Subjects that point elsewhere, quantify vaguely or are clauses, not a thing with a role. */
 const BAD_AGENT =
@@ -53,7 +54,13 @@ export function extractFunctions(sentences: readonly ISentence[]): IFunction[] {
     const m = role ?? AGENT_DOES.exec(t);
     if (!m) continue;
     const agent = m[1]!.trim();
-    const does = role ? `serve${/s$/.test(agent) ? "" : "s"} ${m[2]!.trim()}` : m[2]!.trim();
+    // "The function of X is to …" / "… is the translation of …": what X serves to do, or serves for.
+    const plural = /s$/.test(agent) ? "" : "s";
+    const does = !role
+      ? m[2]!.trim()
+      : /^to\s/i.test(m[2]!)
+        ? `serve${plural} ${m[2]!.trim()}`
+        : `${plural ? "is" : "are"} responsible for ${m[2]!.trim()}`;
     const bare = agent.replace(/^(?:the|a|an)\s+/i, "");
     if (BAD_AGENT.test(agent) || !isNounPhrase(bare) || agent.split(/\s+/).length > 6) continue;
     // "The small subunit", "the outer layer": a part named only by its place needs the whole it belongs to.
@@ -96,12 +103,10 @@ export function furtherOnFunction(kb: IKnowledge, f: IFunction, used: ReadonlySe
     const st = stems(s.text);
     return n >= 6 && n <= 32 && st.has(head) && [...agent].every((x) => st.has(x));
   });
-  // On the same function first; else on the same thing in the same passage.
-  return (
-    usable.find((s) => does.some((x) => stems(s.text).has(x))) ??
-    usable.find((s) => s.chunkKey === f.chunkKey) ??
-    null
-  );
+  // On the same function (a word of what it does), and about the thing, not its name ("so named
+  // because …"): a sentence on the same thing only (dev reading: "the swim bladder is believed to be
+  // homologous to …" for its role in buoyancy) develops nothing.
+  return usable.find((s) => does.some((x) => stems(s.text).has(x)) && !ABOUT_NAMES.test(s.text)) ?? null;
 }
 
 export const explainFunction: IForm = {
