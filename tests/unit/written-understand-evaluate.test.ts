@@ -9,6 +9,7 @@ import {
   pluralPredicate,
   sharedKind,
 } from "@/lib/generation/offline/forms/written-contrast";
+import { thinCause } from "@/lib/generation/offline/forms/written-explain";
 import { explainFunction, extractFunctions } from "@/lib/generation/offline/forms/written-function";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import { readContrast } from "@/lib/generation/offline/knowledge/contrasts";
@@ -248,5 +249,26 @@ describe("compare-terms pairs only terms defined as things", () => {
     );
     const prompts = [...compareTerms.build(envOf(kb, "short", "Understand").env)].map((q) => q.promptText);
     expect(prompts.some((p) => /medical professionals/i.test(p))).toBe(false);
+  });
+});
+
+describe("explain items: no cause or effect cut before its verb (dev reading)", () => {
+  it("refuses 'when a gene mutation' as a cause and 'a faulty protein that …' as an effect", () => {
+    expect(thinCause("all cancers start when a gene mutation", "a faulty protein is made")).toBe(
+      "the cause is cut short",
+    );
+    expect(
+      thinCause(
+        "a gene mutation gives rise to a faulty protein",
+        "a faulty protein that plays a key role in cell reproduction",
+      ),
+    ).toBe("the effect is a noun phrase, not a clause");
+    expect(
+      thinCause(
+        "resistant forms of bacteria have been selected over time",
+        "antibiotics have lost their power",
+      ),
+    ).toBeNull();
+    expect(thinCause("the temperature of the water rises when the sun shines", "ice melts")).toBeNull();
   });
 });

@@ -118,7 +118,11 @@ export function denied(subject: string, predicate: string): string {
   const base = pl ? stripEnd(predicate) : (pluralPredicate(stripEnd(predicate)) ?? stripEnd(predicate));
   return `${subject} ${pl ? "do" : "does"} not ${base}`;
 }
-const inner = (subject: string) => (/^\S+\s+\p{Lu}/u.test(subject) ? subject : lower(subject));
+/** A subject inside a sentence: its asides dropped ("(also called skototropism)"), lower-cased unless a name. */
+const inner = (subject: string) => {
+  const s = subject.replace(/\s*\([^)]*\)/g, "");
+  return /^\S+\s+\p{Lu}/u.test(s) ? s : lower(s);
+};
 const PRONOUN = /\b(?:it|its|they|them|their|this|these|those)\b/i;
 
 /** What the text states of each side, as a sentence ("Unlike A, B …" says only B's feature). */
