@@ -194,6 +194,7 @@ describe("explain-function (Understand)", () => {
         "Platelets are responsible for blood clotting, such as after a cut.",
         "This allows the cell to divide.",
         "The small subunit is responsible for binding the mRNA template.",
+        "The cells are responsible for carrying the gases and the immune response.",
       ).sentences,
     ).map((f) => [f.agent, f.does]);
     expect(got).toEqual([

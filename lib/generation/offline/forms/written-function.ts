@@ -37,6 +37,10 @@ const BAD_AGENT =
 const RELATIONAL =
   /^(?:subunits?|parts?|portions?|regions?|layers?|sides?|ends?|components?|segments?|sections?|halves|half|pieces?|units?|domains?|branch(?:es)?|stages?|phases?|steps?|members?|ones?)$/i;
 
+/** One-word agents too broad to name a particular thing without the passage. */
+const BROAD =
+  /^(?:cells?|organisms?|things?|parts?|structures?|molecules?|systems?|process(?:es)?|organs?|tissues?|proteins?|animals?|plants?|species|bodies|body)$/i;
+
 /** The function statements of the selection's lesson sentences. */
 export function extractFunctions(sentences: readonly ISentence[]): IFunction[] {
   const out: IFunction[] = [];
@@ -65,6 +69,8 @@ export function extractFunctions(sentences: readonly ISentence[]): IFunction[] {
     if (BAD_AGENT.test(agent) || !isNounPhrase(bare) || agent.split(/\s+/).length > 6) continue;
     // "The small subunit", "the outer layer": a part named only by its place needs the whole it belongs to.
     if (RELATIONAL.test(bare.split(/\s+/).at(-1) ?? "")) continue;
+    // "The cells are responsible for …": one broad word names no particular thing (dev reading).
+    if (!/\s/.test(bare) && BROAD.test(bare)) continue;
     // What it does must say something (not "allows it to do so"), with no pronoun to resolve.
     if (contentWords(does).length < 3 || /\b(?:it|its|they|them|their|this|these|those|so)\b/i.test(does))
       continue;
