@@ -91,6 +91,7 @@ describe("contrast wording: the pieces", () => {
     expect(sharedKind("aerobic respiration", "anaerobic respiration", "takes place")).toBe(
       "kinds of respiration",
     );
+    expect(sharedKind("Ribosomal RNA (rRNA)", "transfer RNA", "carries the amino acid")).toBe("kinds of RNA");
     expect(sharedKind("Gram-positive bacteria", "gram-negative bacteria", "have a thin cell wall")).toBe(
       "bacteria",
     );
@@ -223,6 +224,19 @@ describe("explain-function (Understand)", () => {
         "29.2 Fishes",
         "The swim bladder helps to control the buoyancy of the fish.",
         "The swim bladder is believed to be homologous to the lungs of lungfish and of land vertebrates.",
+      ),
+      "short",
+      "Understand",
+    );
+    expect([...explainFunction.build(env)]).toEqual([]);
+  });
+
+  it("takes no sentence that shares a single word with the role (dev reading)", () => {
+    const { env } = envOf(
+      kbOf(
+        "40.1 Circulatory Systems",
+        "The heart serves to pump blood through the body.",
+        "Veins are blood vessels that bring blood back to the heart.",
       ),
       "short",
       "Understand",

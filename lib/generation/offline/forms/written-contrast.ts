@@ -63,8 +63,13 @@ export function sharedKind(a: string, b: string, predicate = ""): string | null 
   let n = 0;
   while (n < Math.min(wa.length, wb.length) - 1 && wa[wa.length - 1 - n] === wb[wb.length - 1 - n]) n++;
   if (n === 0) return null;
-  const kind = wa.slice(wa.length - n);
-  if (kind.length === 1 && BROAD_KIND.test(kind[0]!)) return null;
+  // In the subject's own letters ("RNA", not "rna").
+  const cased = a
+    .replace(/\([^)]*\)/g, " ")
+    .split(/[^\p{L}\p{N}-]+/u)
+    .filter((w) => w && !/^(?:the|a|an)$/i.test(w));
+  const kind = (cased.length === wa.length ? cased : wa).slice(wa.length - n);
+  if (kind.length === 1 && BROAD_KIND.test(kind[0]!.toLowerCase())) return null;
   if (kind.some((w) => /^\d/.test(w))) return null;
   if (numberOf(a, predicate) === "is") {
     // "the leading strand" counts ("strands"); a bare singular is a mass noun ("aerobic respiration":

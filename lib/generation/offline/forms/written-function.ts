@@ -112,7 +112,14 @@ export function furtherOnFunction(kb: IKnowledge, f: IFunction, used: ReadonlySe
   // On the same function (a word of what it does), and about the thing, not its name ("so named
   // because …"): a sentence on the same thing only (dev reading: "the swim bladder is believed to be
   // homologous to …" for its role in buoyancy) develops nothing.
-  return usable.find((s) => does.some((x) => stems(s.text).has(x)) && !ABOUT_NAMES.test(s.text)) ?? null;
+  // Two words of it at least: one shared word ("blood" in "veins bring blood back to the heart" for
+  // the heart's pumping, "seeds" in "two major innovations were seeds and pollen") develops nothing.
+  return (
+    usable.find((s) => {
+      const st = stems(s.text);
+      return does.filter((x) => st.has(x)).length >= 2 && !ABOUT_NAMES.test(s.text);
+    }) ?? null
+  );
 }
 
 export const explainFunction: IForm = {
