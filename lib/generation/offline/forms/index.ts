@@ -23,7 +23,9 @@ import { sequenceBreak, sequenceOrder, sequenceWritten } from "./sequence";
 import { spotTheError, statementMcq } from "./statements";
 import { explainWhy, explainWhyMcq } from "./understand";
 import { judgeRelation } from "./written-claim";
+import { explainDifference, judgeGeneralisation } from "./written-contrast";
 import { explainMechanism } from "./written-explain";
+import { explainFunction } from "./written-function";
 
 export type { IForm, IFormEnv } from "./common";
 
@@ -58,6 +60,10 @@ export const FORMS: readonly IForm[] = [
   explainMechanism,
   contrastSiblings,
   compareTerms,
+  // Two counterparts the text contrasts, told apart with one more sentence on one of them.
+  explainDifference,
+  // "X allows / enables / functions to / is responsible for …" with a further sentence on it.
+  explainFunction,
   sequenceOrder,
   // Apply
   numericProblem,
@@ -76,6 +82,8 @@ export const FORMS: readonly IForm[] = [
   equationClaim,
   judgeClaim,
   judgeRelation,
+  // An over-general claim ("All conducting cells are alive") judged with the stated counterexample.
+  judgeGeneralisation,
   // Create
   designInvestigation,
   equationInvestigation,

@@ -25,7 +25,7 @@ import { ABOUT_NAMES } from "./relations";
  */
 
 const be = (plural: boolean) => (plural ? "are" : "is");
-const byRank = <T extends { chunkKey: string }>(env: IFormEnv, items: readonly T[]) =>
+const byRank = <T extends { chunkKey: string }>(env: Pick<IFormEnv, "kb">, items: readonly T[]) =>
   [...items].sort((a, b) => (env.kb.rank.get(a.chunkKey) ?? 99) - (env.kb.rank.get(b.chunkKey) ?? 99));
 
 /** A passage sentence cut to its main idea, for a marking point (no asides, no trailing clauses). */
@@ -41,8 +41,11 @@ export function compress(s: string): string {
   return t.trim();
 }
 
+const definedAsThing = (t: ITerm) =>
+  !/^(?:\p{L}+ing|been|not)\b/iu.test(t.definition) && !/\b(?:whereas|while|unlike)\b|;/i.test(t.definition);
+
 /** Pairs of terms defined in the passages that are the same kind of thing (the same genus or head). */
-function siblingPairs(env: IFormEnv): [ITerm, ITerm][] {
+function siblingPairs(env: Pick<IFormEnv, "kb" | "trace">): [ITerm, ITerm][] {
   const terms = byRank(env, env.kb.terms);
   const out: [ITerm, ITerm][] = [];
   for (let i = 0; i < terms.length; i++)
@@ -54,6 +57,9 @@ function siblingPairs(env: IFormEnv): [ITerm, ITerm][] {
         env.trace?.("a term is only a position or an order (outermost layer, first stage)");
         continue;
       }
+      // Both defined as a noun phrase with no second clause ("a biomarker; whereas, …" and "are
+      // using different biomarkers" are not definitions to set side by side).
+      if (!definedAsThing(a) || !definedAsThing(b)) continue;
       const genus = a.genus && a.genus === b.genus && !NO_KIND.test(a.genus) ? a.genus : undefined;
       if (genus || (a.head === b.head && !NO_KIND.test(a.head))) out.push([a, b]);
     }
@@ -64,10 +70,19 @@ function siblingPairs(env: IFormEnv): [ITerm, ITerm][] {
 export const compareTerms: IForm = {
   id: "compare-terms",
   fits: (type, level) => type !== "mcq" && level === "Understand",
-  available: (kb) => kb.terms.length,
+  // Pairs, not terms: one defined term in the selection is no material for a comparison.
+  available: (kb) => siblingPairs({ kb }).length,
   *build(env) {
-    for (const [a, b] of siblingPairs(env)) {
-      if (env.used.has(a.sentence) && env.used.has(b.sentence)) continue;
+    const pairs = siblingPairs(env);
+    if (pairs.length === 0)
+      env.trace?.(
+        env.kb.terms.length < 2 ? "< 2 defined terms" : "no two defined terms share a genus or head",
+      );
+    for (const [a, b] of pairs) {
+      if (env.used.has(a.sentence) && env.used.has(b.sentence)) {
+        env.trace?.("both definitions already used in the set");
+        continue;
+      }
       const kind = a.genus && a.genus === b.genus && !NO_KIND.test(a.genus) ? a.genus : a.head;
       const long = env.slot.type === "long";
       const more = (t: ITerm) =>
@@ -76,7 +91,10 @@ export const compareTerms: IForm = {
         );
       const extraA = long ? more(a) : undefined;
       const extraB = long ? more(b) : undefined;
-      if (long && !(extraA || extraB)) continue;
+      if (long && !(extraA || extraB)) {
+        env.trace?.("long: no further sentence on either term");
+        continue;
+      }
       const answer = [
         `${capital(a.term)} ${be(a.plural)} ${stripEnd(a.definition)}, whereas ${b.term} ${be(b.plural)} ${stripEnd(b.definition)}.`,
         ...(extraA ? [sentence(compress(extraA.text))] : []),
@@ -179,9 +197,18 @@ function misconceptions(env: IFormEnv): IMisconception[] {
 export const judgeClaim: IForm = {
   id: "judge-claim",
   fits: (_type, level) => level === "Evaluate",
-  available: (kb) => kb.terms.length + kb.monotonic.length + kb.causal.length,
+  // Only stated directions make a claim here (the terms and causes made none: the planner read
+  // material where the form could write nothing).
+  available: (kb) => kb.monotonic.length,
   *build(env) {
-    for (const m of misconceptions(env)) {
+    const claims = misconceptions(env);
+    if (claims.length === 0)
+      env.trace?.(
+        env.kb.monotonic.length === 0
+          ? "no stated direction (as x increases, y …)"
+          : "every stated direction already used",
+      );
+    for (const m of claims) {
       if (env.slot.type === "mcq") {
         const others = misconceptions(env).filter((o) => o.claim !== m.claim);
         const q = mcq(env, {

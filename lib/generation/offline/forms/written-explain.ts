@@ -103,8 +103,19 @@ export function thinCause(cause: string, effect: string): string | null {
   if (contentWords(cause).length < 4)
     return "the cause is a bare phrase (< 4 content words): recall, not an explanation";
   if (CUT_SHORT.test(stripEnd(effect))) return "the effect is cut short";
+  // "… start when a gene mutation": a clause cut before its verb (dev reading, Biology offset 0).
+  if (VERBLESS_TAIL.test(stripEnd(cause))) return "the cause is cut short";
+  // "Explain why a faulty protein that plays …": a noun phrase with a relative clause, no main verb.
+  if (NOUN_WITH_RELATIVE.test(stripEnd(effect))) return "the effect is a noun phrase, not a clause";
   return null;
 }
+
+/** A subordinate clause of at most three words none of which reads as a verb ("when a gene mutation"). */
+const VERBLESS_TAIL =
+  /\b(?:when|if|while|because|that|which|who|whereas)(?:\s+(?!\S*(?:s|ed|ing)\b)\S+){1,3}$/i;
+/** "a X of Y that / who …" with no verb before the relative pronoun. */
+const NOUN_WITH_RELATIVE =
+  /^(?:an?|one)\s+(?:(?!is\b|are\b|was\b|were\b|has\b|have\b|can\b|will\b)[\p{L}-]+\s+){1,6}(?:that|which|who)\s/iu;
 
 /** A further sentence of the same passage on the same idea (a long answer's further marks). */
 function elaboration(env: IFormEnv, m: IMechanism): ISentence | undefined {

@@ -124,7 +124,8 @@ const LEAD_IN = /^(?:for example|for instance|in general|generally|typically|in 
  */
 export function readContrast(s: Pick<ISentence, "text" | "chunkKey">): IContrast | null {
   const text = clean(s.text);
-  const parts = text.split(/,\s+(?:whereas|while)\s+/);
+  // "A …, whereas B …" and the book's "A …; whereas, B …".
+  const parts = text.split(/,\s+(?:whereas|while)\s+|;\s+whereas,?\s+/);
   if (parts.length !== 2 || !parts[1]!.endsWith(".")) return null;
   if (/\.\s/.test(text.slice(0, -1))) return null;
   const l = clause(parts[0]!);
