@@ -194,6 +194,12 @@ export const predictChange: IForm = {
         env.trace?.("relationship already used in the set");
         continue;
       }
+      // "the cuticle reduces the rate of water loss": x is a thing, not a quantity to lower;
+      // predict-effect asks it as the thing removed.
+      if (env.kb.effects.some((e) => e.sentence === r.sentence)) {
+        env.trace?.("x is a thing that acts, not a quantity (asked by predict-effect)");
+        continue;
+      }
       const p = predictPrompt(r);
       const relation = r.sign > 0 ? "rises and falls with" : "changes in the opposite direction to";
       const reason = `The text states that ${lower(stripEnd(r.sentence))}: ${r.y} ${relation} ${r.x}.`;

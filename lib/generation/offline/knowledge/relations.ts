@@ -626,3 +626,147 @@ function mechanismOf(clause: string, s: ISentence, out: IMechanism[]): void {
       push(m[2]!, m[1]!, true, "by");
   }
 }
+
+/**
+ * A stated effect of one thing on a quantity or process, in the wording of descriptive science:
+ * "FSH stimulates the development of egg cells", "the cuticle reduces the rate of water loss",
+ * "phytochrome activity is inhibited by far-red light", "calcium is required for muscle
+ * contraction". The agent is a thing (a hormone, a structure, a drug), not a quantity to set, so
+ * the new situation a question can pose is the agent removed or blocked: the target then moves
+ * against the stated direction.
+ */
+export interface IEffect {
+  kind: "effect";
+  /** What acts ("the cuticle", "FSH"). */
+  agent: string;
+  /** The quantity or process it changes ("the rate of water loss", "the development of egg cells"). */
+  target: string;
+  /** +1: the agent raises or brings about the target; −1: it lowers or stops it. */
+  sign: 1 | -1;
+  /** Stated as a need ("is required for", "without X, … cannot"): without the agent the target stops. */
+  required: boolean;
+  sentence: string;
+  chunkKey: string;
+}
+
+const RAISE_V =
+  "increases?|raises?|elevates?|boosts?|enhances?|stimulates?|promotes?|activates?|accelerates?|speeds? up|induces?|triggers?";
+const LOWER_V =
+  "decreases?|reduces?|lowers?|inhibits?|blocks?|suppress(?:es)?|slows?(?: down)?|represses?|diminish(?:es)?|prevents?|impairs?";
+const RAISED_P =
+  "increased|raised|elevated|boosted|enhanced|stimulated|promoted|activated|accelerated|induced|triggered";
+const LOWERED_P =
+  "decreased|reduced|lowered|inhibited|blocked|suppressed|slowed(?: down)?|repressed|diminished|prevented|impaired";
+const AGENT_NP = String.raw`((?:the |an? )?[\p{L}\p{N}][\p{L}\p{N}'’+-]*(?: [\p{L}\p{N}'’+-]+){0,5}?)`;
+const TARGET_NP = String.raw`((?:the |an? )?[\p{L}][\p{L}\p{N}'’ -]{2,70}?)`;
+const TARGET_END = String.raw`(?=[,;:]|$| (?:in|into|by|during|when|which|that|so|because|through|as|via|while|and|or|but|to|at|within|until|if|without|from|with|across|between|over)\b)`;
+/** "ANP acts on the kidneys to reduce …", "auxin helps to promote …", "glucagon can raise …". */
+const ACTS_TO = String.raw`(?:(?:can|helps?(?: to)?|serves? to|works? to)|(?:acts?|works?|binds?) (?:on|to|at|with) (?:the |an? )?[\p{L}-]+(?: [\p{L}-]+){0,3} to) `;
+const EFFECT_ACTIVE = new RegExp(
+  String.raw`^${AGENT_NP} (?:also |directly |strongly |greatly |further |indirectly |then |thus |therefore |in turn )?${"(?:" + ACTS_TO + ")?"}(${RAISE_V}|${LOWER_V}) ${TARGET_NP}${TARGET_END}`,
+  "iu",
+);
+const EFFECT_PASSIVE = new RegExp(
+  String.raw`^${TARGET_NP} (?:is|are) (?:also |strongly |greatly |further )?(${RAISED_P}|${LOWERED_P}) by ${AGENT_NP}(?=[,;:]|$)`,
+  "iu",
+);
+const REQUIRED = new RegExp(
+  String.raw`^${AGENT_NP} (?:is|are) (?:also |absolutely )?(?:required|needed|necessary|essential) for ${TARGET_NP}(?=[,;:]|$| (?:in|by|during|to|and)\b)`,
+  "iu",
+);
+const WITHOUT = new RegExp(
+  String.raw`^without ${AGENT_NP}, ${TARGET_NP} (?:cannot|can ?not|could not|would not|will not|does not|do not) (?:occur|take place|proceed|happen|form|be made|be produced|function|work)(?=[,;:]|$)`,
+  "iu",
+);
+
+/**
+ * A quantity or a process one can measure or observe: a measure word ("rate", "level",
+ * "activity", "growth"), or a noun made from a verb ("secretion", "synthesis", "development").
+ */
+const OBSERVABLE =
+  /\b(?:rate|rates|level|levels|amount|concentration|activity|production|secretion|release|synthesis|growth|development|uptake|absorption|loss|pressure|temperature|number|size|volume|flow|output|yield|expression|speed|frequency|strength|intensity|risk|efficiency|formation|breakdown|movement|transport|diffusion|respiration|photosynthesis|digestion|contraction|germination|elongation|division|permeability|acidity|ph|sensitivity|resistance|survival|reproduction|fertility|response)\b/iu;
+/** A noun made from a verb heading the phrase ("the conversion of starch", "cell elongation"). */
+const PROCESS_HEAD = /\p{L}{3,}(?:tion|sion|sis|ment|ance|ence)$/iu;
+/** An agent that is itself a change or a condition ("increasing …", "exposure to …"): not a thing to remove. */
+const NOT_AGENT =
+  /^(?:the )?(?:increas|decreas|rais|lower|reduc|high|low|more|less|greater|fewer|rising|falling|exposure|presence|absence|addition|lack|loss|use|amount|level|concentration|rate|process|ability|fact|result|effect|change|way|one|each|both|all|some|many|most|other|another|such)/i;
+const PRONOUN_WORD = /\b(?:it|its|they|them|their|this|these|those|he|she|his|her|which|who|whose)\b/i;
+
+/** An agent worth naming: a short noun phrase, no pronoun, not a change or a condition itself. */
+function agentOf(raw: string): string | null {
+  const t = raw.trim();
+  const np = t.replace(/^(?:an?)\s+/i, "");
+  if (PRONOUN_WORD.test(t) || NOT_AGENT.test(np) || /^\p{L}+ing\b/iu.test(t) || t.split(/\s+/).length > 5)
+    return null;
+  // "administration of pure oxygen", "exposure to light": an action or a condition, not a thing to remove.
+  if (/^(?:the )?[\p{L}-]+(?:tion|sion|ment|ure|al|ing) (?:of|to)\b/iu.test(np)) return null;
+  // "unsaturated fats help to": a verb in the agent means the match began mid-clause.
+  if (/\b(?:to|is|are|was|were|be|has|have|can|may|will|help|helps|serve|serves|act|acts)\b/i.test(t))
+    return null;
+  const q = quantity(t);
+  if (!q) return null;
+  // A name opening the sentence keeps its capital ("FSH", "Auxin" → "auxin"; "ADH" stays).
+  const bareName = q.replace(/^the /, "");
+  return /^(?:the|a|an)\s/i.test(t) ? q : /^\p{Lu}{2}/u.test(bareName) ? bareName : bareName;
+}
+
+/** A target worth asking about: a measurable or observable quantity or process, named in words. */
+function targetOf(raw: string): string | null {
+  const t = raw.trim().replace(/\s+(?:from|of|in|on|at|for|with)$/i, "");
+  const head =
+    t
+      .split(/\s+of\s+/)[0]!
+      .split(/\s+/)
+      .pop() ?? "";
+  if (PRONOUN_WORD.test(t) || !(OBSERVABLE.test(t) || PROCESS_HEAD.test(head))) return null;
+  const q = quantity(t);
+  if (!q) return null;
+  return /^(?:the|a|an)\s/i.test(t) || /\bof\b/.test(t) ? q : q.replace(/^the /, "");
+}
+
+export function extractEffects(sentences: readonly ISentence[]): IEffect[] {
+  const out: IEffect[] = [];
+  const seen = new Set<string>();
+  for (const { s, text: raw } of withClauses(sentences)) {
+    if (s.sideBox || !s.standalone || /\d/.test(raw)) continue;
+    const text = raw
+      .replace(
+        /^(?:therefore|thus|so|in general|generally|similarly|consequently|in addition|also|however|in turn|for example|in this way),?\s+/i,
+        "",
+      )
+      .replace(/\s*\((?:[^()]*)\)/g, "")
+      .replace(/[.!]$/, "")
+      .trim();
+    const push = (agentRaw: string, targetRaw: string, sign: 1 | -1, required: boolean) => {
+      const agent = agentOf(agentRaw);
+      const target = targetOf(targetRaw);
+      if (!agent || !target) return;
+      const a = agent.replace(/^the /i, "").toLowerCase();
+      const t = target.toLowerCase();
+      // "enzymes increase the rate of enzyme reactions": the agent named in the target is no new situation.
+      if (t.includes(a) || a.includes(t.replace(/^the /, ""))) return;
+      const id = `${a}|${t}`;
+      if (seen.has(id)) return;
+      seen.add(id);
+      out.push({ kind: "effect", agent, target, sign, required, sentence: s.text, chunkKey: s.chunkKey });
+    };
+    let m = WITHOUT.exec(text);
+    if (m) {
+      push(m[1]!, m[2]!, 1, true);
+      continue;
+    }
+    m = REQUIRED.exec(text);
+    if (m) {
+      push(m[1]!, m[2]!, 1, true);
+      continue;
+    }
+    m = EFFECT_PASSIVE.exec(text);
+    if (m) {
+      push(m[3]!, m[1]!, new RegExp(`^(?:${RAISED_P})$`, "i").test(m[2]!) ? 1 : -1, false);
+      continue;
+    }
+    m = EFFECT_ACTIVE.exec(text);
+    if (m) push(m[1]!, m[3]!, new RegExp(`^(?:${RAISE_V})$`, "i").test(m[2]!) ? 1 : -1, false);
+  }
+  return out;
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { createGateContext, gateQuestion } from "@/lib/generation/gate";
+import { createOfflineGenerator } from "@/lib/generation/offline/generator";
+import { extractEffects } from "@/lib/generation/offline/knowledge/relations";
+import type { EBloomLevel } from "@/types/bloom.types";
+import type { IContextChunk, TQuestion } from "@/types/generation.types";
+import { formSlot } from "../support/form-slots";
+import { testSentence } from "../support/sentence";
+
+/** Wave 9: effects stated in descriptive science ("X stimulates Y") as Apply material. */
+
+const read = (text: string) =>
+  extractEffects([testSentence(text)]).map((e) => [e.agent, e.sign, e.target, e.required]);
+
+describe("stated effects in descriptive wording", () => {
+  it("reads a thing raising or lowering a quantity or a process (OpenStax Biology style)", () => {
+    expect(read("FSH stimulates development of egg cells, called ova, which develop in follicles.")).toEqual([
+      ["FSH", 1, "the development of egg cells", false],
+    ]);
+    expect(read("The cuticle reduces the rate of water loss from the leaf surface.")).toEqual([
+      ["the cuticle", -1, "the rate of water loss", false],
+    ]);
+    expect(read("Cytokinins promote cell division in the roots.")).toEqual([
+      ["cytokinins", 1, "cell division", false],
+    ]);
+    expect(read("ANP acts on the kidneys to reduce sodium reabsorption.")).toEqual([
+      ["ANP", -1, "sodium reabsorption", false],
+    ]);
+  });
+
+  it("reads the passive, a stated need and 'without X, Y cannot …' (Indian board style)", () => {
+    expect(read("Phytochrome activity is inhibited by far-red light.")).toEqual([
+      ["far-red light", -1, "phytochrome activity", false],
+    ]);
+    expect(read("Chlorophyll is essential for photosynthesis.")).toEqual([
+      ["chlorophyll", 1, "photosynthesis", true],
+    ]);
+    expect(read("Without oxygen, aerobic respiration cannot take place.")).toEqual([
+      ["oxygen", 1, "aerobic respiration", true],
+    ]);
+  });
+
+  it("refuses a target that is a thing, an agent that is a change or an action, and a pronoun", () => {
+    // An enzyme is a thing, not a quantity or a process one measures.
+    expect(
+      read("Cyanide inhibits cytochrome c oxidase, a component of the electron transport chain."),
+    ).toEqual([]);
+    // "an increase in …", "administration of …", "exposure to …": not things one removes.
+    expect(read("An increase in body heat increases the activity of enzymes.")).toEqual([]);
+    expect(read("Administration of pure oxygen speeds up the separation of carbon monoxide.")).toEqual([]);
+    expect(read("Exposure to far-red light inhibits phytochrome activity.")).toEqual([]);
+    expect(read("It lowers the blood glucose level.")).toEqual([]);
+    // "unsaturated fats help to lower …" is read with its verb, not as an agent "… help to".
+    expect(read("Unsaturated fats help to lower blood cholesterol levels.")).toEqual([
+      ["unsaturated fats", -1, "blood cholesterol levels", false],
+    ]);
+  });
+});
+
+const DOC = "7a1c2e4a-1b2c-4d3e-8f40-1234567890e1";
+const LEAF: IContextChunk = {
+  documentId: DOC,
+  chunkIndex: 0,
+  title: "Biology",
+  sectionPath: "Chapter 30: Plant Form and Physiology > 30.3 Leaves",
+  content: [
+    "### Leaf Structure",
+    "",
+    "The outermost layer of the leaf is the epidermis, which is covered by a waxy cuticle.",
+    "The cuticle reduces the rate of water loss from the leaf surface.",
+    "Cytokinins promote cell division in the roots.",
+  ].join("\n"),
+};
+const candidates = (type: "mcq" | "short" | "long", level: EBloomLevel) => [
+  ...createOfflineGenerator([LEAF], 1, [LEAF]).candidates(formSlot(DOC, type, level), {
+    used: new Set(),
+    keyAt: 2,
+  }),
+];
+
+describe("predict-effect (Apply)", () => {
+  it("poses the agent removed and keys the change against the stated direction", () => {
+    const found = candidates("mcq", "Apply").filter((c) => c.form === "predict-effect");
+    expect(found.length).toBeGreaterThan(0);
+    const q = found[0]!.question as Extract<TQuestion, { type: "mcq" }>;
+    expect(q.promptText).toBe(
+      "In an experiment, the cuticle is removed or blocked while everything else is kept the same. Predict what happens to the rate of water loss.",
+    );
+    expect(q.options[q.correctIndex]).toBe("Rate of water loss increases");
+    expect(q.options).toContain("Rate of water loss decreases");
+    const verdict = gateQuestion(q, "Apply", createGateContext([LEAF]), { accepted: [] });
+    expect(verdict.demand).toBe("Apply");
+    expect(verdict.findings.filter((f) => f.severity === "reject")).toEqual([]);
+  });
+
+  it("agrees the verb with a plural agent and writes a short answer marked on the reasoning", () => {
+    const found = candidates("short", "Apply").filter((c) => c.form === "predict-effect");
+    const q = found.map((c) => c.question).find((x) => /cytokinins/.test(x.promptText));
+    expect(q?.promptText).toMatch(/^In an experiment, cytokinins are removed or blocked/);
+    expect(q?.type === "short" && q.suggestedAnswer).toMatch(/^Cell division decreases\./);
+  });
+
+  it("does not ask predict-change to 'lower' a thing that acts", () => {
+    const found = candidates("mcq", "Apply").filter((c) => c.form === "predict-change");
+    expect(found.map((c) => c.question.promptText).join(" ")).not.toMatch(/the cuticle is lowered/);
+  });
+
+  it("refuses a fair test of an effect between things that are not measured (Create)", () => {
+    const found = candidates("long", "Create").filter((c) => c.form === "design-investigation");
+    expect(found.map((c) => c.question.promptText).join(" ")).not.toMatch(/cuticle|cytokinins/);
+  });
+});
