@@ -60,15 +60,18 @@ export const FORMS: readonly IForm[] = [
   contrastSiblings,
   compareTerms,
   sequenceOrder,
+  // A stated proportion used once ("the current is doubled: the power …"): labelled Apply until
+  // round 10, whose readers read it as Understand.
+  proportionRule,
   // Apply
   numericProblem,
   equationProblem,
-  proportionRule,
+  // Two quantities scaled by factors: labelled Analyze until round 10; readers read it as Apply.
+  equationScaling,
   predictChange,
   predictEffect,
   // Analyze
   equationData,
-  equationScaling,
   assertionReason,
   classifySort,
   sequenceBreak,
