@@ -48,6 +48,10 @@ describe("stated effects in descriptive wording", () => {
     // "an increase in …", "administration of …", "exposure to …": not things one removes.
     expect(read("An increase in body heat increases the activity of enzymes.")).toEqual([]);
     expect(read("Administration of pure oxygen speeds up the separation of carbon monoxide.")).toEqual([]);
+    // A process is not a thing one removes: "negative selection … serves to increase …".
+    expect(read("Negative frequency-dependent selection serves to increase the genetic variance.")).toEqual(
+      [],
+    );
     expect(read("Exposure to far-red light inhibits phytochrome activity.")).toEqual([]);
     expect(read("It lowers the blood glucose level.")).toEqual([]);
     // "unsaturated fats help to lower …" is read with its verb, not as an agent "… help to".
@@ -84,10 +88,10 @@ describe("predict-effect (Apply)", () => {
     expect(found.length).toBeGreaterThan(0);
     const q = found[0]!.question as Extract<TQuestion, { type: "mcq" }>;
     expect(q.promptText).toBe(
-      "In an experiment, the cuticle is removed or blocked while everything else is kept the same. Predict what happens to the rate of water loss.",
+      "Suppose the cuticle is removed or blocked while everything else stays the same. Predict what happens to the rate of water loss.",
     );
-    expect(q.options[q.correctIndex]).toBe("Rate of water loss increases");
-    expect(q.options).toContain("Rate of water loss decreases");
+    expect(q.options[q.correctIndex]).toBe("The rate of water loss increases");
+    expect(q.options).toContain("The rate of water loss decreases");
     const verdict = gateQuestion(q, "Apply", createGateContext([LEAF]), { accepted: [] });
     expect(verdict.demand).toBe("Apply");
     expect(verdict.findings.filter((f) => f.severity === "reject")).toEqual([]);
@@ -96,7 +100,7 @@ describe("predict-effect (Apply)", () => {
   it("agrees the verb with a plural agent and writes a short answer marked on the reasoning", () => {
     const found = candidates("short", "Apply").filter((c) => c.form === "predict-effect");
     const q = found.map((c) => c.question).find((x) => /cytokinins/.test(x.promptText));
-    expect(q?.promptText).toMatch(/^In an experiment, cytokinins are removed or blocked/);
+    expect(q?.promptText).toMatch(/^Suppose cytokinins are removed or blocked/);
     expect(q?.type === "short" && q.suggestedAnswer).toMatch(/^Cell division decreases\./);
   });
 

@@ -31,29 +31,29 @@ interface IPrediction {
 }
 
 export function effectPrediction(e: IEffect): IPrediction {
-  const T = capital(bare(e.target));
+  const T = capital(e.target);
   const agent = e.agent;
-  const stem = `In an experiment, ${agent} ${isAre(agent)} removed or blocked while everything else is kept the same. Predict what happens to ${e.target}.`;
+  const stem = `Suppose ${agent} ${isAre(agent)} removed or blocked while everything else stays the same. Predict what happens to ${e.target}.`;
   const stated = e.required
     ? `${agent} ${isAre(agent)} needed for ${e.target}`
     : `${agent} ${e.sign > 0 ? "raises or brings about" : "lowers or holds back"} ${e.target}`;
   if (e.required)
     return {
       stem,
-      key: `${T} cannot take place`,
+      key: `${T} stops`,
       wrong: [
         {
-          text: `${T} speeds up`,
-          rationale: `Reverses the need: ${stated}, so without it ${bare(e.target)} cannot go faster.`,
+          text: `${T} increases`,
+          rationale: `Reverses the need: ${stated}, so without it ${bare(e.target)} cannot increase.`,
         },
-        { text: `${T} continues unchanged`, rationale: `Ignores the stated need: ${stated}.` },
+        { text: `${T} is unaffected`, rationale: `Ignores the stated need: ${stated}.` },
         {
-          text: `${T} first speeds up, then returns to normal`,
-          rationale: `Invents a recovery the text does not state; without ${bare(agent)}, ${bare(e.target)} cannot take place.`,
+          text: `${T} increases at first, then returns to normal`,
+          rationale: `Invents a recovery the text does not state; without ${bare(agent)}, ${bare(e.target)} stops.`,
         },
       ],
       stated,
-      because: `without ${bare(agent)}, ${bare(e.target)} cannot take place`,
+      because: `without ${bare(agent)}, ${bare(e.target)} stops`,
     };
   const keyUp = e.sign < 0;
   const change = (up: boolean) => (up ? "increases" : "decreases");

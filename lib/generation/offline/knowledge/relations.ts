@@ -700,6 +700,8 @@ function agentOf(raw: string): string | null {
     return null;
   // "administration of pure oxygen", "exposure to light": an action or a condition, not a thing to remove.
   if (/^(?:the )?[\p{L}-]+(?:tion|sion|ment|ure|al|ing) (?:of|to)\b/iu.test(np)) return null;
+  // "negative selection", "phosphorylation": a process, not a thing one removes or blocks.
+  if (PROCESS_HEAD.test(np.split(/\s+/).pop() ?? "")) return null;
   // "unsaturated fats help to": a verb in the agent means the match began mid-clause.
   if (/\b(?:to|is|are|was|were|be|has|have|can|may|will|help|helps|serve|serves|act|acts)\b/i.test(t))
     return null;
