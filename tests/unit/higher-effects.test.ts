@@ -28,6 +28,22 @@ describe("stated effects in descriptive wording", () => {
     ]);
   });
 
+  it("reads each side of 'while', past an opening setting or an appositive", () => {
+    expect(read("In females, FSH stimulates development of egg cells.")).toEqual([
+      ["FSH", 1, "the development of egg cells", false],
+    ]);
+    expect(
+      read("FSH stimulates egg maturation in ovaries, while LH stimulates the production of estrogens."),
+    ).toEqual([
+      ["FSH", 1, "egg maturation", false],
+      ["LH", 1, "the production of estrogens", false],
+    ]);
+    expect(read("Insulin, a hormone made by the pancreas, lowers the blood glucose level.")).toEqual([
+      ["insulin", -1, "the blood glucose level", false],
+    ]);
+    expect(read("Airway obstruction results in reduced exhalation.")).toEqual([]);
+  });
+
   it("reads the passive, a stated need and 'without X, Y cannot …' (Indian board style)", () => {
     expect(read("Phytochrome activity is inhibited by far-red light.")).toEqual([
       ["far-red light", -1, "phytochrome activity", false],

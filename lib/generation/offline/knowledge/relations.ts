@@ -703,7 +703,11 @@ function agentOf(raw: string): string | null {
   // "negative selection", "phosphorylation": a process, not a thing one removes or blocks.
   if (PROCESS_HEAD.test(np.split(/\s+/).pop() ?? "")) return null;
   // "unsaturated fats help to": a verb in the agent means the match began mid-clause.
-  if (/\b(?:to|is|are|was|were|be|has|have|can|may|will|help|helps|serve|serves|act|acts)\b/i.test(t))
+  if (
+    /\b(?:to|is|are|was|were|be|has|have|can|may|will|help|helps|serve|serves|act|acts|results?|leads?|causes?)\b/i.test(
+      t,
+    )
+  )
     return null;
   const q = quantity(t);
   if (!q) return null;
@@ -726,10 +730,29 @@ function targetOf(raw: string): string | null {
   return /^(?:the|a|an)\s/i.test(t) || /\bof\b/.test(t) ? q : q.replace(/^the /, "");
 }
 
+/**
+ * The clauses of a sentence that may state an effect on their own: each side of "while" or
+ * "whereas" ("FSH stimulates egg maturation, while LH stimulates …"), without an opening
+ * setting ("In females, …") or an appositive after the subject ("Insulin, a hormone made in the
+ * pancreas, lowers …").
+ */
+function effectClauses(text: string): string[] {
+  return text
+    .split(/,?\s+(?:while|whereas)\s+|;\s*(?:whereas|while),?\s+/i)
+    .map((c) =>
+      c
+        .replace(/^(?:in|during|at|under|within|in response to) [^,]{3,40}, /i, "")
+        .replace(/^([^,]{2,40}), (?:an? |the |which |that )[^,]{3,60}, /i, "$1 "),
+    );
+}
+
 export function extractEffects(sentences: readonly ISentence[]): IEffect[] {
   const out: IEffect[] = [];
   const seen = new Set<string>();
-  for (const { s, text: raw } of withClauses(sentences)) {
+  const clauses = withClauses(sentences).flatMap(({ s, text }) =>
+    effectClauses(text).map((c) => ({ s, text: c })),
+  );
+  for (const { s, text: raw } of clauses) {
     if (s.sideBox || !s.standalone || /\d/.test(raw)) continue;
     const text = raw
       .replace(
