@@ -42,6 +42,8 @@ describe("stated effects in descriptive wording", () => {
       ["insulin", -1, "the blood glucose level", false],
     ]);
     expect(read("Airway obstruction results in reduced exhalation.")).toEqual([]);
+    // "a functioning immune system": a participle opens the agent; "survival" is no process that stops.
+    expect(read("A functioning immune system is essential for survival.")).toEqual([]);
   });
 
   it("reads the passive, a stated need and 'without X, Y cannot …' (Indian board style)", () => {

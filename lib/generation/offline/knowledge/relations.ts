@@ -684,7 +684,7 @@ const WITHOUT = new RegExp(
  * "activity", "growth"), or a noun made from a verb ("secretion", "synthesis", "development").
  */
 const OBSERVABLE =
-  /\b(?:rate|rates|level|levels|amount|concentration|activity|production|secretion|release|synthesis|growth|development|uptake|absorption|loss|pressure|temperature|number|size|volume|flow|output|yield|expression|speed|frequency|strength|intensity|risk|efficiency|formation|breakdown|movement|transport|diffusion|respiration|photosynthesis|digestion|contraction|germination|elongation|division|permeability|acidity|ph|sensitivity|resistance|survival|reproduction|fertility|response)\b/iu;
+  /\b(?:rate|rates|level|levels|amount|concentration|activity|production|secretion|release|synthesis|growth|development|uptake|absorption|loss|pressure|temperature|number|size|volume|flow|output|yield|expression|speed|frequency|strength|intensity|risk|efficiency|formation|breakdown|movement|transport|diffusion|respiration|photosynthesis|digestion|contraction|germination|elongation|division|permeability|acidity|ph|sensitivity|resistance|reproduction|fertility|response)\b/iu;
 /** A noun made from a verb heading the phrase ("the conversion of starch", "cell elongation"). */
 const PROCESS_HEAD = /\p{L}{3,}(?:tion|sion|sis|ment|ance|ence)$/iu;
 /** An agent that is itself a change or a condition ("increasing …", "exposure to …"): not a thing to remove. */
@@ -696,7 +696,7 @@ const PRONOUN_WORD = /\b(?:it|its|they|them|their|this|these|those|he|she|his|he
 function agentOf(raw: string): string | null {
   const t = raw.trim();
   const np = t.replace(/^(?:an?)\s+/i, "");
-  if (PRONOUN_WORD.test(t) || NOT_AGENT.test(np) || /^\p{L}+ing\b/iu.test(t) || t.split(/\s+/).length > 5)
+  if (PRONOUN_WORD.test(t) || NOT_AGENT.test(np) || /^\p{L}+ing\b/iu.test(np) || t.split(/\s+/).length > 5)
     return null;
   // "administration of pure oxygen", "exposure to light": an action or a condition, not a thing to remove.
   if (/^(?:the )?[\p{L}-]+(?:tion|sion|ment|ure|al|ing) (?:of|to)\b/iu.test(np)) return null;
