@@ -176,3 +176,49 @@ describe("a fair-test plan is not a duplicate of a recall or a calculation on th
     expect(again.findings.map((f) => f.flag)).toContain("duplicate_fact");
   });
 });
+
+describe("no fair test of an equation that defines its subject from the readings", () => {
+  const doc = (content: string, section: string): IContextChunk => ({
+    documentId: "7a1c2e4a-1b2c-4d3e-8f40-1234567890e3",
+    chunkIndex: 0,
+    title: "Physics",
+    sectionPath: `Chapter 2 > ${section}`,
+    content,
+  });
+  const plans = (c: IContextChunk) =>
+    [
+      ...createOfflineGenerator([c], 1, [c]).candidates(formSlot(c.documentId, "long", "Create"), {
+        used: new Set(),
+        keyAt: 0,
+      }),
+    ].filter((x) => x.form === "equation-investigation");
+
+  it("refuses v = d/t and a = Δv/Δt (circular: the subject is computed from the readings)", () => {
+    expect(
+      plans(
+        doc(
+          "## 2.3 Time, Velocity, and Speed\n\nAverage velocity is displacement divided by the time of travel, v = d/t, where d is the displacement and t is the time.",
+          "2.3 Velocity",
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      plans(
+        doc(
+          "## 3.1 Acceleration\n\nAverage acceleration is given by a = Δv/Δt, where Δv is the change in velocity and Δt is the time.",
+          "3.1 Acceleration",
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it("still plans a test of a law between measured quantities (Q = mL_f)", () => {
+    const found = plans(
+      doc(
+        "## 12.3 Phase Change and Latent Heat\n\nHere, Q is the heat necessary to melt ice and is given by Q = mL_f, where m is the mass and L_f is the latent heat of fusion.",
+        "12.3 Latent Heat",
+      ),
+    );
+    expect(found.map((c) => c.question.promptText).join(" ")).toMatch(/how the heat depends on the mass/);
+  });
+});
