@@ -72,6 +72,12 @@ describe("stated effects in descriptive wording", () => {
     );
     expect(read("Exposure to far-red light inhibits phytochrome activity.")).toEqual([]);
     expect(read("It lowers the blood glucose level.")).toEqual([]);
+    // A condition ("cold temperatures") is a quantity's value, not a thing to remove; hedged or
+    // negated statements and "most / some" are not stated effects of the thing itself.
+    expect(read("Cold temperatures slow the rate of photosynthesis.")).toEqual([]);
+    expect(read("Caffeine does not increase the heart rate.")).toEqual([]);
+    expect(read("Auxin may promote cell elongation.")).toEqual([]);
+    expect(read("Some drugs inhibit protein synthesis.")).toEqual([]);
     // "unsaturated fats help to lower …" is read with its verb, not as an agent "… help to".
     expect(read("Unsaturated fats help to lower blood cholesterol levels.")).toEqual([
       ["unsaturated fats", -1, "blood cholesterol levels", false],

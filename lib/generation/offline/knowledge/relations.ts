@@ -689,7 +689,7 @@ const OBSERVABLE =
 const PROCESS_HEAD = /\p{L}{3,}(?:tion|sion|sis|ment|ance|ence)$/iu;
 /** An agent that is itself a change or a condition ("increasing …", "exposure to …"): not a thing to remove. */
 const NOT_AGENT =
-  /^(?:the )?(?:increas|decreas|rais|lower|reduc|high|low|more|less|greater|fewer|rising|falling|exposure|presence|absence|addition|lack|loss|use|amount|level|concentration|rate|process|ability|fact|result|effect|change|way|one|each|both|all|some|many|most|other|another|such)/i;
+  /^(?:the )?(?:increas|decreas|rais|lower|reduc|high|low|more|less|greater|fewer|rising|falling|cold|hot|warm|cool|dry|wet|bright|dim|strong|weak|excess|extra|too\b|exposure|presence|absence|addition|lack|loss|use|amount|level|concentration|rate|process|ability|fact|result|effect|change|way|one|each|both|all|some|many|most|other|another|such)/i;
 const PRONOUN_WORD = /\b(?:it|its|they|them|their|this|these|those|he|she|his|her|which|who|whose)\b/i;
 
 /** An agent worth naming: a short noun phrase, no pronoun, not a change or a condition itself. */
