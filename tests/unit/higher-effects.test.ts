@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
-import { extractEffects } from "@/lib/generation/offline/knowledge/relations";
+import { extractEffects, extractMonotonic } from "@/lib/generation/offline/knowledge/relations";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
 import { formSlot } from "../support/form-slots";
@@ -42,6 +42,11 @@ describe("stated effects in descriptive wording", () => {
       ["insulin", -1, "the blood glucose level", false],
     ]);
     expect(read("Airway obstruction results in reduced exhalation.")).toEqual([]);
+    // "resistance to disease" is one target; "prior to formation of a zygote" is a stage.
+    expect(read("Antibodies can enhance resistance to disease, pests and stress.")).toEqual([
+      ["antibodies", 1, "resistance to disease", false],
+    ]);
+    expect(read("Prezygotic barriers block reproduction prior to formation of a zygote.")).toEqual([]);
     // "a functioning immune system": a participle opens the agent; "survival" is no process that stops.
     expect(read("A functioning immune system is essential for survival.")).toEqual([]);
   });
@@ -105,6 +110,19 @@ const candidates = (type: "mcq" | "short" | "long", level: EBloomLevel) => [
     keyAt: 2,
   }),
 ];
+
+describe("relations between quantities, not things or clauses", () => {
+  const mono = (text: string) => extractMonotonic([testSentence(text)]).map((r) => [r.x, r.sign, r.y]);
+  it("reads 'as the tadpole grows' as its size, and refuses a clause as a quantity", () => {
+    expect(mono("As the tadpole grows, its mass increases.")).toEqual([
+      ["the size of the tadpole", 1, "the mass"],
+    ]);
+    expect(mono("As the tadpole grows, the gills disappear and lungs grow.")).toEqual([]);
+    expect(mono("As a cell increases in size, its surface area-to-volume ratio decreases.")).toEqual([
+      ["the size of the cell", -1, "the surface area-to-volume ratio"],
+    ]);
+  });
+});
 
 describe("predict-effect (Apply)", () => {
   it("poses the agent removed and keys the change against the stated direction", () => {

@@ -213,6 +213,11 @@ function looseQuantity(raw: string): string | null {
   return q?.replace(/(\p{L}{3,})\s+[\p{L}Δ]{1,2}[′']?$/u, "$1") ?? null;
 }
 
+/** "the gills disappear and lungs": a verb that is not a participle means a clause, not a quantity. */
+function hasFiniteVerb(np: string): boolean {
+  return (nlp(np).verbs().out("array") as string[]).some((v) => !/(?:ing|ed|en)$/i.test(v.trim()));
+}
+
 /** Sentences with each clause of a "…; …" sentence as a sentence of its own (same source). */
 function withClauses(sentences: readonly ISentence[]): { s: ISentence; text: string }[] {
   return sentences.flatMap((s) => {
@@ -231,7 +236,7 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
       .replace(SYMBOL_APPOSITIVE, ", ")
       .replace(/[.!]$/, "");
     const push = (x: string | null, y: string | null, sign: 1 | -1) => {
-      if (!x || !y) return;
+      if (!x || !y || hasFiniteVerb(x) || hasFiniteVerb(y)) return;
       // "the voltage and the current": two quantities, each related to y.
       const xs = / and /.test(x) ? x.split(/ and /).map((p) => quantity(p)) : [x];
       for (const one of xs)
@@ -240,10 +245,14 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
     };
     let m = AS_X_Y.exec(text);
     if (m) {
-      // "as a cell increases in size" → "the size of a cell"
+      // "as a cell increases in size" → "the size of a cell"; "as the tadpole grows" → "the size
+      // of the tadpole" (a thing that grows is not itself a quantity to lower).
+      const grows = /^grow/i.test(m[2]!) && !OBSERVABLE.test(m[1]!);
       const x = m[3]
         ? quantity(`the ${m[3]} of ${m[1]!.replace(/^(?:the|a|an)\s+/i, "the ")}`)
-        : quantity(m[1]!);
+        : grows
+          ? quantity(`the size of ${m[1]!.replace(/^(?:the|a|an)\s+/i, "the ")}`)
+          : quantity(m[1]!);
       const y = quantity(m[4]!.replace(/^(?:its|their|his|her)\s+/i, "the "));
       push(x, y, (direction(m[2]!) * direction(m[5]!)) as 1 | -1);
       continue;
@@ -659,7 +668,7 @@ const LOWERED_P =
   "decreased|reduced|lowered|inhibited|blocked|suppressed|slowed(?: down)?|repressed|diminished|prevented|impaired";
 const AGENT_NP = String.raw`((?:the |an? )?[\p{L}\p{N}][\p{L}\p{N}'’+-]*(?: [\p{L}\p{N}'’+-]+){0,5}?)`;
 const TARGET_NP = String.raw`((?:the |an? )?[\p{L}][\p{L}\p{N}'’ -]{2,70}?)`;
-const TARGET_END = String.raw`(?=[,;:]|$| (?:in|into|by|during|when|which|that|so|because|through|as|via|while|and|or|but|to|at|within|until|if|without|from|with|across|between|over)\b)`;
+const TARGET_END = String.raw`(?=[,;:]|$| (?:in|into|by|during|when|which|that|so|because|through|as|via|while|and|or|but|at|within|until|if|without|from|with|across|between|over)\b)`;
 /** "ANP acts on the kidneys to reduce …", "auxin helps to promote …", "glucagon can raise …". */
 const ACTS_TO = String.raw`(?:(?:can|helps?(?: to)?|serves? to|works? to)|(?:acts?|works?|binds?) (?:on|to|at|with) (?:the |an? )?[\p{L}-]+(?: [\p{L}-]+){0,3} to) `;
 const EFFECT_ACTIVE = new RegExp(
@@ -725,6 +734,8 @@ function targetOf(raw: string): string | null {
       .split(/\s+/)
       .pop() ?? "";
   if (PRONOUN_WORD.test(t) || !(OBSERVABLE.test(t) || PROCESS_HEAD.test(head))) return null;
+  // "reproduction prior to formation of a zygote": a stage, not a quantity or process to measure.
+  if (/\b(?:prior|before|after|during|until)\b/i.test(t)) return null;
   const q = quantity(t);
   if (!q) return null;
   return /^(?:the|a|an)\s/i.test(t) || /\bof\b/.test(t) ? q : q.replace(/^the /, "");
