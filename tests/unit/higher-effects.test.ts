@@ -118,6 +118,10 @@ describe("relations between quantities, not things or clauses", () => {
       ["the size of the tadpole", 1, "the mass"],
     ]);
     expect(mono("As the tadpole grows, the gills disappear and lungs grow.")).toEqual([]);
+    expect(mono("The loss of carbon dioxide reduces the size of the molecule by one carbon.")).toEqual([]);
+    expect(mono("Friction reduces the speed of the block.")).toEqual([
+      ["the friction", -1, "the speed of the block"],
+    ]);
     expect(mono("As a cell increases in size, its surface area-to-volume ratio decreases.")).toEqual([
       ["the size of the cell", -1, "the surface area-to-volume ratio"],
     ]);

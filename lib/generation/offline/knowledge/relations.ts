@@ -346,7 +346,15 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
       continue;
     }
     m = X_CHANGES_Y.exec(text);
-    if (m && s.standalone) {
+    // "the loss of carbon dioxide reduces the size of the molecule": a one-off event, not a
+    // quantity one could lower.
+    if (
+      m &&
+      s.standalone &&
+      !/^(?:the |an? )?(?:loss|addition|removal|release|formation|breakdown|binding|transfer|conversion|use) of\b/i.test(
+        m[1]!,
+      )
+    ) {
       const up = /^(?:increases?|raises?|boosts?|enhances?|speeds? up)$/i.test(m[2]!);
       push(quantity(m[1]!), quantity(m[3]!), up ? 1 : -1);
     }
