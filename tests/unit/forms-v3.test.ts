@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createGateContext, gateQuestion } from "@/lib/generation/gate";
 import { supportTable } from "@/lib/generation/offline/forms";
 import { overGeneral } from "@/lib/generation/offline/forms/reasoning";
 import { reverse } from "@/lib/generation/offline/forms/statements";
@@ -106,10 +107,10 @@ describe("generator v3 forms", () => {
   });
 });
 
-describe("proportion rule (Apply)", () => {
+describe("proportion rule (Understand, read so by round 10)", () => {
   it("doubles a directly proportional quantity, never for a square law", () => {
     const gen = createOfflineGenerator([PASSAGE], 1);
-    const q = [...gen.candidates(slot("mcq", "Apply"), { used: new Set(), keyAt: 1 })].find(
+    const q = [...gen.candidates(slot("mcq", "Understand"), { used: new Set(), keyAt: 1 })].find(
       (c) => c.form === "proportion-rule",
     )?.question;
     expect(q?.type).toBe("mcq");
@@ -120,6 +121,15 @@ describe("proportion rule (Apply)", () => {
     // The key does not echo the stem's "doubled" (the gate refused "It doubles." as given away).
     expect(q.options[q.correctIndex]).toBe("It becomes twice as large.");
     expect(q.correctIndex).toBe(1);
+    // The gate reads one stated proportion used once as Understand: no "reads as Apply" warning.
+    const verdict = gateQuestion(q, "Understand", createGateContext([PASSAGE]), { accepted: [] });
+    expect(verdict.demand).toBe("Understand");
+    expect(verdict.findings.map((f) => f.flag)).not.toContain("bloom_mismatch");
+    expect(
+      [...gen.candidates(slot("mcq", "Apply"), { used: new Set(), keyAt: 1 })].some(
+        (c) => c.form === "proportion-rule",
+      ),
+    ).toBe(false);
     const [square] = extractMonotonic([
       sentence("The force is inversely proportional to the square of the distance between the charges."),
     ]);

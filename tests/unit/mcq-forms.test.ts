@@ -196,7 +196,7 @@ describe("equation laws: equivalence and wrong arrangements", () => {
   });
 });
 
-describe("two changes at once (Analyze)", () => {
+describe("two changes at once (Apply, read so by rounds 9 and 10)", () => {
   it("words factors plainly and refuses ones with no plain words", () => {
     expect(factorText({ n: 4, d: 1 })).toBe("It becomes four times as large.");
     expect(factorText({ n: 1, d: 2 })).toBe("It becomes half as large.");
@@ -205,9 +205,9 @@ describe("two changes at once (Analyze)", () => {
     expect(factorText({ n: 27, d: 1 })).toBeNull();
   });
 
-  it("computes the key from the exponents, with slips as the wrong options, read as Analyze", () => {
+  it("computes the key from the exponents, with slips as the wrong options, read as Apply", () => {
     const chunks = [chunk(POWER, 0, "19.4 Electric Power")];
-    const [q] = build(equationScaling, chunks, "Analyze");
+    const [q] = build(equationScaling, chunks, "Apply");
     if (q?.type !== "mcq") throw new Error("no question");
     expect(q.promptText).toMatch(
       /^Using P = IV: in situation B the current is doubled and the voltage is (?:halved|doubled|tripled) compared with situation A\. How does the power in B compare with that in A\?$/,
@@ -220,17 +220,19 @@ describe("two changes at once (Analyze)", () => {
     }[change];
     expect(q.options[q.correctIndex]).toBe(expected);
     expect(new Set(q.options).size).toBe(4);
-    const verdict = passes(q, chunks, "Analyze");
-    expect(verdict.demand).toBe("Analyze");
+    const verdict = passes(q, chunks, "Apply");
+    expect(verdict.demand).toBe("Apply");
     expect(verdict.passed).toBe(true);
+    // No "reads as …" warning either: the label and the gate's reading moved together.
+    expect(verdict.findings.map((f) => f.flag)).not.toContain("bloom_mismatch");
   });
 
   it("is not a duplicate of a calculation on the same equation (a factor, not a value)", () => {
     const chunks = [chunk(POWER, 0, "19.4 Electric Power")];
     const [calc] = build(equationProblem, chunks, "Apply");
-    const [scaling] = build(equationScaling, chunks, "Analyze");
+    const [scaling] = build(equationScaling, chunks, "Apply");
     expect(calc?.contextRefs[0]?.quote).toBe(scaling?.contextRefs[0]?.quote);
-    const verdict = gateQuestion(scaling!, "Analyze", createGateContext(chunks), { accepted: [calc!] });
+    const verdict = gateQuestion(scaling!, "Apply", createGateContext(chunks), { accepted: [calc!] });
     expect(verdict.findings.map((f) => f.flag)).not.toContain("duplicate_fact");
   });
 
@@ -238,13 +240,13 @@ describe("two changes at once (Analyze)", () => {
     const light = `## 17.1 Diffraction\n\nAs we have seen previously, light obeys the equation c = fλ, where c = 3.00 × 10^8 m/s is the speed of light in vacuum, f is the frequency of the electromagnetic wave in Hz (or s^–1), and λ is its wavelength in m.`;
     const chunks = [chunk(light, 0, "17.1 Diffraction")];
     expect(extractEquations(chunks).map((e) => e.text)).toEqual(["c = fλ"]);
-    expect(build(equationScaling, chunks, "Analyze")).toEqual([]);
+    expect(build(equationScaling, chunks, "Apply")).toEqual([]);
     expect(build(equationChoice, chunks, "Remember")).toHaveLength(1);
   });
 
   it("needs two quantities to change", () => {
     const one = `## Weight\n\nThe weight of an object is w = mg, where m is the mass of the object.`;
-    expect(build(equationScaling, [chunk(one, 0, "4.3 Weight")], "Analyze")).toEqual([]);
+    expect(build(equationScaling, [chunk(one, 0, "4.3 Weight")], "Apply")).toEqual([]);
   });
 });
 

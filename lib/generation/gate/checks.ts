@@ -620,7 +620,11 @@ const contentStems = (text: string) => new Set([...stemSet(text)].filter((s) => 
 
 /** A question answered by working with numbers (a numeric key, or a stem and answer with numbers). */
 /** What a question asks of its sentence: a value computed, a factor reasoned from a law, or a fact. */
-function askKind(q: TQuestion): "value" | "factor" | "fact" {
+/** A written task to plan a fair test: what it asks of a relation is a method, not the relation. */
+const PLAN_TEST = /\b(?:plan|design|devise)\b[^.?]*\b(?:investigation|experiment|fair test)\b/i;
+
+function askKind(q: TQuestion): "value" | "factor" | "fact" | "design" {
+  if (q.type !== "mcq" && PLAN_TEST.test(q.promptText)) return "design";
   if (q.type === "mcq")
     return shapeOf(keyOf(q)) === "number" ? "value" : FACTOR_KEY.test(keyOf(q).trim()) ? "factor" : "fact";
   return /\d/.test(q.promptText) && /\d/.test(q.suggestedAnswer) ? "value" : "fact";
@@ -635,7 +639,8 @@ export function checkDuplicates(q: TQuestion, state: IGateState): IGateFinding[]
     const os = contentStems(other.promptText);
     const sameStem = stem.size > 0 && coverage(stem, os) >= 0.75 && coverage(os, stem) >= 0.75;
     const theirs = new Set(other.contextRefs.map((r) => r.quote));
-    // A calculation with a relation and a recall of it ask different things of the same sentence.
+    // A calculation with a relation, a recall of it and a plan to test it ask different things of
+    // the same sentence.
     const sameKind = askKind(q) === askKind(other);
     // The same key, or nothing cited that the other question did not already rest on.
     const sameFact =

@@ -44,6 +44,37 @@ const PREDICT =
 const EXPLAIN =
   /\b(?:explain|describe|why|how|interpret|summari[sz]e|outline|in your own words|classify|which .+ is an example|example of)\b/i;
 
+/** A quantity changed by a factor ("the mass is doubled", "halved", "made three times as large"). */
+const FACTOR_CHANGE =
+  /\b(?:doubled|tripled|trebled|halved|quadrupled|(?:made|becomes?) (?:two|three|four) times (?:as (?:large|great|long)|larger|greater)|reduced to (?:a |one )?(?:half|third|quarter))\b/gi;
+/** A stated plain proportion or direct/inverse variation in a passage sentence. */
+const STATED_PROPORTION =
+  /\b(?:(?:directly|inversely) )?proportional to\b|\bvaries (?:directly|inversely)\b/i;
+
+/**
+ * Scaling by factors: two or more quantities changed by factors, the new value of a third asked
+ * for ("the mass is doubled and the acceleration tripled: how does the force compare?") is a
+ * computation through the law, Apply (readers in rounds 9 and 10 read it so, not Analyze). One
+ * quantity changed by a factor where a passage states the plain proportion between the two is
+ * reading the stated proportion once: Understand (round 10 readers). Undefined: other rules decide.
+ */
+function scalingDemand(q: TQuestion, own: string, ctx: IGateContext): EBloomLevel | undefined {
+  const changes = own.match(FACTOR_CHANGE)?.length ?? 0;
+  if (
+    changes === 0 ||
+    !/\b(?:compare|what happens|how does|how will|how would|by what factor|how many times)\b/i.test(own)
+  )
+    return undefined;
+  if (changes >= 2) return "Apply";
+  if (/=/.test(own)) return undefined;
+  // The sentence names both quantities of the stem (two of its content words at least).
+  const asked = [...stemSet(own)];
+  const stated = ctx.sentences.some(
+    (s) => STATED_PROPORTION.test(s.text) && asked.filter((w) => s.stems.has(w)).length >= 2,
+  );
+  return stated && q.type !== "long" ? "Understand" : undefined;
+}
+
 /** Forms of `forms/sequence.ts` and `forms/classify.ts`. */
 const SEQUENCE_ORDER = /\bin a jumbled order\b[\s\S]*\bwhich order is correct\?/i;
 const SEQUENCE_BREAK = /\b(?:this step|step [1-9P-S]) did not take place\b/i;
@@ -99,6 +130,8 @@ export function estimateDemand(q: TQuestion, ctx: IGateContext): EBloomLevel {
     /=/.test(answer)
   )
     return "Apply";
+  const scaled = scalingDemand(q, own, ctx);
+  if (scaled) return scaled;
   if (COMPARE.test(own) || (q.type !== "mcq" && ANALYSE.test(own)))
     return q.type === "mcq" && matchable(q, ctx) ? "Remember" : "Analyze";
   if (PREDICT.test(own)) return matchable(q, ctx) ? "Understand" : "Apply";

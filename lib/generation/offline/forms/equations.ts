@@ -682,13 +682,35 @@ const GRAPH: Record<string, string> = {
   "-2": "a straight line through the origin when the OUT is plotted against 1/IN²",
 };
 
+/**
+ * An equation that defines its subject as a ratio of two measured quantities ("v = d/t",
+ * "a = Δv/Δt", "ρ = m/V", "ΔS = Q/T"): the subject is computed from those very readings, so a
+ * "test" of how it depends on one of them is circular (dev readings of wave 9: "plan an
+ * investigation of how the velocity depends on the displacement" for v = d/t).
+ */
+export function definesRatio(eq: IEquation): boolean {
+  const powers = eq.factors.map((f) => f.power).sort();
+  if (eq.factors.length !== 2 || powers[0] !== -1 || powers[1] !== 1 || eq.coefficient !== 1) return false;
+  return (
+    /Δ/.test(eq.text) ||
+    eq.factors.some((f) => /\btime\b|\bchange in\b|\bvolume\b/i.test(f.name)) ||
+    /\b(?:density|speed|velocity|acceleration|average)\b/i.test(eq.subject.name)
+  );
+}
+
 export const equationInvestigation: IForm = {
   id: "equation-investigation",
   fits: (type, level) => type !== "mcq" && level === "Create",
   available: (kb) =>
-    kb.equations.reduce((n, e) => n + dependences(e).filter((d) => d.input.unit !== "").length, 0),
+    kb.equations
+      .filter((e) => !definesRatio(e))
+      .reduce((n, e) => n + dependences(e).filter((d) => d.input.unit !== "").length, 0),
   *build(env) {
     for (const eq of ordered(env, 3, "equation-investigation")) {
+      if (definesRatio(eq)) {
+        env.trace?.("the equation defines its subject as a ratio of the readings (a test would be circular)");
+        continue;
+      }
       for (const d of dependences(eq)) {
         if (d.input.unit === "") continue;
         // "Keep every other condition the same", never "Keep the every other condition" (round 8 readers).

@@ -7,6 +7,7 @@ import { bookQuestion } from "./book";
 import { classifySort, classifyWritten } from "./classify";
 import type { IForm } from "./common";
 import { equationClaim, equationData, equationInvestigation, equationProblem } from "./equations";
+import { predictEffect } from "./higher-effects";
 import { equationChoice, equationScaling } from "./mcq-equations";
 import { unitMcq } from "./mcq-units";
 import {
@@ -65,14 +66,18 @@ export const FORMS: readonly IForm[] = [
   // "X allows / enables / functions to / is responsible for …" with a further sentence on it.
   explainFunction,
   sequenceOrder,
+  // A stated proportion used once ("the current is doubled: the power …"): labelled Apply until
+  // round 10, whose readers read it as Understand.
+  proportionRule,
   // Apply
   numericProblem,
   equationProblem,
-  proportionRule,
+  // Two quantities scaled by factors: labelled Analyze until round 10; readers read it as Apply.
+  equationScaling,
   predictChange,
+  predictEffect,
   // Analyze
   equationData,
-  equationScaling,
   assertionReason,
   classifySort,
   sequenceBreak,
@@ -105,7 +110,7 @@ export const LEVEL_NEEDS: Record<EBloomLevel, string> = {
   Understand:
     "stated cause (“because”, “therefore”) to explain, or two sibling terms that are both described",
   Apply:
-    "worked example with an equation and values, or stated relationship (as one quantity changes, another follows)",
+    "worked example with an equation and values, stated relationship (as one quantity changes, another follows), or a thing's stated effect on a quantity or process (“X stimulates Y”)",
   Analyze:
     "cause and consequence stated in separate sentences, a stated cause with a defined term on the same topic, a process stated as ordered steps, or two groups stated with their members",
   Evaluate:

@@ -202,9 +202,10 @@ const CHANGES: readonly { r: IRatio; verb: string }[] = [
   { r: ratio(3, 1), verb: "tripled" },
 ];
 
+/** Apply: readers (rounds 9 and 10, both) read scaling by factors as a computation through the law. */
 export const equationScaling: IForm = {
   id: "mcq-scaling",
-  fits: (type, level) => type === "mcq" && level === "Analyze",
+  fits: (type, level) => type === "mcq" && level === "Apply",
   available: (kb) =>
     kb.equations.filter((e) => !isGiven(e.subject) && e.factors.filter((f) => !isGiven(f)).length >= 2)
       .length,

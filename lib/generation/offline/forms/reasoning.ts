@@ -281,7 +281,7 @@ interface ITestable {
 
 /** Quantities a school investigation can set or measure (a fair test needs both ends measurable). */
 const MEASURABLE =
-  /\b(?:mass|weight|speed|velocity|acceleration|force|friction|temperature|time|period|frequency|wavelength|amplitude|length|distance|height|width|area|volume|density|pressure|current|voltage|potential difference|resistance|power|energy|intensity|brightness|loudness|charge|angle|radius|diameter|thickness|concentration|rate|ph|light|heat|moisture|humidity|yield|growth|number|size|depth|tension|stretch|extension|momentum|efficiency|capacitance|field)\b/i;
+  /\b(?:mass|weight|speed|velocity|acceleration|force|friction|temperature|time|period|frequency|wavelength|amplitude|length|distance|height|width|area|volume|density|pressure|current|voltage|potential difference|resistance|power|energy|intensity|brightness|loudness|charge|angle|radius|diameter|thickness|concentration|rate|ph|light|heat|moisture|humidity|yield|growth|number|size|depth|tension|stretch|extension|momentum|efficiency|capacitance|field|range|displacement|work|torque|impulse|magnification|refractive index|index of refraction|pitch|strain|stress|deflection|elongation|absorbance|transpiration|germination)\b/i;
 /** Not a school investigation (round 6: a fair test of a bomb's yield). */
 const UNSAFE_TOPIC =
   /\b(?:bomb|weapon|missile|warhead|explosive|explosion|nuclear|uranium|plutonium|radioactive|fission|gun|bullet|firearm|poison|toxin|virus|disease|patient|human subjects?)\b/i;

@@ -194,6 +194,12 @@ export const predictChange: IForm = {
         env.trace?.("relationship already used in the set");
         continue;
       }
+      // "the cuticle reduces the rate of water loss": x is a thing, not a quantity to lower;
+      // predict-effect asks it as the thing removed.
+      if (env.kb.effects.some((e) => e.sentence === r.sentence)) {
+        env.trace?.("x is a thing that acts, not a quantity (asked by predict-effect)");
+        continue;
+      }
       const p = predictPrompt(r);
       const relation = r.sign > 0 ? "rises and falls with" : "changes in the opposite direction to";
       const reason = `The text states that ${lower(stripEnd(r.sentence))}: ${r.y} ${relation} ${r.x}.`;
@@ -299,13 +305,14 @@ export const numericProblem: IForm = {
 const FACTOR_WORD: Record<number, string> = { 2: "doubled", 3: "tripled" };
 
 /**
- * Apply: a stated proportion used on a new change ("power is proportional to the current": the
- * current is doubled, so the power doubles). Only plain proportions ("directly / inversely
- * proportional to"), never a square or a product, so the factor is certain.
+ * Understand: a stated proportion used once on a new change ("power is proportional to the
+ * current": the current is doubled, so the power doubles). Only plain proportions ("directly /
+ * inversely proportional to"), never a square or a product, so the factor is certain. Labelled
+ * Apply until round 10, whose readers read it as Understand (reading the stated proportion).
  */
 export const proportionRule: IForm = {
   id: "proportion-rule",
-  fits: (type, level) => level === "Apply" && type !== "long",
+  fits: (type, level) => level === "Understand" && type !== "long",
   available: (kb) => kb.monotonic.filter((r) => r.proportional).length,
   *build(env) {
     for (const r of env.kb.monotonic) {

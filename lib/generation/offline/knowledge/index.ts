@@ -14,9 +14,11 @@ import { poolTerms } from "./pool";
 import {
   extractCausal,
   extractDependences,
+  extractEffects,
   extractMonotonic,
   type ICausal,
   type IDependence,
+  type IEffect,
   type IMonotonic,
 } from "./relations";
 import {
@@ -31,7 +33,7 @@ import {
 export type { IEquation, IFactor, IQuantity } from "./equations";
 export type { IConcept, ITerm } from "./lexicon";
 export type { IEnumeration } from "./lists";
-export type { ICausal, IDependence, IMonotonic } from "./relations";
+export type { ICausal, IDependence, IEffect, IMonotonic } from "./relations";
 export type { ISentence } from "./sentences";
 
 /**
@@ -52,6 +54,8 @@ export interface IKnowledge {
   causal: ICausal[];
   /** "y depends on a and b": stated dependences without a direction (fair tests). */
   dependences: IDependence[];
+  /** "FSH stimulates the development of egg cells": a thing's stated effect on a quantity or process. */
+  effects: IEffect[];
   enumerations: IEnumeration[];
   /** Worked examples ("Problem: … Solution: …") whose arithmetic can be re-done with new values. */
   examples: IWorkedExample[];
@@ -198,6 +202,7 @@ export function buildKnowledge(
     monotonic,
     causal: extractCausal(sentences),
     dependences: extractDependences(sentences),
+    effects: extractEffects(sentences),
     enumerations: extractEnumerations(sentences),
     examples: findWorkedExamples(onTopic.length > 0 ? onTopic : chunks),
     equations: extractEquations(onTopic.length > 0 ? onTopic : chunks),

@@ -213,6 +213,11 @@ function looseQuantity(raw: string): string | null {
   return q?.replace(/(\p{L}{3,})\s+[\p{L}Δ]{1,2}[′']?$/u, "$1") ?? null;
 }
 
+/** "the gills disappear and lungs": a verb that is not a participle means a clause, not a quantity. */
+function hasFiniteVerb(np: string): boolean {
+  return (nlp(np).verbs().out("array") as string[]).some((v) => !/(?:ing|ed|en)$/i.test(v.trim()));
+}
+
 /** Sentences with each clause of a "…; …" sentence as a sentence of its own (same source). */
 function withClauses(sentences: readonly ISentence[]): { s: ISentence; text: string }[] {
   return sentences.flatMap((s) => {
@@ -231,7 +236,7 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
       .replace(SYMBOL_APPOSITIVE, ", ")
       .replace(/[.!]$/, "");
     const push = (x: string | null, y: string | null, sign: 1 | -1) => {
-      if (!x || !y) return;
+      if (!x || !y || hasFiniteVerb(x) || hasFiniteVerb(y)) return;
       // "the voltage and the current": two quantities, each related to y.
       const xs = / and /.test(x) ? x.split(/ and /).map((p) => quantity(p)) : [x];
       for (const one of xs)
@@ -240,10 +245,14 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
     };
     let m = AS_X_Y.exec(text);
     if (m) {
-      // "as a cell increases in size" → "the size of a cell"
+      // "as a cell increases in size" → "the size of a cell"; "as the tadpole grows" → "the size
+      // of the tadpole" (a thing that grows is not itself a quantity to lower).
+      const grows = /^grow/i.test(m[2]!) && !OBSERVABLE.test(m[1]!);
       const x = m[3]
         ? quantity(`the ${m[3]} of ${m[1]!.replace(/^(?:the|a|an)\s+/i, "the ")}`)
-        : quantity(m[1]!);
+        : grows
+          ? quantity(`the size of ${m[1]!.replace(/^(?:the|a|an)\s+/i, "the ")}`)
+          : quantity(m[1]!);
       const y = quantity(m[4]!.replace(/^(?:its|their|his|her)\s+/i, "the "));
       push(x, y, (direction(m[2]!) * direction(m[5]!)) as 1 | -1);
       continue;
@@ -337,7 +346,15 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
       continue;
     }
     m = X_CHANGES_Y.exec(text);
-    if (m && s.standalone) {
+    // "the loss of carbon dioxide reduces the size of the molecule": a one-off event, not a
+    // quantity one could lower.
+    if (
+      m &&
+      s.standalone &&
+      !/^(?:the |an? )?(?:loss|addition|removal|release|formation|breakdown|binding|transfer|conversion|use) of\b/i.test(
+        m[1]!,
+      )
+    ) {
       const up = /^(?:increases?|raises?|boosts?|enhances?|speeds? up)$/i.test(m[2]!);
       push(quantity(m[1]!), quantity(m[3]!), up ? 1 : -1);
     }
@@ -625,4 +642,175 @@ function mechanismOf(clause: string, s: ISentence, out: IMechanism[]): void {
     )
       push(m[2]!, m[1]!, true, "by");
   }
+}
+
+/**
+ * A stated effect of one thing on a quantity or process, in the wording of descriptive science:
+ * "FSH stimulates the development of egg cells", "the cuticle reduces the rate of water loss",
+ * "phytochrome activity is inhibited by far-red light", "calcium is required for muscle
+ * contraction". The agent is a thing (a hormone, a structure, a drug), not a quantity to set, so
+ * the new situation a question can pose is the agent removed or blocked: the target then moves
+ * against the stated direction.
+ */
+export interface IEffect {
+  kind: "effect";
+  /** What acts ("the cuticle", "FSH"). */
+  agent: string;
+  /** The quantity or process it changes ("the rate of water loss", "the development of egg cells"). */
+  target: string;
+  /** +1: the agent raises or brings about the target; −1: it lowers or stops it. */
+  sign: 1 | -1;
+  /** Stated as a need ("is required for", "without X, … cannot"): without the agent the target stops. */
+  required: boolean;
+  sentence: string;
+  chunkKey: string;
+}
+
+const RAISE_V =
+  "increases?|raises?|elevates?|boosts?|enhances?|stimulates?|promotes?|activates?|accelerates?|speeds? up|induces?|triggers?";
+const LOWER_V =
+  "decreases?|reduces?|lowers?|inhibits?|blocks?|suppress(?:es)?|slows?(?: down)?|represses?|diminish(?:es)?|prevents?|impairs?";
+const RAISED_P =
+  "increased|raised|elevated|boosted|enhanced|stimulated|promoted|activated|accelerated|induced|triggered";
+const LOWERED_P =
+  "decreased|reduced|lowered|inhibited|blocked|suppressed|slowed(?: down)?|repressed|diminished|prevented|impaired";
+const AGENT_NP = String.raw`((?:the |an? )?[\p{L}\p{N}][\p{L}\p{N}'’+-]*(?: [\p{L}\p{N}'’+-]+){0,5}?)`;
+const TARGET_NP = String.raw`((?:the |an? )?[\p{L}][\p{L}\p{N}'’ -]{2,70}?)`;
+const TARGET_END = String.raw`(?=[,;:]|$| (?:in|into|by|during|when|which|that|so|because|through|as|via|while|and|or|but|at|within|until|if|without|from|with|across|between|over)\b)`;
+/** "ANP acts on the kidneys to reduce …", "auxin helps to promote …", "glucagon can raise …". */
+const ACTS_TO = String.raw`(?:(?:can|helps?(?: to)?|serves? to|works? to)|(?:acts?|works?|binds?) (?:on|to|at|with) (?:the |an? )?[\p{L}-]+(?: [\p{L}-]+){0,3} to) `;
+const EFFECT_ACTIVE = new RegExp(
+  String.raw`^${AGENT_NP} (?:also |directly |strongly |greatly |further |indirectly |then |thus |therefore |in turn )?${"(?:" + ACTS_TO + ")?"}(${RAISE_V}|${LOWER_V}) ${TARGET_NP}${TARGET_END}`,
+  "iu",
+);
+const EFFECT_PASSIVE = new RegExp(
+  String.raw`^${TARGET_NP} (?:is|are) (?:also |strongly |greatly |further )?(${RAISED_P}|${LOWERED_P}) by ${AGENT_NP}(?=[,;:]|$)`,
+  "iu",
+);
+const REQUIRED = new RegExp(
+  String.raw`^${AGENT_NP} (?:is|are) (?:also |absolutely )?(?:required|needed|necessary|essential) for ${TARGET_NP}(?=[,;:]|$| (?:in|by|during|to|and)\b)`,
+  "iu",
+);
+const WITHOUT = new RegExp(
+  String.raw`^without ${AGENT_NP}, ${TARGET_NP} (?:cannot|can ?not|could not|would not|will not|does not|do not) (?:occur|take place|proceed|happen|form|be made|be produced|function|work)(?=[,;:]|$)`,
+  "iu",
+);
+
+/**
+ * A quantity or a process one can measure or observe: a measure word ("rate", "level",
+ * "activity", "growth"), or a noun made from a verb ("secretion", "synthesis", "development").
+ */
+const OBSERVABLE =
+  /\b(?:rate|rates|level|levels|amount|concentration|activity|production|secretion|release|synthesis|growth|development|uptake|absorption|loss|pressure|temperature|number|size|volume|flow|output|yield|expression|speed|frequency|strength|intensity|risk|efficiency|formation|breakdown|movement|transport|diffusion|respiration|photosynthesis|digestion|contraction|germination|elongation|division|permeability|acidity|ph|sensitivity|resistance|reproduction|fertility|response)\b/iu;
+/** A noun made from a verb heading the phrase ("the conversion of starch", "cell elongation"). */
+const PROCESS_HEAD = /\p{L}{3,}(?:tion|sion|sis|ment|ance|ence)$/iu;
+/** An agent that is itself a change or a condition ("increasing …", "exposure to …"): not a thing to remove. */
+const NOT_AGENT =
+  /^(?:the )?(?:increas|decreas|rais|lower|reduc|high|low|more|less|greater|fewer|rising|falling|cold|hot|warm|cool|dry|wet|bright|dim|strong|weak|excess|extra|too\b|exposure|presence|absence|addition|lack|loss|use|amount|level|concentration|rate|process|ability|fact|result|effect|change|way|one|each|both|all|some|many|most|other|another|such)/i;
+const PRONOUN_WORD = /\b(?:it|its|they|them|their|this|these|those|he|she|his|her|which|who|whose)\b/i;
+
+/** An agent worth naming: a short noun phrase, no pronoun, not a change or a condition itself. */
+function agentOf(raw: string): string | null {
+  const t = raw.trim();
+  const np = t.replace(/^(?:an?)\s+/i, "");
+  if (PRONOUN_WORD.test(t) || NOT_AGENT.test(np) || /^\p{L}+ing\b/iu.test(np) || t.split(/\s+/).length > 5)
+    return null;
+  // "administration of pure oxygen", "exposure to light": an action or a condition, not a thing to remove.
+  if (/^(?:the )?[\p{L}-]+(?:tion|sion|ment|ure|al|ing) (?:of|to)\b/iu.test(np)) return null;
+  // "negative selection", "phosphorylation": a process, not a thing one removes or blocks.
+  if (PROCESS_HEAD.test(np.split(/\s+/).pop() ?? "")) return null;
+  // "unsaturated fats help to": a verb in the agent means the match began mid-clause.
+  if (
+    /\b(?:to|is|are|was|were|be|has|have|can|may|will|help|helps|serve|serves|act|acts|results?|leads?|causes?)\b/i.test(
+      t,
+    )
+  )
+    return null;
+  const q = quantity(t);
+  if (!q) return null;
+  // A name opening the sentence keeps its capital ("FSH", "Auxin" → "auxin"; "ADH" stays).
+  const bareName = q.replace(/^the /, "");
+  return /^(?:the|a|an)\s/i.test(t) ? q : /^\p{Lu}{2}/u.test(bareName) ? bareName : bareName;
+}
+
+/** A target worth asking about: a measurable or observable quantity or process, named in words. */
+function targetOf(raw: string): string | null {
+  const t = raw.trim().replace(/\s+(?:from|of|in|on|at|for|with)$/i, "");
+  const head =
+    t
+      .split(/\s+of\s+/)[0]!
+      .split(/\s+/)
+      .pop() ?? "";
+  if (PRONOUN_WORD.test(t) || !(OBSERVABLE.test(t) || PROCESS_HEAD.test(head))) return null;
+  // "reproduction prior to formation of a zygote": a stage, not a quantity or process to measure.
+  if (/\b(?:prior|before|after|during|until)\b/i.test(t)) return null;
+  const q = quantity(t);
+  if (!q) return null;
+  return /^(?:the|a|an)\s/i.test(t) || /\bof\b/.test(t) ? q : q.replace(/^the /, "");
+}
+
+/**
+ * The clauses of a sentence that may state an effect on their own: each side of "while" or
+ * "whereas" ("FSH stimulates egg maturation, while LH stimulates …"), without an opening
+ * setting ("In females, …") or an appositive after the subject ("Insulin, a hormone made in the
+ * pancreas, lowers …").
+ */
+function effectClauses(text: string): string[] {
+  return text
+    .split(/,?\s+(?:while|whereas)\s+|;\s*(?:whereas|while),?\s+/i)
+    .map((c) =>
+      c
+        .replace(/^(?:in|during|at|under|within|in response to) [^,]{3,40}, /i, "")
+        .replace(/^([^,]{2,40}), (?:an? |the |which |that )[^,]{3,60}, /i, "$1 "),
+    );
+}
+
+export function extractEffects(sentences: readonly ISentence[]): IEffect[] {
+  const out: IEffect[] = [];
+  const seen = new Set<string>();
+  const clauses = withClauses(sentences).flatMap(({ s, text }) =>
+    effectClauses(text).map((c) => ({ s, text: c })),
+  );
+  for (const { s, text: raw } of clauses) {
+    if (s.sideBox || !s.standalone || /\d/.test(raw)) continue;
+    const text = raw
+      .replace(
+        /^(?:therefore|thus|so|in general|generally|similarly|consequently|in addition|also|however|in turn|for example|in this way),?\s+/i,
+        "",
+      )
+      .replace(/\s*\((?:[^()]*)\)/g, "")
+      .replace(/[.!]$/, "")
+      .trim();
+    const push = (agentRaw: string, targetRaw: string, sign: 1 | -1, required: boolean) => {
+      const agent = agentOf(agentRaw);
+      const target = targetOf(targetRaw);
+      if (!agent || !target) return;
+      const a = agent.replace(/^the /i, "").toLowerCase();
+      const t = target.toLowerCase();
+      // "enzymes increase the rate of enzyme reactions": the agent named in the target is no new situation.
+      if (t.includes(a) || a.includes(t.replace(/^the /, ""))) return;
+      const id = `${a}|${t}`;
+      if (seen.has(id)) return;
+      seen.add(id);
+      out.push({ kind: "effect", agent, target, sign, required, sentence: s.text, chunkKey: s.chunkKey });
+    };
+    let m = WITHOUT.exec(text);
+    if (m) {
+      push(m[1]!, m[2]!, 1, true);
+      continue;
+    }
+    m = REQUIRED.exec(text);
+    if (m) {
+      push(m[1]!, m[2]!, 1, true);
+      continue;
+    }
+    m = EFFECT_PASSIVE.exec(text);
+    if (m) {
+      push(m[3]!, m[1]!, new RegExp(`^(?:${RAISED_P})$`, "i").test(m[2]!) ? 1 : -1, false);
+      continue;
+    }
+    m = EFFECT_ACTIVE.exec(text);
+    if (m) push(m[1]!, m[3]!, new RegExp(`^(?:${RAISE_V})$`, "i").test(m[2]!) ? 1 : -1, false);
+  }
+  return out;
 }
