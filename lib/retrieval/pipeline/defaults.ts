@@ -105,6 +105,19 @@ export const PLAN_DEFAULTS = {
    * Measured and off: at 0.6 (with agreement 0.5) even MCQs 0.838 → 0.836, MRR@10 0.844 → 0.838.
    */
   examLeadShare: 0,
+  /**
+   * Exam questions: weight of the section-level BM25 vote in the chapter vote (0: off). Each book
+   * section of the scope is searched as one text (its passages' postings summed;
+   * section-search.ts), the first `examSectionBm25Depth` sections vote for their chapter.
+   */
+  examSectionBm25Weight: 0,
+  examSectionBm25Depth: 10,
+  /** …a lexeme only the options use counts this much (the stem's count 1). */
+  examSectionBm25OptionWeight: 0.5,
+  /** …1: the focused chapter's sections fill in the section-level rank's order (0: the chapter search's). */
+  examSectionBm25Fill: 0,
+  /** …1: the first-ranked section's best passage leads the list (0: off). */
+  examSectionBm25Lead: 0,
   /** Optional probes start only while the request has used less than this (offline). */
   latencyBudgetMs: 30,
   /** Share of the LLM timeout the planner's call may use; the reranker gets the rest. */
