@@ -16,9 +16,10 @@ import { DEFAULT_BM25, exactIlike } from "./store";
 /**
  * Section-level retrieval for pasted exam questions: the scope's BM25 postings (`chunk_terms`) of
  * the question's lexemes summed per stored section path, ranked as whole sections by
- * section-rank.ts. No table of its own: the postings already hold every passage's term counts, and
- * the sections' lengths are read once per scope and cached (keyed with the scope's passage count,
- * so an upload rebuilds them). Plain SQL, the same on PGlite and PostgreSQL.
+ * section-rank.ts. No table of its own: the postings already hold every passage's term counts. A
+ * scope's sections are summed once into an in-memory index (cached, keyed with the scope's passage
+ * count, so an upload rebuilds it); a very large scope reads each question's postings instead.
+ * Plain SQL, the same on PGlite and PostgreSQL.
  */
 
 type TFilters = TRetrievalQueryRequest["filters"];
@@ -119,19 +120,99 @@ export async function sectionTermHits(
   }));
 }
 
-const lengthsCache = new Map<string, Promise<ISectionLength[]>>();
-const MAX_SCOPES = 32;
+/**
+ * The scope's section texts as an inverted index: lexeme → its summed term frequency in each
+ * book section (`sectionPath` holds the book section key, bookSectionOf). Built with one grouped scan of the scope's postings, then every question
+ * needs only its own lexemes (`to_tsvector`, no table read).
+ */
+export interface ISectionIndex {
+  lengths: ISectionLength[];
+  postings: Map<string, { documentId: string; sectionPath: string; tf: number }[]>;
+}
 
-/** The scope's section lengths, read once per scope and passage count. */
-function cachedLengths(db: ISqlExecutor, scope: IScopeParams, passages: number): Promise<ISectionLength[]> {
-  const key = JSON.stringify([scope.userId, ...scopeArgs(scope), passages]);
-  let p = lengthsCache.get(key);
+/** The whole scope's postings summed per stored section path and lexeme. */
+export async function scopeSectionIndex(
+  db: ISqlExecutor,
+  scope: IScopeParams,
+  headingWeight: number,
+): Promise<ISectionIndex> {
+  const [lengths, rows] = await Promise.all([
+    scopeSectionLengths(db, scope),
+    db.query<{ document_id: string; section_path: string; lexeme: string; tf: number }>(
+      `with scope as (${SCOPE_SQL})
+       select t.document_id, c.section_path, t.lexeme,
+              sum(t.tf_body + $9::float8 * t.tf_head)::float8 as tf
+       from chunk_terms t
+       join document_chunks c on c.document_id = t.document_id and c.chunk_index = t.chunk_index
+       where t.document_id in (select id from scope)
+       group by t.document_id, c.section_path, t.lexeme`,
+      [...scopeArgs(scope), headingWeight],
+    ),
+  ]);
+  // Folded to book sections once here (sub-section paths summed), so a question only adds up its
+  // lexemes' lists: each entry's `sectionPath` is the book section key (bookSectionOf).
+  const keyOf = (documentId: string, sectionPath: string) =>
+    bookSectionOf({ document_id: documentId, section_path: sectionPath });
+  const folded = new Map<string, ISectionLength>();
+  for (const l of lengths) {
+    const key = keyOf(l.documentId, l.sectionPath);
+    const f = folded.get(key);
+    if (f) f.length += l.length;
+    else folded.set(key, { ...l, sectionPath: key });
+  }
+  const sums = new Map<string, Map<string, { documentId: string; sectionPath: string; tf: number }>>();
+  for (const r of rows) {
+    const key = keyOf(r.document_id, r.section_path);
+    const bySection = sums.get(r.lexeme) ?? new Map();
+    const e = bySection.get(key);
+    if (e) e.tf += Number(r.tf);
+    else bySection.set(key, { documentId: r.document_id, sectionPath: key, tf: Number(r.tf) });
+    sums.set(r.lexeme, bySection);
+  }
+  const postings: ISectionIndex["postings"] = new Map();
+  for (const [lexeme, bySection] of sums) postings.set(lexeme, [...bySection.values()]);
+  return { lengths: [...folded.values()], postings };
+}
+
+/** The question's lexemes (as the full-text index stems them); `option`: only the options use it. */
+export async function questionLexemes(
+  db: ISqlExecutor,
+  stem: string,
+  options: string,
+): Promise<{ lexeme: string; option: boolean }[]> {
+  return db.query<{ lexeme: string; option: boolean }>(
+    `select x.lexeme, min(x.src) = 1 as option
+     from (select u.lexeme, 0 as src from unnest(to_tsvector('english', left($1, 4000))) u
+           union all
+           select u.lexeme, 1 as src from unnest(to_tsvector('english', left($2, 4000))) u) x
+     group by x.lexeme`,
+    [stem, options],
+  );
+}
+
+/**
+ * Scopes up to this many passages keep their section index in memory (a few MB for a book of
+ * 3,000 passages); a larger scope reads the question's postings from the database each time.
+ */
+export const SECTION_INDEX_MAX_PASSAGES = 30_000;
+const indexCache = new Map<string, Promise<ISectionIndex>>();
+const MAX_SCOPES = 8;
+
+/** The scope's section index, built once per scope, heading weight and passage count. */
+function cachedIndex(
+  db: ISqlExecutor,
+  scope: IScopeParams,
+  passages: number,
+  headingWeight: number,
+): Promise<ISectionIndex> {
+  const key = JSON.stringify([scope.userId, ...scopeArgs(scope), passages, headingWeight]);
+  let p = indexCache.get(key);
   if (!p) {
-    p = scopeSectionLengths(db, scope);
-    // A failed read is not cached: the next query tries again.
-    p.catch(() => lengthsCache.delete(key));
-    if (lengthsCache.size >= MAX_SCOPES) lengthsCache.delete(lengthsCache.keys().next().value as string);
-    lengthsCache.set(key, p);
+    p = scopeSectionIndex(db, scope, headingWeight);
+    // A failed build is not cached: the next query tries again.
+    p.catch(() => indexCache.delete(key));
+    if (indexCache.size >= MAX_SCOPES) indexCache.delete(indexCache.keys().next().value as string);
+    indexCache.set(key, p);
   }
   return p;
 }
@@ -143,11 +224,21 @@ export async function searchSections(
   text: { stem: string; options: string },
   opts: ISectionRankOptions & { headingWeight: number },
 ): Promise<IRankedSection[]> {
-  const [lengths, hits] = await Promise.all([
-    cachedLengths(db, scope, scope.passages),
-    sectionTermHits(db, scope, text.stem, text.options, opts.headingWeight),
+  if (scope.passages > SECTION_INDEX_MAX_PASSAGES) {
+    const [lengths, hits] = await Promise.all([
+      scopeSectionLengths(db, scope),
+      sectionTermHits(db, scope, text.stem, text.options, opts.headingWeight),
+    ]);
+    return rankSections(hits, lengths, bookSectionOf, opts);
+  }
+  const [index, lexemes] = await Promise.all([
+    cachedIndex(db, scope, scope.passages, opts.headingWeight),
+    questionLexemes(db, text.stem, text.options),
   ]);
-  return rankSections(hits, lengths, bookSectionOf, opts);
+  const hits: ISectionTermHit[] = lexemes.flatMap(({ lexeme, option }) =>
+    (index.postings.get(lexeme) ?? []).map((p) => ({ ...p, lexeme, option })),
+  );
+  return rankSections(hits, index.lengths, (r) => r.section_path, opts);
 }
 
 /**

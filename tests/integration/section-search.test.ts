@@ -2,7 +2,12 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
-import { scopeSectionLengths, searchSections, sectionTermHits } from "@/lib/retrieval/section-search";
+import {
+  SECTION_INDEX_MAX_PASSAGES,
+  scopeSectionLengths,
+  searchSections,
+  sectionTermHits,
+} from "@/lib/retrieval/section-search";
 import { getStorage } from "@/lib/storage";
 import { createTestEnv, type ITestEnv } from "../support/test-env";
 
@@ -64,6 +69,24 @@ describe("section-level retrieval over the BM25 postings (section-search.ts)", (
     const eight = new Set(lengths.map((l) => l.documentId));
     expect(eight.size).toBe(1);
     expect(hits.every((h) => eight.has(h.documentId))).toBe(true);
+  });
+
+  it("ranks the same from the cached section index and from the question's own postings", async () => {
+    const text = {
+      stem: "light energy absorbed by chlorophyll in the thylakoid",
+      options: "stroma ATP NADPH",
+    };
+    const cached = await searchSections(env.db, { ...scope(), passages: 3 }, text, RANK);
+    const direct = await searchSections(
+      env.db,
+      { ...scope(), passages: SECTION_INDEX_MAX_PASSAGES + 1 },
+      text,
+      RANK,
+    );
+    expect(cached.length).toBeGreaterThan(3);
+    expect(cached.map((r) => r.key)).toEqual(direct.map((r) => r.key));
+    cached.forEach((r, i) => expect(r.score).toBeCloseTo(direct[i]!.score, 9));
+    expect(cached[0]?.chapterNumber).toBe(8);
   });
 
   it("finds nothing for words the scope lacks and for another subject's scope", async () => {
