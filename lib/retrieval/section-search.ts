@@ -244,8 +244,9 @@ export async function searchSections(
 /**
  * Stage 6 input for a pasted exam question (focus.ts): the scope's sections ranked by
  * section-level BM25 against the stem (and, weaker, the options), as a chapter vote and a section
- * order. Null when switched off (`examSectionBm25Weight` 0), when the query names a chapter, or on
- * a database error (logged by the caller's fallback: the focus then votes as before).
+ * order. Null when switched off (every `examSectionBm25*` use at 0), for a question without options
+ * (unless `examSectionBm25WithoutOptions`), when the query names a chapter; a database error is
+ * logged by the caller, and the focus then votes as before.
  */
 export async function examSectionRank(
   run: IRetrievalRun,
@@ -256,6 +257,7 @@ export async function examSectionRank(
   const on =
     tuning.examSectionBm25Weight > 0 || tuning.examSectionBm25Fill > 0 || tuning.examSectionBm25Lead > 0;
   if (!on || run.understanding.chapterNumber !== null) return null;
+  if (question.options.length === 0 && tuning.examSectionBm25WithoutOptions <= 0) return null;
   const bm25 = run.settings.bm25 ?? DEFAULT_BM25;
   const ranked = await searchSections(
     run.deps.db,

@@ -106,18 +106,23 @@ export const PLAN_DEFAULTS = {
    */
   examLeadShare: 0,
   /**
-   * Exam questions: weight of the section-level BM25 vote in the chapter vote (0: off). Each book
-   * section of the scope is searched as one text (its passages' postings summed;
-   * section-search.ts), the first `examSectionBm25Depth` sections vote for their chapter.
+   * Exam questions with options: the scope's sections ranked by BM25 over each section's whole
+   * text (section-search.ts; a lexeme only the options use counts `examSectionBm25OptionWeight`).
+   * The first `examSectionBm25Depth` sections vote on the focus chapter with weight
+   * `examSectionBm25Weight` (0: no vote), the focused chapter's sections fill in that rank's order
+   * (`examSectionBm25Fill` 1) and the first-ranked section's best passage leads the list
+   * (`examSectionBm25Lead` 1). Even MCQ lines, nDCG@10 / Recall@8 / MRR@10: off 0.838 / 0.940 /
+   * 0.844; lead 0.847 / 0.953 / 0.870; + fill 0.848 / 0.953 / 0.871; + vote 0.5 0.851 / 0.955 /
+   * 0.870 (docs/exam-questions.md, wave 9). Without options (short answers, pasted stems, the open
+   * set's questions) it is off (`examSectionBm25WithoutOptions` 0): with the lead the open set's
+   * questions lost MRR@10 0.758 → 0.729.
    */
-  examSectionBm25Weight: 0,
+  examSectionBm25Weight: 0.5,
   examSectionBm25Depth: 10,
-  /** …a lexeme only the options use counts this much (the stem's count 1). */
   examSectionBm25OptionWeight: 0.5,
-  /** …1: the focused chapter's sections fill in the section-level rank's order (0: the chapter search's). */
-  examSectionBm25Fill: 0,
-  /** …1: the first-ranked section's best passage leads the list (0: off). */
-  examSectionBm25Lead: 0,
+  examSectionBm25Fill: 1,
+  examSectionBm25Lead: 1,
+  examSectionBm25WithoutOptions: 0,
   /** Optional probes start only while the request has used less than this (offline). */
   latencyBudgetMs: 30,
   /** Share of the LLM timeout the planner's call may use; the reranker gets the rest. */
