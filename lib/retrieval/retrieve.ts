@@ -1,5 +1,6 @@
 import "server-only";
 import { describeError, log } from "@/lib/log";
+import { focusWordsOf } from "@/lib/steps/plan/exam";
 import { planQuery } from "@/lib/steps/plan/offline";
 import type { TRetrievalQueryRequest, TRetrievalQueryResponse } from "@/schema/retrieval.schema";
 import { MODEL_USES_MEANING } from "./calibrate";
@@ -103,7 +104,11 @@ export async function retrieve(
     plan.exam && plan.chapterFocus && !navigation
       ? await examSectionRank(
           run,
-          { stem: plan.mainText, options: plan.exam.options },
+          {
+            stem: plan.mainText,
+            // The options' content words: numbers, units and choice words are no section evidence.
+            options: plan.exam.options.map((o) => focusWordsOf(o).join(" ")),
+          },
           pass.scopeChunks,
         ).catch((err: unknown) => {
           log.warn("retrieval.section_rank_failed", { error: describeError(err) });

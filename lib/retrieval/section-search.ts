@@ -279,5 +279,6 @@ export async function examSectionRank(
     order: ranked.map((s) => s.key),
     fill: tuning.examSectionBm25Fill > 0,
     lead: tuning.examSectionBm25Lead > 0,
+    leadAcrossOnly: tuning.examSectionBm25Lead >= 2,
   };
 }

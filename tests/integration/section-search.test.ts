@@ -85,7 +85,7 @@ describe("section-level retrieval over the BM25 postings (section-search.ts)", (
     );
     expect(cached.length).toBeGreaterThan(3);
     expect(cached.map((r) => r.key)).toEqual(direct.map((r) => r.key));
-    cached.forEach((r, i) => expect(r.score).toBeCloseTo(direct[i]!.score, 9));
+    for (const [i, r] of cached.entries()) expect(r.score).toBeCloseTo(direct[i]!.score, 9);
     expect(cached[0]?.chapterNumber).toBe(8);
   });
 

@@ -155,4 +155,12 @@ describe("leadWithSection", () => {
     expect(leadWithSection(list, "z|Z > 9.9")).toEqual(list);
     expect(leadWithSection(list, undefined)).toEqual(list);
   });
+
+  it("with acrossOnly, leads only when the list starts in another chapter document", () => {
+    const inChapter = [c("a", 1, "A > 1.1"), c("a", 1, "A > 1.2")];
+    expect(leadWithSection(inChapter, "a|A > 1.2", true)).toEqual(inChapter);
+    expect(leadWithSection(inChapter, "a|A > 1.2")[0]!.row.section_path).toBe("A > 1.2");
+    const across = [c("a", 1, "A > 1.1"), c("b", 2, "B > 2.1")];
+    expect(leadWithSection(across, "b|B > 2.1", true)[0]!.row.document_id).toBe("b");
+  });
 });

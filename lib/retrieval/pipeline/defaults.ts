@@ -107,21 +107,22 @@ export const PLAN_DEFAULTS = {
   examLeadShare: 0,
   /**
    * Exam questions with options: the scope's sections ranked by BM25 over each section's whole
-   * text (section-search.ts; a lexeme only the options use counts `examSectionBm25OptionWeight`).
+   * text (section-search.ts; the options' content words count `examSectionBm25OptionWeight`).
    * The first `examSectionBm25Depth` sections vote on the focus chapter with weight
    * `examSectionBm25Weight` (0: no vote), the focused chapter's sections fill in that rank's order
    * (`examSectionBm25Fill` 1) and the first-ranked section's best passage leads the list
-   * (`examSectionBm25Lead` 1). Even MCQ lines, nDCG@10 / Recall@8 / MRR@10: off 0.838 / 0.940 /
-   * 0.844; lead 0.847 / 0.953 / 0.870; + fill 0.848 / 0.953 / 0.871; + vote 0.5 0.851 / 0.955 /
-   * 0.870 (docs/exam-questions.md, wave 9). Without options (short answers, pasted stems, the open
-   * set's questions) it is off (`examSectionBm25WithoutOptions` 0): with the lead the open set's
-   * questions lost MRR@10 0.758 → 0.729.
+   * (`examSectionBm25Lead` 1: always; 2: only when the list starts in another chapter). Even
+   * Biology MCQ lines, nDCG@10 / Recall@8 / MRR@10: off 0.838 / 0.940 / 0.844; lead 2 + fill + vote
+   * 0.5 0.849 / 0.955 / 0.865; lead 1 0.850 / 0.955 / 0.868, but within a chapter the lead cost
+   * Physics (MCQs 0.953 → 0.942). Questions without options (short answers, pasted stems, the
+   * open set's questions) are left alone (`examSectionBm25WithoutOptions` 0): with the lead the
+   * open set's questions lost MRR@10 0.758 → 0.729 (docs/exam-questions.md, wave 9).
    */
   examSectionBm25Weight: 0.5,
   examSectionBm25Depth: 10,
   examSectionBm25OptionWeight: 0.5,
   examSectionBm25Fill: 1,
-  examSectionBm25Lead: 1,
+  examSectionBm25Lead: 2,
   examSectionBm25WithoutOptions: 0,
   /** Optional probes start only while the request has used less than this (offline). */
   latencyBudgetMs: 30,

@@ -71,6 +71,8 @@ export interface ISectionRankVote {
   fill: boolean;
   /** The best passage of the first-ranked section leads the list (when the list holds one). */
   lead: boolean;
+  /** …only when the list starts in another chapter document (no reordering inside a chapter). */
+  leadAcrossOnly?: boolean;
 }
 
 /** The chapter votes of a question's probes, and the chapter number of each voted document. */
@@ -239,9 +241,12 @@ export function orderBySectionRank(fill: ICandidate[], order: readonly string[])
 export function leadWithSection(
   candidates: readonly ICandidate[],
   sectionKey: string | undefined,
+  acrossOnly = false,
 ): ICandidate[] {
   const at = sectionKey === undefined ? -1 : candidates.findIndex((c) => bookSectionOf(c.row) === sectionKey);
   if (at <= 0) return [...candidates];
+  if (acrossOnly && candidates[at]!.row.document_id === candidates[0]!.row.document_id)
+    return [...candidates];
   return [candidates[at]!, ...candidates.slice(0, at), ...candidates.slice(at + 1)];
 }
 
@@ -308,7 +313,7 @@ export async function applyFocus(
   });
   const candidates =
     opts.exam && opts.sectionRank?.lead
-      ? leadWithSection(focused.candidates, opts.sectionRank.order[0])
+      ? leadWithSection(focused.candidates, opts.sectionRank.order[0], opts.sectionRank.leadAcrossOnly)
       : focused.candidates;
   return {
     pass: { ...pass, candidates },
