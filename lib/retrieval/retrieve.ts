@@ -1,4 +1,6 @@
 import "server-only";
+import { describeError, log } from "@/lib/log";
+import { focusWordsOf } from "@/lib/steps/plan/exam";
 import { planQuery } from "@/lib/steps/plan/offline";
 import type { TRetrievalQueryRequest, TRetrievalQueryResponse } from "@/schema/retrieval.schema";
 import { MODEL_USES_MEANING } from "./calibrate";
@@ -14,6 +16,7 @@ import { resolveSettings } from "./pipeline/settings";
 import type { IRetrievalRun, IRetrieveAblation, IRetrieveDeps } from "./pipeline/types";
 import { understandQuery } from "./pipeline/understand";
 import { scopeVocabulary } from "./scope-vocabulary";
+import { examSectionRank } from "./section-search";
 
 export {
   DEFAULT_COHERENCE,
@@ -96,6 +99,22 @@ export async function retrieve(
     explanations.push("Too few passages in that chapter; searched the whole subject.");
     pass = await runPass(run, { searchText: plan.mainText, alpha, limit, chapter: null });
   }
+  // A pasted exam question: the scope's sections ranked as whole texts vote on its chapter.
+  const sectionRank =
+    plan.exam && plan.chapterFocus && !navigation
+      ? await examSectionRank(
+          run,
+          {
+            stem: plan.mainText,
+            // The options' content words: numbers, units and choice words are no section evidence.
+            options: plan.exam.options.map((o) => focusWordsOf(o).join(" ")),
+          },
+          pass.scopeChunks,
+        ).catch((err: unknown) => {
+          log.warn("retrieval.section_rank_failed", { error: describeError(err) });
+          return null;
+        })
+      : null;
   const focused = await applyFocus(run, pass, {
     sectionKey: navigation?.sectionKey ?? null,
     navigationChapter: navigation?.chapter ?? null,
@@ -103,6 +122,7 @@ export async function retrieve(
     searchText: plan.mainText,
     exam: plan.exam !== null,
     probeVotes: gathered.probeVotes,
+    ...(sectionRank ? { sectionRank } : {}),
   });
   const planMs = performance.now() - planStarted - focused.pass.rerankMs;
   const kept = leaveOutExcluded(focused.pass, followUp.excluded);

@@ -105,6 +105,25 @@ export const PLAN_DEFAULTS = {
    * Measured and off: at 0.6 (with agreement 0.5) even MCQs 0.838 → 0.836, MRR@10 0.844 → 0.838.
    */
   examLeadShare: 0,
+  /**
+   * Exam questions with options: the scope's sections ranked by BM25 over each section's whole
+   * text (section-search.ts; the options' content words count `examSectionBm25OptionWeight`).
+   * The first `examSectionBm25Depth` sections vote on the focus chapter with weight
+   * `examSectionBm25Weight` (0: no vote), the focused chapter's sections fill in that rank's order
+   * (`examSectionBm25Fill` 1) and the first-ranked section's best passage leads the list
+   * (`examSectionBm25Lead` 1: always; 2: only when the list starts in another chapter). Even
+   * Biology MCQ lines, nDCG@10 / Recall@8 / MRR@10: off 0.838 / 0.940 / 0.844; lead 2 + fill + vote
+   * 0.5 0.849 / 0.955 / 0.865; lead 1 0.850 / 0.955 / 0.868, but within a chapter the lead cost
+   * Physics (MCQs 0.953 → 0.942). Questions without options (short answers, pasted stems, the
+   * open set's questions) are left alone (`examSectionBm25WithoutOptions` 0): with the lead the
+   * open set's questions lost MRR@10 0.758 → 0.729 (docs/exam-questions.md, wave 9).
+   */
+  examSectionBm25Weight: 0.5,
+  examSectionBm25Depth: 10,
+  examSectionBm25OptionWeight: 0.5,
+  examSectionBm25Fill: 1,
+  examSectionBm25Lead: 2,
+  examSectionBm25WithoutOptions: 0,
   /** Optional probes start only while the request has used less than this (offline). */
   latencyBudgetMs: 30,
   /** Share of the LLM timeout the planner's call may use; the reranker gets the rest. */

@@ -30,6 +30,7 @@ export function dominantChapter(
     chapters: ReadonlyMap<string, number | null>;
   },
   sectionWeight = 0,
+  sectionRank?: ISectionRankVote,
 ): IChapterEvidence | null {
   let shares = chapterShares(candidates, depth);
   if (sectionWeight > 0)
@@ -40,11 +41,38 @@ export function dominantChapter(
     );
   if (agreement && agreement.weight > 0 && agreement.shares.size > 0)
     shares = mixShares(shares, agreement.shares, agreement.weight);
-  const best = topShare(shares);
-  if (!best) return null;
+  // The section-level vote picks the chapter; its share is the larger of the mixed share and the
+  // share without it, so that a vote spread over a few chapters does not switch off the focus or
+  // the head cut (headToChapter) for a chapter the passages agree on.
+  const before = shares;
+  if (sectionRank && sectionRank.weight > 0 && sectionRank.shares.size > 0)
+    shares = mixShares(shares, sectionRank.shares, sectionRank.weight);
+  const top = topShare(shares);
+  if (!top) return null;
+  const best = { documentId: top.documentId, share: Math.max(top.share, before.get(top.documentId) ?? 0) };
   const row = candidates.find((c) => c.row.document_id === best.documentId)?.row;
-  const chapterNumber = row ? row.chapter_number : (agreement?.chapters.get(best.documentId) ?? null);
+  const chapterNumber = row
+    ? row.chapter_number
+    : (agreement?.chapters.get(best.documentId) ?? sectionRank?.chapters.get(best.documentId) ?? null);
   return { documentId: best.documentId, chapterNumber, share: best.share };
+}
+
+/**
+ * Exam questions: the section-level BM25 ranking (section-search.ts) as a chapter vote, and its
+ * sections' order for the focused chapter's fill.
+ */
+export interface ISectionRankVote {
+  shares: ReadonlyMap<string, number>;
+  weight: number;
+  chapters: ReadonlyMap<string, number | null>;
+  /** Book section keys, best first. */
+  order: readonly string[];
+  /** Fill the focused chapter's sections in `order` (sections it does not rank keep theirs, after). */
+  fill: boolean;
+  /** The best passage of the first-ranked section leads the list (when the list holds one). */
+  lead: boolean;
+  /** …only when the list starts in another chapter document (no reordering inside a chapter). */
+  leadAcrossOnly?: boolean;
 }
 
 /** The chapter votes of a question's probes, and the chapter number of each voted document. */
@@ -87,6 +115,8 @@ export interface IFocusOptions {
   lead?: number;
   /** Exam questions: weight of the section-level vote (sectionChapterShares) in the chapter vote. */
   sectionWeight?: number;
+  /** Exam questions: the section-level BM25 vote and fill order. */
+  sectionRank?: ISectionRankVote;
 }
 
 export interface IFocusResult {
@@ -133,7 +163,13 @@ export async function focusOnChapter(
   searchText: string,
   opts: IFocusOptions,
 ): Promise<IFocusResult> {
-  const evidence = dominantChapter(candidates, opts.depth, opts.agreement, opts.sectionWeight);
+  const evidence = dominantChapter(
+    candidates,
+    opts.depth,
+    opts.agreement,
+    opts.sectionWeight,
+    opts.sectionRank,
+  );
   if (!evidence || evidence.chapterNumber === null || evidence.share < opts.minShare) {
     return { candidates, focused: null };
   }
@@ -170,6 +206,7 @@ export async function focusOnChapter(
     fill.push(byKey.get(key) ?? c);
     seenKeys.add(key);
   }
+  if (opts.sectionRank?.fill) orderBySectionRank(fill, opts.sectionRank.order);
   const rest = candidates
     .slice(cut)
     .filter((c) => !seenKeys.has(keyOf(c.row.document_id, c.row.chunk_index)));
@@ -184,6 +221,33 @@ export async function focusOnChapter(
     ],
     focused: evidence,
   };
+}
+
+/**
+ * Sorts the chapter's fill (one passage per section) by the section-level rank; sections the rank
+ * does not hold keep their order after the ranked ones (stable).
+ */
+export function orderBySectionRank(fill: ICandidate[], order: readonly string[]): void {
+  const rank = new Map(order.map((k, i) => [k, i]));
+  const at = (c: ICandidate) => rank.get(bookSectionOf(c.row)) ?? Number.POSITIVE_INFINITY;
+  const sorted = fill
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => at(a.c) - at(b.c) || a.i - b.i)
+    .map((x) => x.c);
+  fill.splice(0, fill.length, ...sorted);
+}
+
+/** The best (first) passage of `sectionKey` moved to the front; the list as is when it has none. */
+export function leadWithSection(
+  candidates: readonly ICandidate[],
+  sectionKey: string | undefined,
+  acrossOnly = false,
+): ICandidate[] {
+  const at = sectionKey === undefined ? -1 : candidates.findIndex((c) => bookSectionOf(c.row) === sectionKey);
+  if (at <= 0) return [...candidates];
+  if (acrossOnly && candidates[at]!.row.document_id === candidates[0]!.row.document_id)
+    return [...candidates];
+  return [candidates[at]!, ...candidates.slice(0, at), ...candidates.slice(at + 1)];
 }
 
 /** "The next section": that section's passages first, in their order, then everything else. */
@@ -215,6 +279,8 @@ export async function applyFocus(
     exam?: boolean;
     /** The exam question's probes' chapter votes (gather-plan.ts). */
     probeVotes?: IProbeVotes;
+    /** The exam question's section-level BM25 vote (section-search.ts). */
+    sectionRank?: ISectionRankVote;
   },
 ): Promise<{ pass: IPassResult; focus: TFocusReport }> {
   if (opts.sectionKey !== null) {
@@ -243,9 +309,14 @@ export async function applyFocus(
           sectionWeight: tuning.examSectionVoteWeight,
         }
       : {}),
+    ...(opts.exam && opts.sectionRank ? { sectionRank: opts.sectionRank } : {}),
   });
+  const candidates =
+    opts.exam && opts.sectionRank?.lead
+      ? leadWithSection(focused.candidates, opts.sectionRank.order[0], opts.sectionRank.leadAcrossOnly)
+      : focused.candidates;
   return {
-    pass: { ...pass, candidates: focused.candidates },
+    pass: { ...pass, candidates },
     focus: focused.focused
       ? {
           chapterNumber: focused.focused.chapterNumber,
