@@ -27,6 +27,7 @@ const POSTGRES_SUITES = [
   "question-sets",
   "read-replica",
   "vector-index",
+  "section-search",
 ].map((name) => `tests/integration/${name}.test.ts`);
 /** Suites that only mean something on a real server (roles, RLS). */
 const POSTGRES_ONLY_SUITES = ["tests/integration/rls.test.ts"];
