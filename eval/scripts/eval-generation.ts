@@ -37,7 +37,10 @@ const opts = new Command()
   .option("--read <file>", "write every generated question with its cited passages (Markdown)")
   .option("--no-authors", "skip the author-MCQ false-positive check")
   .option("--use-section", "let slots the selection cannot fill draw on the rest of its section")
-  .option("--no-pool", "no option pool from the subject's other documents (loadScope's chapter only)")
+  .option(
+    "--pool",
+    "Remember MCQ options also from the subject's other documents (loadScope's option pool; off in the app)",
+  )
   .option("--why", "per empty slot, each form's material, candidates built and the gate's first refusal")
   .option("--json", "print JSON")
   .parse()
@@ -52,7 +55,7 @@ const opts = new Command()
     offset: string;
     dataDir: string;
     authors: boolean;
-    pool: boolean;
+    pool?: boolean;
     useSection?: boolean;
     why?: boolean;
     json?: boolean;
@@ -170,7 +173,7 @@ for (const topic of topics) {
     400,
     // The app waits at most POOL_WAIT_MS for a cold subject's pool (that set goes without it); the
     // eval waits for it, so every set is measured as a warm server writes it.
-    { pool: opts.pool, poolWaitMs: 120_000 },
+    { pool: !!opts.pool, poolWaitMs: 120_000 },
   );
   scopeMs.push(performance.now() - scopeStarted);
   const request = GenerationRequestSchema.parse({

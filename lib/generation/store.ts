@@ -75,9 +75,11 @@ export async function loadContext(
 
 /**
  * The chapter(s) behind the selected passages: every chunk of their documents the caller may see,
- * in reading order, up to `max`; then (unless `pool: false`) the option pool of `loadOptionPool`,
+ * in reading order, up to `max`; then, with `pool: true`, the option pool of `loadOptionPool`,
  * marked `optionsOnly`. The offline generator draws wrong options and investigation controls from
  * the chapter, and Remember MCQ options of the key's kind from the pool; questions never cite either.
+ * The pool is off by default: round 11's blind readers rejected the definition MCQs whose options
+ * it supplied (other chapters' terms of a kind a student rules out: docs/offline-generator.md).
  */
 export async function loadScope(
   db: ISqlExecutor,
@@ -108,7 +110,7 @@ export async function loadScope(
     [[...new Set(documentIds)], userId, max],
   );
   const chapter = rows.map(scopeChunk);
-  if (opts.pool === false) return chapter;
+  if (opts.pool !== true) return chapter;
   return [
     ...chapter,
     ...(await loadOptionPool(db, userId, documentIds, undefined, opts.poolWaitMs ?? POOL_WAIT_MS)),

@@ -65,7 +65,7 @@ afterAll(async () => {
 describe("the option pool of loadScope", () => {
   it("adds only other documents of the same subject, cut to their defining sentences", async () => {
     // A loaded machine may take longer than the app's wait to read a cold subject: wait for it here.
-    const scope = await loadScope(env.db, env.teacher.id, [cells], 400, { poolWaitMs: 60_000 });
+    const scope = await loadScope(env.db, env.teacher.id, [cells], 400, { pool: true, poolWaitMs: 60_000 });
     const chapter = scope.filter((c) => !c.optionsOnly);
     const pool = scope.filter((c) => c.optionsOnly);
     expect(new Set(chapter.map((c) => c.documentId))).toEqual(new Set([cells]));
@@ -76,10 +76,11 @@ describe("the option pool of loadScope", () => {
     expect(scope.some((c) => c.documentId === physics || c.documentId === privateNotes)).toBe(false);
   });
 
-  it("shows the owner their private notes of the subject, and can be turned off", async () => {
+  it("shows the owner their private notes of the subject, and is off unless asked for", async () => {
     const own = await loadOptionPool(env.db, env.admin.id, [cells], 6000, 60_000);
     expect(new Set(own.map((c) => c.documentId))).toEqual(new Set([energy, privateNotes]));
-    const off = await loadScope(env.db, env.teacher.id, [cells], 400, { pool: false });
+    // Off unless asked for (round 11 readers rejected the definition MCQs its options made).
+    const off = await loadScope(env.db, env.teacher.id, [cells]);
     expect(off.some((c) => c.optionsOnly)).toBe(false);
   });
 });

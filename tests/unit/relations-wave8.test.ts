@@ -156,6 +156,21 @@ describe("the widened relations feed Apply, Evaluate and Create", () => {
       /how the speed of the source affects the observed frequency/,
     );
   });
+
+  it("accepts the plan after a question citing the same sentence, but not the same plan twice", () => {
+    const plan = candidates("long", "Create").find((c) => c.form === "design-investigation")!.question;
+    const cited = new Set(plan.contextRefs.map((r) => r.quote));
+    // Other slots of the set on the same sentence (their own ids: a question is never its own duplicate).
+    const earlier = candidates("mcq", "Apply")
+      .map((c) => c.question)
+      .filter((q) => q.contextRefs.every((r) => cited.has(r.quote)))
+      .map((q, i) => ({ ...q, id: `e${i}` }));
+    expect(earlier.length).toBeGreaterThan(0);
+    const flags = (accepted: TQuestion[]) =>
+      gateQuestion(plan, "Create", createGateContext([DOPPLER]), { accepted }).findings.map((f) => f.flag);
+    expect(flags(earlier)).not.toContain("duplicate_fact");
+    expect(flags([{ ...plan, id: "other" }])).toContain("duplicate_fact");
+  });
 });
 
 describe("part (a) of a multi-part worked example", () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mixedDefinition } from "@/lib/generation/offline/forms/bio-claims";
 import { compareTerms } from "@/lib/generation/offline/forms/reasoning";
-import { explainWhy } from "@/lib/generation/offline/forms/understand";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import type { IContextChunk } from "@/types/generation.types";
 import { formSlot } from "../support/form-slots";
@@ -50,47 +49,6 @@ describe("compare-terms: two terms of one kind", () => {
     expect(
       distinguish(
         "### Meninges\n\nThe outermost layer is the dura mater, a tough membrane that lines the skull. The middle layer is the arachnoid mater, a thin membrane with a web-like structure.",
-      ),
-    ).toEqual([]);
-  });
-});
-
-describe("explain-why: a cause with substance and more said about it", () => {
-  const why = (content: string) =>
-    [
-      ...explainWhy.build({
-        kb: buildKnowledge([chunk(content)]),
-        slot: formSlot(DOC, "short", "Understand"),
-        random: () => 0.5,
-        keyAt: 0,
-        used: new Set<string>(),
-      }),
-    ].map((q) => ({
-      prompt: q.promptText,
-      points: q.type === "mcq" ? [] : (q.markingScheme ?? []).map((p) => p.point),
-    }));
-  const CAPILLARIES =
-    "### Capillaries\n\nExchange happens in the capillaries because capillary walls are only one cell thick. Oxygen and nutrients diffuse across the thin capillary walls into the surrounding tissue.";
-
-  it("marks the cause, how it works (a further sentence) and the link", () => {
-    const [q, ...rest] = why(CAPILLARIES);
-    expect(rest).toEqual([]);
-    expect(q?.prompt).toBe("Explain why exchange happens in the capillaries.");
-    expect(q?.points).toHaveLength(3);
-    expect(q?.points[1]).toMatch(
-      /^Develops it: oxygen and nutrients diffuse across the thin capillary walls/,
-    );
-  });
-
-  it("asks nothing when the cause is a bare phrase or nothing more is said of it", () => {
-    expect(
-      why(
-        "### Innate immunity\n\nInnate immunity occurs naturally because genes encode it. Innate immunity is present from birth and responds to any pathogen.",
-      ),
-    ).toEqual([]);
-    expect(
-      why(
-        "### Capillaries\n\nExchange happens in the capillaries because capillary walls are only one cell thick.",
       ),
     ).toEqual([]);
   });

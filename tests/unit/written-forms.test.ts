@@ -2,8 +2,6 @@ import { describe, expect, it } from "vitest";
 import { runGeneration } from "@/lib/generation/generate";
 import { judgeClaim } from "@/lib/generation/offline/forms/reasoning";
 import { judgeRelation, relationClaims } from "@/lib/generation/offline/forms/written-claim";
-import { explainItem, explainMechanism } from "@/lib/generation/offline/forms/written-explain";
-import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import type { ISentence } from "@/lib/generation/offline/knowledge";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import {
@@ -82,20 +80,6 @@ describe("stated mechanisms, purposes and consequences", () => {
     );
     expect(got).toEqual([]);
   });
-
-  it("asks for the effect's explanation by the kind of link, never for the sentence", () => {
-    const [by, purpose, causes] = extractMechanisms(
-      [
-        "Electromagnets are magnets made by passing a current through a system of wires.",
-        "The current is reversed every half rotation so that the torque on the loop is always in the same direction.",
-        "Friction causes the loss of some useful energy.",
-      ].map(sentence),
-    );
-    expect(explainItem(by!)?.prompt).toBe("Explain how electromagnets are magnets made.");
-    expect(explainItem(purpose!)?.prompt).toBe("Explain why the current is reversed every half rotation.");
-    expect(explainItem(causes!)?.prompt).toBe("Explain what causes the loss of some useful energy.");
-    for (const m of [by!, purpose!, causes!]) expect(explainItem(m)?.prompt).not.toContain(m.cause);
-  });
 });
 
 describe("relations a fair test can check, widened", () => {
@@ -131,7 +115,7 @@ describe("relations a fair test can check, widened", () => {
   });
 });
 
-const PASSAGE: IContextChunk = {
+const _PASSAGE: IContextChunk = {
   documentId: DOC,
   chunkIndex: 0,
   title: "Physics",
@@ -144,83 +128,6 @@ const PASSAGE: IContextChunk = {
     "The torque on the loop is produced by the magnetic force on the current in the loop.",
   ].join("\n"),
 };
-
-describe("explain-mechanism", () => {
-  it("writes a short Understand answer marked on the cause, how it works and the effect", () => {
-    const kb = buildKnowledge([PASSAGE]);
-    const env = {
-      kb,
-      slot: slot("short", "Understand"),
-      random: () => 0.5,
-      keyAt: 0,
-      used: new Set<string>(),
-    };
-    const [q] = [...explainMechanism.build(env)];
-    expect(q?.type).toBe("short");
-    if (q?.type !== "short") return;
-    expect(q.promptText).toBe("Explain why the current is reversed every half rotation.");
-    expect((q.markingScheme ?? []).map((p) => p.marks)).toEqual([1, 1, 1]);
-    expect(q.markingScheme?.[0]?.point).toContain("the torque on the loop is always in the same direction");
-    expect(q.suggestedAnswer).not.toBe(PASSAGE.content.split("\n")[3]);
-    expect(q.contextRefs[0]?.quote).toContain("so that");
-    expect(q.markingScheme?.[1]?.point).toBe(
-      "Develops it: the torque on the loop is produced by the magnetic force on the current in the loop",
-    );
-    expect(q.contextRefs).toHaveLength(2);
-  });
-
-  it("builds a long answer only with a further sentence on the same idea, and nothing at other levels", () => {
-    const kb = buildKnowledge([PASSAGE]);
-    const env = {
-      kb,
-      slot: slot("long", "Understand"),
-      random: () => 0.5,
-      keyAt: 0,
-      used: new Set<string>(),
-    };
-    const [q] = [...explainMechanism.build(env)];
-    expect(q?.type).toBe("long");
-    if (q?.type !== "long") return;
-    expect(q.markingScheme.reduce((n, p) => n + p.marks, 0)).toBe(5);
-    expect(q.contextRefs).toHaveLength(2);
-    expect(explainMechanism.fits("mcq", "Understand")).toBe(false);
-    expect(explainMechanism.fits("short", "Apply")).toBe(false);
-  });
-
-  it("asks nothing of a bare cause or of a cause with no further sentence (round 10: 8 of 8 readings rejected)", () => {
-    const bare = {
-      ...PASSAGE,
-      content:
-        "### Recombinant organisms\n\nTransduction causes a recombinant organism. Transduction moves genes between bacteria by means of viruses that carry them.",
-    };
-    const alone = {
-      ...PASSAGE,
-      content:
-        "### Generators\n\nThe current in the loop is reversed every half rotation so that the torque on the loop is always in the same direction.",
-    };
-    // Both are read as mechanisms; the form declines them.
-    expect(extractMechanisms([sentence("Transduction causes a recombinant organism.")])).toHaveLength(1);
-    expect(buildKnowledge([alone]).sentences.length).toBe(1);
-    for (const chunk of [bare, alone]) {
-      const env = {
-        kb: buildKnowledge([chunk]),
-        slot: slot("short", "Understand"),
-        random: () => 0.5,
-        keyAt: 0,
-        used: new Set<string>(),
-      };
-      expect([...explainMechanism.build(env)]).toEqual([]);
-    }
-  });
-
-  it("passes the quality gate through the offline generator", () => {
-    const gen = createOfflineGenerator([PASSAGE]);
-    const forms = [...gen.candidates(slot("short", "Understand"), { used: new Set(), keyAt: 0 })].map(
-      (c) => c.form,
-    );
-    expect(forms).toContain("explain-mechanism");
-  });
-});
 
 describe("stand-ins come after every slot tried its own level (offline set)", () => {
   // One stated proportion: the Understand MCQ (restate-proportion) and the Evaluate claim
@@ -248,21 +155,6 @@ describe("stand-ins come after every slot tried its own level (offline set)", ()
       seed: 1,
     });
   const events = { question: () => undefined, progress: () => undefined, error: () => undefined };
-
-  it("does not explain an effect twice in one set", () => {
-    const kb = buildKnowledge([
-      {
-        ...PASSAGE,
-        content:
-          "### Hormones\n\nHormones mediate changes in target cells by binding to specific hormone receptors.\n\nHormones cause cellular changes by binding to receptors on target cells.",
-      },
-    ]);
-    const used = new Set<string>([
-      "Hormones mediate changes in target cells by binding to specific hormone receptors.",
-    ]);
-    const env = { kb, slot: slot("short", "Understand"), random: () => 0.5, keyAt: 0, used };
-    expect([...explainMechanism.build(env)].map((q) => q.promptText)).toEqual([]);
-  });
 
   it("fills the Evaluate slot at its own level before the Remember slot may borrow the relation", async () => {
     const strict = await runGeneration(

@@ -9,8 +9,6 @@ import {
   pluralPredicate,
   sharedKind,
 } from "@/lib/generation/offline/forms/written-contrast";
-import { thinCause } from "@/lib/generation/offline/forms/written-explain";
-import { explainFunction, extractFunctions } from "@/lib/generation/offline/forms/written-function";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import { readContrast } from "@/lib/generation/offline/knowledge/contrasts";
 import type { EBloomLevel } from "@/types/bloom.types";
@@ -185,76 +183,6 @@ describe("judge-generalisation (Evaluate)", () => {
   });
 });
 
-describe("explain-function (Understand)", () => {
-  it("reads what a thing allows, enables, serves as or is responsible for", () => {
-    const got = extractFunctions(
-      kbOf(
-        "4.3 Eukaryotic Cells",
-        "Contractile vacuoles allow the organism to excrete excess water.",
-        "Transfer RNAs serve as adaptor molecules during translation.",
-        "Platelets are responsible for blood clotting, such as after a cut.",
-        "This allows the cell to divide.",
-        "The small subunit is responsible for binding the mRNA template.",
-        "The cells are responsible for carrying the gases and the immune response.",
-      ).sentences,
-    ).map((f) => [f.agent, f.does]);
-    expect(got).toEqual([
-      ["Contractile vacuoles", "allow the organism to excrete excess water"],
-      ["Transfer RNAs", "serve as adaptor molecules during translation"],
-      ["Platelets", "are responsible for blood clotting"],
-    ]);
-  });
-
-  it("asks for the role with a second sentence on the same thing, and the gate passes it", () => {
-    const lines = [
-      "4.3 Eukaryotic Cells",
-      "Contractile vacuoles allow the organism to excrete excess water.",
-      "Contractile vacuoles collect excess water from the cytoplasm and pump it out of the cell.",
-    ] as const;
-    const [q] = [...explainFunction.build(envOf(kbOf(...lines), "short", "Understand").env)];
-    expect(q?.promptText).toBe("Explain the role of contractile vacuoles.");
-    expect(points(q)[1]).toContain("collect excess water from the cytoplasm");
-    expect(q?.contextRefs).toHaveLength(2);
-    expect(gateQuestion(q!, "Understand", createGateContext([chunkOf(...lines)])).passed).toBe(true);
-  });
-
-  it("takes no sentence that only names or classes the thing as its development (dev reading)", () => {
-    const { env } = envOf(
-      kbOf(
-        "29.2 Fishes",
-        "The swim bladder helps to control the buoyancy of the fish.",
-        "The swim bladder is believed to be homologous to the lungs of lungfish and of land vertebrates.",
-      ),
-      "short",
-      "Understand",
-    );
-    expect([...explainFunction.build(env)]).toEqual([]);
-  });
-
-  it("takes no sentence that shares a single word with the role (dev reading)", () => {
-    const { env } = envOf(
-      kbOf(
-        "40.1 Circulatory Systems",
-        "The heart serves to pump blood through the body.",
-        "Veins are blood vessels that bring blood back to the heart.",
-      ),
-      "short",
-      "Understand",
-    );
-    expect([...explainFunction.build(env)]).toEqual([]);
-  });
-
-  it("writes nothing from the one function sentence alone", () => {
-    const { env, steps } = envOf(
-      kbOf("4.3 Eukaryotic Cells", "Contractile vacuoles allow the organism to excrete excess water."),
-      "short",
-      "Understand",
-    );
-    expect([...explainFunction.build(env)]).toEqual([]);
-    expect(steps).toContain("no further sentence on the same thing and function");
-  });
-});
-
 describe("compare-terms pairs only terms defined as things", () => {
   it("does not set a description of what people do beside a two-clause definition (dev reading)", () => {
     const kb = kbOf(
@@ -264,26 +192,5 @@ describe("compare-terms pairs only terms defined as things", () => {
     );
     const prompts = [...compareTerms.build(envOf(kb, "short", "Understand").env)].map((q) => q.promptText);
     expect(prompts.some((p) => /medical professionals/i.test(p))).toBe(false);
-  });
-});
-
-describe("explain items: no cause or effect cut before its verb (dev reading)", () => {
-  it("refuses 'when a gene mutation' as a cause and 'a faulty protein that …' as an effect", () => {
-    expect(thinCause("all cancers start when a gene mutation", "a faulty protein is made")).toBe(
-      "the cause is cut short",
-    );
-    expect(
-      thinCause(
-        "a gene mutation gives rise to a faulty protein",
-        "a faulty protein that plays a key role in cell reproduction",
-      ),
-    ).toBe("the effect is a noun phrase, not a clause");
-    expect(
-      thinCause(
-        "resistant forms of bacteria have been selected over time",
-        "antibiotics have lost their power",
-      ),
-    ).toBeNull();
-    expect(thinCause("the temperature of the water rises when the sun shines", "ice melts")).toBeNull();
   });
 });

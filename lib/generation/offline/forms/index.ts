@@ -6,7 +6,7 @@ import { swapClaim } from "./bio-contrast";
 import { bookQuestion } from "./book";
 import { classifySort, classifyWritten } from "./classify";
 import type { IForm } from "./common";
-import { equationClaim, equationData, equationInvestigation, equationProblem } from "./equations";
+import { equationClaim, equationData, equationProblem } from "./equations";
 import { predictEffect } from "./higher-effects";
 import { equationChoice, equationScaling } from "./mcq-equations";
 import { unitMcq } from "./mcq-units";
@@ -22,11 +22,9 @@ import { lawMcq, stateLaw } from "./recall-laws";
 import { assertionReason, numericProblem, predictChange, proportionRule } from "./relations";
 import { sequenceBreak, sequenceOrder, sequenceWritten } from "./sequence";
 import { spotTheError, statementMcq } from "./statements";
-import { explainWhy, explainWhyMcq } from "./understand";
+import { explainWhyMcq } from "./understand";
 import { judgeRelation } from "./written-claim";
 import { explainDifference, judgeGeneralisation } from "./written-contrast";
-import { explainMechanism } from "./written-explain";
-import { explainFunction } from "./written-function";
 
 export type { IForm, IFormEnv } from "./common";
 
@@ -57,14 +55,13 @@ export const FORMS: readonly IForm[] = [
   // Not `restateProportion`: the stem quotes the stated proportion and the key restates it (round 8
   // readers rejected 2 of 2 at 4 of 4 readings: "the answer is already in the stem").
   // Not `statedReason`: A and R cut from one "because" sentence (readers: read as recall, key always A).
-  explainWhy,
-  explainMechanism,
+  // Not `explainWhy`, `explainMechanism` nor `explainFunction` (written "Explain why / how / the
+  // role of …"): blind readers rejected every one they read in rounds 9–11 (20 of 20 readings: the
+  // model answer and scheme restate the passage's sentence, stems are lifted fragments).
   contrastSiblings,
   compareTerms,
   // Two counterparts the text contrasts, told apart with one more sentence on one of them.
   explainDifference,
-  // "X allows / enables / functions to / is responsible for …" with a further sentence on it.
-  explainFunction,
   sequenceOrder,
   // A stated proportion used once ("the current is doubled: the power …"): labelled Apply until
   // round 10, whose readers read it as Understand.
@@ -91,7 +88,6 @@ export const FORMS: readonly IForm[] = [
   judgeGeneralisation,
   // Create
   designInvestigation,
-  equationInvestigation,
   // Any level the gate reads it at: the book's own keyed MCQs, after the forms above.
   bookQuestion,
 ];

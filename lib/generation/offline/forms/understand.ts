@@ -1,16 +1,14 @@
-import type { ICausal, ISentence } from "@/lib/generation/offline/knowledge";
+import type { ICausal } from "@/lib/generation/offline/knowledge";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import type { TQuestion } from "@/types/generation.types";
-import { capital, clip, type IForm, type IFormEnv, keywords, lower, mcq, stripEnd, written } from "./common";
-import { LEANS_ON_CONTEXT } from "./recall";
+import { capital, clip, type IForm, lower, mcq, stripEnd } from "./common";
 import { usableCauses } from "./relations";
 import { reverseClause } from "./statements";
-import { thinCause } from "./written-explain";
 
 /**
- * Understand: explain why something happens from the cause the text states. The question names
- * the effect; the marks go to the cause and to linking it to the effect, so the answer is not the
- * stem's own words.
+ * Understand: explain why something happens from the cause the text states (MCQ). The written
+ * "Explain why …" form was dropped after rounds 9–11: blind readers rejected every one (the model
+ * answer restated the passage's sentence).
  */
 
 const stems = (s: string) => new Set(contentWords(s).map(stem));
@@ -25,63 +23,6 @@ function explainable(c: ICausal): boolean {
   if (cause.size === 0) return false;
   return shared(c.cause, c.effect) / cause.size < 0.5;
 }
-
-/** A further sentence of the same block that develops the cause (for a long answer's extra marks). */
-function elaboration(env: IFormEnv, c: ICausal): ISentence | undefined {
-  return env.kb.sentences.find(
-    (s) =>
-      s.chunkKey === c.chunkKey &&
-      s.standalone &&
-      !s.sideBox &&
-      !c.sentence.includes(s.text) &&
-      !env.used.has(s.text) &&
-      !LEANS_ON_CONTEXT.test(s.text) &&
-      shared(s.text, `${c.cause} ${c.effect}`) >= 2,
-  );
-}
-
-/** Understand, written: "Explain why <effect>." marked on the cause and the link. */
-export const explainWhy: IForm = {
-  id: "explain-why",
-  fits: (type, level) => type !== "mcq" && level === "Understand",
-  available: (kb) => kb.causal.filter(explainable).length,
-  *build(env) {
-    const long = env.slot.type === "long";
-    for (const c of usableCauses(env)) {
-      if (!explainable(c)) continue;
-      // As explain-mechanism: a bare cause or one with nothing more said about it is recall.
-      const thin = thinCause(c.cause, c.effect);
-      if (thin) {
-        env.trace?.(thin);
-        continue;
-      }
-      const extra = elaboration(env, c);
-      if (!extra) {
-        env.trace?.("no further sentence on the same idea");
-        continue;
-      }
-      const effect = lower(stripEnd(c.effect));
-      const cause = lower(stripEnd(c.cause));
-      const q = written(env, {
-        prompt: `Explain why ${effect}.${long ? " Develop your explanation with what the text says about it." : ""}`,
-        answer: `Because ${cause}. That is why ${effect}. ${capital(stripEnd(extra.text))}.`,
-        points: [
-          { point: `States the cause: ${clip(cause, 160)}`, weight: long ? 2 : 1 },
-          { point: `Develops it: ${clip(lower(stripEnd(extra.text)), 150)}`, weight: long ? 2 : 1 },
-          {
-            point: `Links the cause to the effect (it is because ${clip(cause, 80)} that ${clip(effect, 80)})`,
-          },
-        ],
-        keywords: keywords([c.cause, extra.text]),
-        sources: [
-          { chunkKey: c.chunkKey, quote: c.sentence },
-          { chunkKey: extra.chunkKey, quote: extra.text },
-        ],
-      });
-      if (q) yield q;
-    }
-  },
-};
 
 /**
  * Understand, MCQ: "Which statement best explains why <effect>?" The key is the stated cause; the
