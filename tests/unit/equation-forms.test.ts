@@ -66,7 +66,8 @@ describe("equations stated in the passages", () => {
     expect(extractEquations([wrong as IContextChunk])).toEqual([]);
   });
 
-  it("builds a question at Apply, Analyze, Evaluate and Create that the gate passes", () => {
+  // No Create: plans from an equation alone were removed after round 11 (readers rejected them).
+  it("builds a question at Apply, Analyze and Evaluate that the gate passes, and no plan from the equation", () => {
     const gen = createOfflineGenerator([chunk], 3);
     const ctx = createGateContext([chunk]);
     const wanted: [EQuestionType, EBloomLevel][] = [
@@ -76,7 +77,6 @@ describe("equations stated in the passages", () => {
       ["short", "Analyze"],
       ["mcq", "Evaluate"],
       ["short", "Evaluate"],
-      ["short", "Create"],
     ];
     for (const [type, level] of wanted) {
       const passed = [...gen.candidates(slot(type, level), { used: new Set(), keyAt: 2 })]
@@ -88,6 +88,10 @@ describe("equations stated in the passages", () => {
       if (q.type === "mcq") expect(new Set(q.options).size).toBe(4);
       else expect((q.markingScheme ?? []).reduce((n, p) => n + p.marks, 0)).toBe(q.marks);
     }
+    const plans = [...gen.candidates(slot("short", "Create"), { used: new Set(), keyAt: 2 })].filter((c) =>
+      c.form.startsWith("equation-"),
+    );
+    expect(plans).toEqual([]);
   });
 
   it("computes the numeric answer from the equation (F = ma with the values in the stem)", () => {

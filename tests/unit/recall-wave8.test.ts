@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
-import { conceptDistractors, mulberry32 } from "@/lib/generation/offline/forms/common";
+import { conceptDistractors, mulberry32, unitPhrase } from "@/lib/generation/offline/forms/common";
 import { unitMcq } from "@/lib/generation/offline/forms/mcq-units";
 import { definitionMcq } from "@/lib/generation/offline/forms/recall";
 import { lawMcq, lawParts, namedLaws, stateLaw } from "@/lib/generation/offline/forms/recall-laws";
@@ -137,6 +137,15 @@ describe("named laws (Remember: State …; which is a statement of …)", () => 
       ),
     ]);
     expect(namedLaws(aside).own.map((l) => l.name)).toEqual(["the principle of conservation of energy"]);
+    // An opening phrase before the name is not part of it (round 11: "a statement of Expressed in …").
+    const opened = buildKnowledge([
+      chunk(
+        "## 13.2 Newton's Universal Law of Gravitation\n\nExpressed in modern language, Newton’s universal law of gravitation states that every particle in the universe attracts every other particle with a force along a line joining them.",
+        0,
+        "13.2 Gravitation",
+      ),
+    ]);
+    expect(namedLaws(opened).own.map((l) => l.name)).toEqual(["Newton’s universal law of gravitation"]);
     expect(
       lawParts(
         "whenever a first object exerts a force on a second object, the first object experiences a force equal in magnitude but opposite in direction to the force that it exerts",
@@ -280,5 +289,16 @@ Cations are positive ions that form by losing electrons. Anions are negative ion
         ),
       ]).terms,
     ).toEqual([]);
+  });
+});
+
+describe("no unit as a concept option", () => {
+  it("reads 'km minute' (from '0.5 km/minute') and 'kg m' as units, not concepts (round 11 readers)", () => {
+    expect(unitPhrase("km minute")).toBe(true);
+    expect(unitPhrase("kg m")).toBe(true);
+    expect(unitPhrase("newtons")).toBe(true);
+    expect(unitPhrase("average speed")).toBe(false);
+    expect(unitPhrase("time interval")).toBe(false);
+    expect(unitPhrase("mass")).toBe(false);
   });
 });

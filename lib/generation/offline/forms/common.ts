@@ -1,5 +1,6 @@
 import type { IConcept, IKnowledge } from "@/lib/generation/offline/knowledge";
 import { sameConcept, termKey, wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
+import { dimsOfUnit, readUnit } from "@/lib/generation/offline/knowledge/numeric-units";
 import { contextRef } from "@/lib/generation/offline/knowledge/sentences";
 import { largestRemainder } from "@/lib/generation/plan";
 import { contentWords, stem } from "@/lib/text/tokenize";
@@ -249,6 +250,10 @@ const headingLike = (c: IConcept) => c.source === "heading" && /\s/.test(c.name)
  * section heading, or a term whose own definition also fits the stem. Fewer than `n` such
  * options (or `atLeast`, for a caller that tops them up from the subject's pool) means none.
  */
+/** Units are not concepts: "km minute", read from "0.5 km/minute" (round 11 readers: nonsense option). */
+export const unitPhrase = (name: string) =>
+  name.split(/\s+/).every((w) => readUnit(w) !== null || dimsOfUnit(w) !== null);
+
 export function conceptDistractors(
   env: IFormEnv,
   key: { name: string; genus: string; head: string; plural: boolean; aliases?: readonly string[] },
@@ -263,6 +268,7 @@ export function conceptDistractors(
   const scored = kb.concepts
     .filter((c) => {
       if (headingLike(c) || overlapping(kb, c.name, key.name)) return false;
+      if (unitPhrase(c.name)) return false;
       if (aliases.some((a) => a === c.name.toLowerCase() || sameConcept(a, c.name))) return false;
       const cs = stemsOf(c.name);
       if (cs.size === 0 || [...cs].every((s) => stemStems.has(s))) return false;

@@ -61,10 +61,14 @@ function readLaw(s: ISentence): INamedLaw | null {
   const text = s.text.trim();
   const m = IS_THE_LAW.exec(text) ?? STATES.exec(text);
   if (!m) return null;
-  const name = m[1]!
+  let name = m[1]!
     .trim()
     .replace(/^(?:recall|note|remember|notice) that\s+/i, "")
     .replace(/\s*\([^)]*\)$/, "");
+  // An opening phrase before the name ("Expressed in modern language, Newton's universal law of
+  // gravitation states that …": round 11 readers read "a statement of Expressed in …").
+  const tail = name.split(/,\s+/).at(-1)!;
+  if (tail !== name && LAW_WORD.test(tail)) name = tail;
   // A name opens the sentence: "The …" or a proper name ("Newton’s", "Mendel’s").
   if (!/^(?:\p{Lu}|the\s)/u.test(name)) return null;
   if (!LAW_WORD.test(name) || name.split(/\s+/).length > 10) return null;
