@@ -89,17 +89,7 @@ export async function loadScope(
   opts: { pool?: boolean; poolWaitMs?: number } = {},
 ): Promise<IContextChunk[]> {
   if (documentIds.length === 0) return [];
-  const rows = await db.query<{
-    document_id: string;
-    chunk_index: number;
-    content: string;
-    title: string;
-    bucket: string;
-    path: string;
-    section_path: string;
-    zone: EZone | null;
-    zone_spans: TZoneSpan[] | null;
-  }>(
+  const rows = await db.query<TScopeRow>(
     `select c.document_id, c.chunk_index, c.content, d.title, d.bucket, d.path, c.section_path, c.zone,
        c.zone_spans
      from document_chunks c

@@ -1,4 +1,5 @@
 import type { ISentence } from "@/lib/generation/offline/knowledge";
+import type { IContextChunk } from "@/types/generation.types";
 
 /**
  * A passage sentence for the knowledge extractors' unit tests: standalone exposition at the top of
@@ -14,3 +15,13 @@ export const testSentence = (text: string, over: Partial<ISentence> = {}): ISent
   standalone: true,
   ...over,
 });
+
+/** A book passage for the forms' unit tests: `section` "4.2 …" sits under "Chapter 4". */
+export const testChunk = (content: string, i: number, section: string, documentId: string): IContextChunk =>
+  ({
+    documentId,
+    chunkIndex: i,
+    title: "Book",
+    content,
+    sectionPath: `Chapter ${section.split(".")[0]} > ${section}`,
+  }) as IContextChunk;

@@ -5,7 +5,7 @@ import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import { extractTerms, type ITerm } from "@/lib/generation/offline/knowledge/lexicon";
 import { compactPool, kindOf, poolOptions, sameKind } from "@/lib/generation/offline/knowledge/pool";
 import type { IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
-import { testSentence } from "../support/sentence";
+import { testChunk, testSentence } from "../support/sentence";
 
 /**
  * The subject's wider option pool (issue 25, point 3): Remember MCQ options from other chapters of
@@ -18,14 +18,8 @@ const term = (text: string): ITerm => {
   return t;
 };
 
-const chunk = (content: string, i: number, section: string, documentId = "ch4"): IContextChunk =>
-  ({
-    documentId,
-    chunkIndex: i,
-    title: "Book",
-    content,
-    sectionPath: `Chapter ${section.split(".")[0]} > ${section}`,
-  }) as IContextChunk;
+const chunk = (content: string, i: number, section: string, documentId = "ch4") =>
+  testChunk(content, i, section, documentId);
 
 const slot: ISlot = {
   id: "s",

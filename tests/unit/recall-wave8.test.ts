@@ -10,18 +10,12 @@ import { wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
 import type { ISentence } from "@/lib/generation/offline/knowledge/sentences";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
-import { testSentence } from "../support/sentence";
+import { testChunk, testSentence } from "../support/sentence";
 
 const sentence = (text: string): ISentence => testSentence(text);
 
-const chunk = (content: string, i: number, section: string, documentId = "doc"): IContextChunk =>
-  ({
-    documentId,
-    chunkIndex: i,
-    title: "Book",
-    content,
-    sectionPath: `Chapter ${section.split(".")[0]} > ${section}`,
-  }) as IContextChunk;
+const chunk = (content: string, i: number, section: string, documentId = "doc") =>
+  testChunk(content, i, section, documentId);
 
 const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel, marks = 1): ISlot =>
   ({ id: "s", index: 0, type, bloomLevel, marks, difficulty: "medium" }) as ISlot;
