@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
 import { conceptDistractors, mulberry32, unitPhrase } from "@/lib/generation/offline/forms/common";
@@ -294,5 +296,32 @@ describe("no unit as a concept option", () => {
     expect(unitPhrase("average speed")).toBe(false);
     expect(unitPhrase("time interval")).toBe(false);
     expect(unitPhrase("mass")).toBe(false);
+  });
+});
+
+describe("a shared list is not a shared kind when WordNet says otherwise", () => {
+  it("offers organelles, not lipids or nucleic acids, beside lysosomes (the demo chapter; rounds 10–11)", () => {
+    const text = readFileSync(
+      path.join(import.meta.dirname, "../../supabase/seed/demo/biology-2e/ch04-cell-structure.md"),
+      "utf8",
+    );
+    const kb = buildKnowledge(
+      text.split(/\n(?=#)/).map((content, i) => chunk(content, i, "4.3 Eukaryotic Cells", "demo")),
+    );
+    const lysosomes = kb.scopeTerms.find((t) => t.term === "lysosomes");
+    if (!lysosomes) throw new Error("lysosomes expected as a defined term");
+    const env = { kb, slot: slot("mcq", "Remember"), random: () => 0.5, keyAt: 0, used: new Set<string>() };
+    const names = conceptDistractors(
+      env,
+      { ...lysosomes, name: lysosomes.term },
+      "the digestive organelles of animal cells",
+      6,
+      { atLeast: 0 },
+    ).map((o) => o.name);
+    expect(names).not.toContain("lipids");
+    expect(names).not.toContain("nucleic acids");
+    expect(names.length).toBeGreaterThan(0);
+    // Other organelles the chapter names (chloroplasts, ribosomes, centrioles, mitochondria, cilia).
+    expect(names).toEqual(expect.arrayContaining(["ribosomes", "mitochondria"]));
   });
 });

@@ -265,6 +265,7 @@ export function conceptDistractors(
   const stemStems = stemsOf(stemText);
   const keyKey = termKey(key.name);
   const aliases = (key.aliases ?? []).map((a) => a.toLowerCase());
+  const keyIsGenus = key.genus !== "" && wordNetKinds(key.head || key.name).has(key.genus);
   const scored = kb.concepts
     .filter((c) => {
       if (headingLike(c) || overlapping(kb, c.name, key.name)) return false;
@@ -283,6 +284,13 @@ export function conceptDistractors(
     })
     .map((c) => {
       const ck = termKey(c.name);
+      // WordNet knows the key as a kind of its genus and knows the candidate as something else:
+      // a list the two share does not make them the same kind ("lysosomes" listed with "lipids"
+      // and "nucleic acids", round 10 and 11 readers), unless the text gives the candidate that genus.
+      if (keyIsGenus && c.genus !== key.genus) {
+        const kinds = wordNetKinds(c.name);
+        if (kinds.size > 0 && !kinds.has(key.genus)) return { c, kin: 0, score: 0 };
+      }
       // Same kind, by what the text says: a list it shares with the key, the genus of both
       // definitions, or a shared head noun ("saddle joint" / "hinge joint"). WordNet's coarse
       // categories alone proved too loose (graded: "seawater" offered as an element).
