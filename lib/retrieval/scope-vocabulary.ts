@@ -2,6 +2,7 @@ import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
 import { type IMeaningProfile, meaningProfile } from "@/lib/text/wordnet-domains";
 import type { TRetrievalQueryRequest } from "@/schema/retrieval.schema";
+import { toResourceTypes } from "./pipeline/search";
 import { scopeTermCounts, scopeWordCounts } from "./store";
 
 /**
@@ -84,9 +85,12 @@ export async function scopeVocabulary(
   opts: { meaning: boolean } = { meaning: false },
 ): Promise<IScopeVocabulary> {
   const unique = [...new Set(words.map((w) => w.toLowerCase()))].slice(0, MAX_WORDS);
-  const rt = filters.resourceType;
-  const resourceTypes = rt ? (Array.isArray(rt) ? [...new Set(rt)] : [rt]) : null;
-  const scope = { board: filters.board, grade: filters.grade, subject: filters.subject, resourceTypes };
+  const scope = {
+    board: filters.board,
+    grade: filters.grade,
+    subject: filters.subject,
+    resourceTypes: toResourceTypes(filters.resourceType),
+  };
   const rows = await scopeWordCounts(db, userId, scope, unique);
   const df = new Map<string, number>();
   const bgDf = new Map<string, number>();

@@ -2,6 +2,7 @@ import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
 import type { TRetrievalQueryRequest } from "@/schema/retrieval.schema";
 import type { ISectionRankVote } from "./pipeline/focus";
+import { toResourceTypes } from "./pipeline/search";
 import {
   type IRankedSection,
   type ISectionLength,
@@ -30,14 +31,12 @@ interface IScopeParams {
 }
 
 function scopeArgs({ userId, filters }: IScopeParams): unknown[] {
-  const rt = filters.resourceType;
-  const resourceTypes = rt ? (Array.isArray(rt) ? [...new Set(rt)] : [rt]) : null;
   return [
     filters.board,
     filters.grade,
     filters.subject,
     userId,
-    resourceTypes,
+    toResourceTypes(filters.resourceType),
     filters.chapterNumber ?? null,
     exactIlike(filters.chapterName ?? null),
     filters.documentIds?.length ? [...filters.documentIds] : null,

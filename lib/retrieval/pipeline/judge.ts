@@ -53,17 +53,17 @@ export type TModelVerdict = "nothing" | "answers" | "unsure";
 
 /** What the language-model rerank says of the pool; null when no language model reranked it. */
 export function modelVerdict(reranker: TReranker, pool: readonly ICandidate[]): TModelVerdict | null {
-  if (reranker !== "llm") return null;
-  const scores = pool.flatMap((c) => (c.rerank === undefined ? [] : [c.rerank]));
-  if (scores.length === 0) return null;
-  const best = Math.max(...scores);
+  const best = reranker === "llm" ? modelBest(pool) : null;
+  if (best === null) return null;
   if (best < MODEL_NOTHING_BELOW) return "nothing";
   return best >= MODEL_ANSWERS_FROM ? "answers" : "unsure";
 }
 
-/** The best language-model rerank score of the pool (0 when none). */
-const modelBest = (pool: readonly ICandidate[]) =>
-  Math.max(0, ...pool.flatMap((c) => (c.rerank === undefined ? [] : [c.rerank])));
+/** The best rerank score of the pool, or null when no passage has one. */
+function modelBest(pool: readonly ICandidate[]): number | null {
+  const scores = pool.flatMap((c) => (c.rerank === undefined ? [] : [c.rerank]));
+  return scores.length > 0 ? Math.max(...scores) : null;
+}
 
 export interface IJudgement {
   relevance: number[];
@@ -170,7 +170,7 @@ export function judgeRelevance(
         code: "model_found_nothing",
         message:
           "The language model read the closest passages in this scope and found none about the query: their words match, their subject does not.",
-        bestRelevance: round3(modelBest(pool)),
+        bestRelevance: round3(modelBest(pool) ?? 0),
         threshold: MODEL_NOTHING_BELOW,
       },
     };

@@ -4,7 +4,10 @@ import type { EResourceType } from "@/types/curriculum.types";
 import { hybridSearch, type IHybridRow } from "../store";
 import type { IProbe, IRetrievalRun } from "./types";
 
-function toResourceTypes(rt: TRetrievalQueryRequest["filters"]["resourceType"]): EResourceType[] | null {
+/** The request's resource-type filter as a list without repeats, or null for every type. */
+export function toResourceTypes(
+  rt: TRetrievalQueryRequest["filters"]["resourceType"],
+): EResourceType[] | null {
   if (!rt) return null;
   return Array.isArray(rt) ? [...new Set(rt)] : [rt];
 }
