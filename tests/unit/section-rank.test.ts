@@ -132,12 +132,12 @@ describe("the section vote in the focus stage", () => {
 
   it("moves the chapter to one the pooled passages never reached, with its chapter number", () => {
     const pool = [c("a", 1, "A > 1.1"), c("a", 1, "A > 1.2", 1)];
-    expect(dominantChapter(pool, 10, undefined, 0, vote(0.6))).toMatchObject({
+    expect(dominantChapter(pool, 10, undefined, vote(0.6))).toMatchObject({
       documentId: "b",
       chapterNumber: 7,
     });
-    expect(dominantChapter(pool, 10, undefined, 0, vote(0.4))?.documentId).toBe("a");
-    expect(dominantChapter(pool, 10, undefined, 0, vote(0))?.documentId).toBe("a");
+    expect(dominantChapter(pool, 10, undefined, vote(0.4))?.documentId).toBe("a");
+    expect(dominantChapter(pool, 10, undefined, vote(0))?.documentId).toBe("a");
   });
 
   it("orderBySectionRank puts ranked sections first and keeps the others' order after them", () => {

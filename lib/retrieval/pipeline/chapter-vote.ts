@@ -60,35 +60,3 @@ export function topShare(shares: ReadonlyMap<string, number>): { documentId: str
   for (const [documentId, share] of shares) if (!best || share > best.share) best = { documentId, share };
   return best;
 }
-
-/**
- * Section-level evidence: the pool's passages summed per book section (a section with several
- * matching passages outweighs one lucky passage), the sections ranked by that sum, and the first
- * `depth` sections voting 1/(rank + 2) for their chapter document (sums to 1).
- */
-export function sectionChapterShares(
-  candidates: readonly ICandidate[],
-  sectionOf: (c: ICandidate) => string,
-  depth: number,
-  score: (c: ICandidate) => number = (c) => c.fused,
-): Map<string, number> {
-  const sections = new Map<string, { doc: string; score: number; first: number }>();
-  candidates.forEach((c, i) => {
-    const key = sectionOf(c);
-    const s = sections.get(key) ?? { doc: c.row.document_id, score: 0, first: i };
-    s.score += score(c);
-    sections.set(key, s);
-  });
-  const ranked = [...sections.values()]
-    .sort((a, b) => b.score - a.score || a.first - b.first)
-    .slice(0, depth);
-  const shares = new Map<string, number>();
-  let total = 0;
-  ranked.forEach((s, rank) => {
-    const w = 1 / (rank + 2);
-    total += w;
-    shares.set(s.doc, (shares.get(s.doc) ?? 0) + w);
-  });
-  if (total > 0) for (const [k, v] of shares) shares.set(k, v / total);
-  return shares;
-}

@@ -96,11 +96,6 @@ export const PLAN_DEFAULTS = {
   examKeyPhraseMinWords: 8,
   examKeyPhraseWords: 4,
   /**
-   * Exam questions: weight of the section-level chapter vote (passages summed per section; 0: off).
-   * Measured and off: at 0.3 even MCQs 0.838 → 0.837, even short answers 0.789 → 0.778.
-   */
-  examSectionVoteWeight: 0,
-  /**
    * Exam questions: the focused chapter leads the list when its share is at least this (0: never).
    * Measured and off: at 0.6 (with agreement 0.5) even MCQs 0.838 → 0.836, MRR@10 0.844 → 0.838.
    */

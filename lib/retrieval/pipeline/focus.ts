@@ -1,12 +1,5 @@
 import "server-only";
-import {
-  chapterShares,
-  type IProbeChapterVote,
-  mixShares,
-  probeAgreement,
-  sectionChapterShares,
-  topShare,
-} from "./chapter-vote";
+import { chapterShares, type IProbeChapterVote, mixShares, probeAgreement, topShare } from "./chapter-vote";
 import { searchCandidates } from "./pass";
 import { bookSectionOf, type ICandidate, type IPassResult, type IRetrievalRun, keyOf } from "./types";
 
@@ -29,16 +22,9 @@ export function dominantChapter(
     weight: number;
     chapters: ReadonlyMap<string, number | null>;
   },
-  sectionWeight = 0,
   sectionRank?: ISectionRankVote,
 ): IChapterEvidence | null {
   let shares = chapterShares(candidates, depth);
-  if (sectionWeight > 0)
-    shares = mixShares(
-      shares,
-      sectionChapterShares(candidates, (c) => bookSectionOf(c.row), depth),
-      sectionWeight,
-    );
   if (agreement && agreement.weight > 0 && agreement.shares.size > 0)
     shares = mixShares(shares, agreement.shares, agreement.weight);
   // The section-level vote picks the chapter; its share is the larger of the mixed share and the
@@ -113,8 +99,6 @@ export interface IFocusOptions {
    * chapter, the chapter leads: no head of the original order before it (0: never).
    */
   lead?: number;
-  /** Exam questions: weight of the section-level vote (sectionChapterShares) in the chapter vote. */
-  sectionWeight?: number;
   /** Exam questions: the section-level BM25 vote and fill order. */
   sectionRank?: ISectionRankVote;
 }
@@ -163,13 +147,7 @@ export async function focusOnChapter(
   searchText: string,
   opts: IFocusOptions,
 ): Promise<IFocusResult> {
-  const evidence = dominantChapter(
-    candidates,
-    opts.depth,
-    opts.agreement,
-    opts.sectionWeight,
-    opts.sectionRank,
-  );
+  const evidence = dominantChapter(candidates, opts.depth, opts.agreement, opts.sectionRank);
   if (!evidence || evidence.chapterNumber === null || evidence.share < opts.minShare) {
     return { candidates, focused: null };
   }
@@ -306,7 +284,6 @@ export async function applyFocus(
             chapters: opts.probeVotes.chapters,
           },
           lead: tuning.examLeadShare,
-          sectionWeight: tuning.examSectionVoteWeight,
         }
       : {}),
     ...(opts.exam && opts.sectionRank ? { sectionRank: opts.sectionRank } : {}),
