@@ -168,6 +168,9 @@ export const assertionReason: IForm = {
 };
 
 const bare = (np: string) => np.replace(/^the\s+/i, "");
+/** "as x increases", "the higher the x", "y decreases with x", "proportional to", "depends on". */
+const RELATION_WORDING =
+  /\b(?:as|when|if) [^,]{3,60} (?:increases?|decreases?|rises?|falls?|drops?)\b|\bthe (?:higher|lower|greater|smaller|larger|more|less|faster|slower) [^,]{2,40},? the\b|\b(?:increases?|decreases?|rises?|falls?) with\b|\bproportional to\b|\bdepends? on\b|\b(?:high|low)(?:er)? (?:levels?|concentrations?|temperatures?) of\b/i;
 const change = (sign: 1 | -1) => (sign > 0 ? "increases" : "decreases");
 
 /**
@@ -189,6 +192,13 @@ export const predictChange: IForm = {
   fits: (_type, level) => level === "Apply",
   available: (kb) => kb.monotonic.length,
   *build(env) {
+    // Diagnostics only: sentences worded like a relation that the relation reader did not take.
+    if (env.trace && env.kb.monotonic.length === 0)
+      for (const s of env.kb.sentences)
+        if (!s.sideBox && RELATION_WORDING.test(s.text))
+          env.trace(
+            `relations: worded like a relation, not read (${s.standalone ? "standalone" : "leans on its context"})`,
+          );
     for (const r of env.kb.monotonic) {
       if (env.used.has(r.sentence)) {
         env.trace?.("relationship already used in the set");
