@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { prepareProblem } from "@/lib/generation/offline/knowledge/numeric/problem";
 import { extractEffects, extractMonotonic } from "@/lib/generation/offline/knowledge/relations";
 import { testSentence } from "../support/sentence";
 
@@ -59,5 +60,45 @@ describe("the effects reader says where it gave up (eval:generation --why)", () 
       out.push(s),
     );
     expect(out).toEqual(["effects: leans on its context"]);
+  });
+});
+
+describe("a worked example whose figure is only pointed at", () => {
+  it("drops 'See Figure.' and 'in the previous figure' after a named thing (OpenStax Physics style)", () => {
+    const a = prepareProblem(
+      "Calculate the angular speed of a 0.300 m radius car tire when the car travels at 15.0 m/s. See Figure.",
+    );
+    expect(a).toMatchObject({
+      ok: true,
+      text: "Calculate the angular speed of a 0.300 m radius car tire when the car travels at 15.0 m/s.",
+    });
+    const b = prepareProblem(
+      "Calculate the wave velocity of the ocean wave in the previous figure if the distance between wave crests is 10.0 m and the time for a seagull to bob up and down is 5.00 s.",
+    );
+    expect(b).toMatchObject({
+      ok: true,
+      text: expect.stringMatching(/^Calculate the wave velocity of the ocean wave if/),
+    });
+  });
+
+  it("still refuses a problem whose values or layout are in the figure", () => {
+    expect(
+      prepareProblem("Find the average velocity of the car whose position is graphed in Figure 1.13."),
+    ).toMatchObject({
+      ok: false,
+    });
+    expect(
+      prepareProblem(
+        "Figure shows the major and minor axes of an ellipse. The semi-major axes are half of these. What area does the orbit enclose?",
+      ),
+    ).toEqual({ ok: false, reason: "the problem needs its figure" });
+    expect(
+      prepareProblem(
+        "Each resistor in the circuit below is 30 Ω. What power is dissipated by the middle branch?",
+      ),
+    ).toEqual({
+      ok: false,
+      reason: "the problem needs its figure",
+    });
   });
 });
