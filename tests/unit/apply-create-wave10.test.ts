@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { createGateContext, gateQuestion } from "@/lib/generation/gate";
+import { effectTestable } from "@/lib/generation/offline/forms/higher-investigation";
+import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import { prepareProblem } from "@/lib/generation/offline/knowledge/numeric/problem";
 import { extractEffects, extractMonotonic } from "@/lib/generation/offline/knowledge/relations";
+import type { IContextChunk } from "@/types/generation.types";
+import { formSlot } from "../support/form-slots";
 import { testSentence } from "../support/sentence";
 
 /** Wave 10 (issue 25, point 3): Apply and Create from relations and effects stated in words. */
@@ -100,5 +105,76 @@ describe("a worked example whose figure is only pointed at", () => {
       ok: false,
       reason: "the problem needs its figure",
     });
+  });
+});
+
+const SEEDS: IContextChunk = {
+  documentId: "7a1c2e4a-1b2c-4d3e-8f40-1234567890f1",
+  chunkIndex: 0,
+  title: "Science",
+  sectionPath: "Chapter 7: Seeds and Germination > 7.2 Conditions for Germination",
+  content: [
+    "### Conditions for Germination",
+    "",
+    "Sodium chloride reduces the rate of germination of seeds.",
+    "Gibberellins stimulate the germination of seeds.",
+    "Amylase increases the rate of digestion of starch.",
+    "FSH stimulates the growth of follicles.",
+    "The cuticle reduces the rate of water loss from the leaf surface.",
+    "Happiness increases the growth of friendships.",
+  ].join("\n"),
+};
+const plans = (type: "short" | "long") =>
+  [
+    ...createOfflineGenerator([SEEDS], 1, [SEEDS]).candidates(formSlot(SEEDS.documentId, type, "Create"), {
+      used: new Set(),
+      keyAt: 0,
+    }),
+  ].filter((c) => c.form === "design-investigation");
+
+describe("a fair test of a stated effect (Create)", () => {
+  it("plans one when a school lab can set the agent and measure the target (Indian board style)", () => {
+    const found = plans("long").map((c) => c.question);
+    const salt = found.find((q) => /sodium chloride/.test(q.promptText));
+    expect(salt?.promptText).toBe(
+      "Plan a fair test of how the concentration of sodium chloride affects the rate of germination of seeds. Say what you would change, what you would measure, what you would keep the same, and what result would support the relationship.",
+    );
+    const answer = salt?.type === "long" ? salt.suggestedAnswer : "";
+    expect(answer).toMatch(/including none/);
+    expect(answer).toMatch(/Keep the temperature and the amount of light the same/);
+    expect(answer).toMatch(
+      /the rate of germination of seeds is smaller with sodium chloride than without it/,
+    );
+    expect(
+      found.some((q) =>
+        /the concentration of gibberellins affects the germination of seeds/.test(q.promptText),
+      ),
+    ).toBe(true);
+    const enzyme = found.find((q) => /amylase/.test(q.promptText));
+    expect(enzyme?.type === "long" && enzyme.suggestedAnswer).toMatch(
+      /Keep the temperature and the pH the same/,
+    );
+    const verdict = gateQuestion(salt!, "Create", createGateContext([SEEDS]), { accepted: [] });
+    expect(verdict.demand).toBe("Create");
+    expect(verdict.findings.filter((f) => f.severity === "reject")).toEqual([]);
+  });
+
+  it("refuses a fair test between things a school cannot set or measure", () => {
+    const prompts = plans("long")
+      .map((c) => c.question.promptText)
+      .join(" ");
+    // An animal hormone and a structure cannot be set in a school lab; happiness is no quantity.
+    expect(prompts).not.toMatch(/FSH|cuticle|happiness/i);
+    expect(
+      effectTestable({
+        kind: "effect",
+        agent: "insulin",
+        target: "the rate of glucose uptake",
+        sign: 1,
+        required: false,
+        sentence: "Insulin increases the rate of glucose uptake.",
+        chunkKey: "k",
+      }),
+    ).toBeNull();
   });
 });

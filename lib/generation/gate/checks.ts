@@ -352,6 +352,18 @@ function writes(sentence: string, symbols: string): boolean {
   return false;
 }
 
+/**
+ * In a plan, the conditions a school practical holds fixed and the comparison with none are method,
+ * not facts the passages must state ("keep the temperature and the pH the same"; "smaller with salt
+ * than without it").
+ */
+const PLAN_CONDITIONS = new Set(
+  `temperature ph light water volume solution humidity air movement amount intensity concentration none
+  without greater smaller`
+    .split(/\s+/)
+    .map(stem),
+);
+
 /** Sentences of the cited passages. */
 function citedSentences(q: TQuestion, ctx: IGateContext): IGateSentence[] {
   const keys = new Set(q.contextRefs.map((r) => passageKey(r)));
@@ -448,7 +460,7 @@ export function answerSupport(q: TQuestion, ctx: IGateContext): number | null {
     contentWords(answer)
       .filter((w) => !(plan && isApparatus(w)))
       .map(stem)
-      .filter((s) => !SCHEME_WORDS.has(s)),
+      .filter((s) => !SCHEME_WORDS.has(s) && !(plan && PLAN_CONDITIONS.has(s))),
   );
   return subject.size > 0 ? coverage(subject, grounded) : null;
 }
