@@ -44,6 +44,20 @@ describe("a quantity changed, stated as acting on an observable target", () => {
   });
 });
 
+describe("a stated effect past an appositive made with a participle", () => {
+  const read = (text: string) => extractEffects([testSentence(text)]).map((e) => [e.agent, e.sign, e.target]);
+  it("reads the subject past 'produced by …' and 'made in …' (OpenStax Biology style)", () => {
+    expect(
+      read(
+        "Growth hormone (GH), produced by the anterior portion of the pituitary gland, accelerates the rate of protein synthesis, particularly in skeletal muscle and bones.",
+      ),
+    ).toEqual([["growth hormone", 1, "the rate of protein synthesis"]]);
+    expect(read("Gibberellins, made in young leaves, stimulate the elongation of stems.")).toEqual([
+      ["gibberellins", 1, "the elongation of stems"],
+    ]);
+  });
+});
+
 describe("the effects reader says where it gave up (eval:generation --why)", () => {
   const steps = (text: string) => {
     const out: string[] = [];

@@ -762,7 +762,10 @@ function effectClauses(text: string): string[] {
     .map((c) =>
       c
         .replace(/^(?:in|during|at|under|within|in response to) [^,]{3,40}, /i, "")
-        .replace(/^([^,]{2,40}), (?:an? |the |which |that )[^,]{3,60}, /i, "$1 "),
+        .replace(
+          /^([^,]{2,40}), (?:an? |the |which |that |(?:produced|made|secreted|released|synthesized|found|located|formed) )[^,]{3,60}, /i,
+          "$1 ",
+        ),
     );
 }
 
