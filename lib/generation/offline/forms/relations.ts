@@ -195,7 +195,12 @@ export const predictChange: IForm = {
     // Diagnostics only: sentences worded like a relation that the relation reader did not take.
     if (env.trace && env.kb.monotonic.length === 0)
       for (const s of env.kb.sentences)
-        if (!s.sideBox && RELATION_WORDING.test(s.text))
+        if (
+          !s.sideBox &&
+          RELATION_WORDING.test(s.text) &&
+          !env.kb.dependences.some((d) => d.sentence === s.text) &&
+          !env.kb.effects.some((e) => e.sentence === s.text)
+        )
           env.trace(
             `relations: worded like a relation, not read (${s.standalone ? "standalone" : "leans on its context"})`,
           );
