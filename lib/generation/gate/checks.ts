@@ -354,7 +354,7 @@ function writes(sentence: string, symbols: string): boolean {
 
 /**
  * In a plan, the conditions a school practical holds fixed and the comparison with none are method,
- * not facts the passages must state ("keep the temperature and the pH the same"; "smaller with salt
+ * grounded like the stem's words, not facts the passages must state ("keep the temperature and the pH the same"; "smaller with salt
  * than without it").
  */
 const PLAN_CONDITIONS = new Set(
@@ -453,14 +453,18 @@ export function answerSupport(q: TQuestion, ctx: IGateContext): number | null {
   if (q.type === "mcq") return null;
   const cited = citedSentences(q, ctx);
   if (cited.length === 0) return null;
-  const grounded = new Set([...cited.flatMap((s) => [...s.stems]), ...stemSet(q.promptText)]);
-  const answer = [q.suggestedAnswer, ...(q.markingScheme ?? []).map((p) => p.point)].join(" ");
   const plan = INVESTIGATION.test(q.promptText);
+  const grounded = new Set([
+    ...cited.flatMap((s) => [...s.stems]),
+    ...stemSet(q.promptText),
+    ...(plan ? PLAN_CONDITIONS : []),
+  ]);
+  const answer = [q.suggestedAnswer, ...(q.markingScheme ?? []).map((p) => p.point)].join(" ");
   const subject = new Set(
     contentWords(answer)
       .filter((w) => !(plan && isApparatus(w)))
       .map(stem)
-      .filter((s) => !SCHEME_WORDS.has(s) && !(plan && PLAN_CONDITIONS.has(s))),
+      .filter((s) => !SCHEME_WORDS.has(s)),
   );
   return subject.size > 0 ? coverage(subject, grounded) : null;
 }

@@ -123,7 +123,9 @@ export function effectTestable(e: IEffect): ITestable | null {
   if (
     !kinds.some((k) => SETTABLE_KIND.test(k)) ||
     (kinds.includes("hormone") && !kinds.includes("plant hormone")) ||
-    !MEASURABLE.test(e.target)
+    !MEASURABLE.test(e.target) ||
+    // "root growth and fruit dropping": two things measured at once is no single dependent variable.
+    / and /.test(e.target)
   )
     return null;
   const x = kinds.some((k) => RADIATION_KIND.test(k))
