@@ -190,5 +190,17 @@ describe("a fair test of a stated effect (Create)", () => {
         chunkKey: "k",
       }),
     ).toBeNull();
+    // A compound by WordNet, but acting inside the body: not a school investigation.
+    expect(
+      effectTestable({
+        kind: "effect",
+        agent: "the atrial natriuretic peptide",
+        target: "blood pressure",
+        sign: -1,
+        required: false,
+        sentence: "The atrial natriuretic peptide lowers blood pressure.",
+        chunkKey: "k",
+      }),
+    ).toBeNull();
   });
 });

@@ -114,6 +114,8 @@ function usualControls(r: ITestable): string[] {
 const SETTABLE_KIND =
   /^(?:chemical|chemical substance|compound|chemical compound|element|chemical element|metallic element|mineral|salt|acid|base|sugar|fertilizer|nutrient|ga|gas|oxide|dioxide|liquid|fluid|phytohormone|plant hormone|growth regulator|enzyme|catalyst|radiation|electromagnetic radiation|actinic radiation)$/;
 const RADIATION_KIND = /radiation$/;
+const ANIMAL_BODY =
+  /\b(?:blood|heart|pulse|kidneys?|urine|plasma|uterus|sperm|ovar(?:y|ies)|testes|brain|neurons?|nerves?|liver|pancreas|hormones?|patients?|humans?|mammals?)\b/i;
 const LIQUID_KIND = /^(?:liquid|fluid)$/;
 
 /** A fair test of a stated effect, when its agent is settable and its target measurable; else null. */
@@ -125,7 +127,9 @@ export function effectTestable(e: IEffect): ITestable | null {
     (kinds.includes("hormone") && !kinds.includes("plant hormone")) ||
     !MEASURABLE.test(e.target) ||
     // "root growth and fruit dropping": two things measured at once is no single dependent variable.
-    / and /.test(e.target)
+    / and /.test(e.target) ||
+    // An effect inside an animal's body is measured on people or animals, not in a school lab.
+    ANIMAL_BODY.test(`${e.target} ${e.sentence}`)
   )
     return null;
   const x = kinds.some((k) => RADIATION_KIND.test(k))
