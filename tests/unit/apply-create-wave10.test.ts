@@ -4,7 +4,7 @@ import { effectTestable } from "@/lib/generation/offline/forms/higher-investigat
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import { prepareProblem } from "@/lib/generation/offline/knowledge/numeric/problem";
 import { extractEffects, extractMonotonic } from "@/lib/generation/offline/knowledge/relations";
-import type { IContextChunk } from "@/types/generation.types";
+import type { IContextChunk, TQuestion } from "@/types/generation.types";
 import { formSlot } from "../support/form-slots";
 import { testSentence } from "../support/sentence";
 
@@ -202,5 +202,38 @@ describe("a fair test of a stated effect (Create)", () => {
         chunkKey: "k",
       }),
     ).toBeNull();
+  });
+});
+
+describe("predict-change options stay on the passage's topic", () => {
+  const doc = "7a1c2e4a-1b2c-4d3e-8f40-1234567890f2";
+  const chunk = (i: number, text: string): IContextChunk => ({
+    documentId: doc,
+    chunkIndex: i,
+    title: "Biology",
+    sectionPath: "Chapter 37: The Endocrine System > 37.3 Regulation of Body Processes",
+    content: text,
+  });
+  const chunks = [
+    chunk(
+      0,
+      "An increase in gonad hormone levels inhibits GnRH production through a negative feedback loop.",
+    ),
+    chunk(1, "PTH release is inhibited by rising blood calcium levels."),
+  ];
+  it("does not offer a relation from another passage as the fourth option", () => {
+    const slot = { ...formSlot(doc, "mcq", "Apply"), sourceKeys: [`${doc}:0`, `${doc}:1`] };
+    const found = [
+      ...createOfflineGenerator(chunks, 1, chunks).candidates(slot, { used: new Set(), keyAt: 0 }),
+    ]
+      .filter((c) => c.form === "predict-change")
+      .map((c) => c.question as Extract<TQuestion, { type: "mcq" }>);
+    const gnrh = found.find((q) => /GnRH/.test(q.promptText));
+    expect(gnrh?.promptText).toBe(
+      "In an investigation, the gonad hormone level is lowered while everything else is kept the same. Predict how GnRH production changes.",
+    );
+    expect(gnrh?.options[gnrh.correctIndex]).toBe("GnRH production increases");
+    expect(gnrh?.options).toContain("GnRH production first increases, then decreases");
+    expect(gnrh?.options.join(" ")).not.toMatch(/calcium/);
   });
 });

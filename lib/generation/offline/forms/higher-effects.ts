@@ -76,7 +76,8 @@ export function effectPrediction(e: IEffect): IPrediction {
       },
     ],
     stated,
-    because: `with ${bare(agent)} gone, its ${e.sign > 0 ? "raising" : "lowering"} effect is lost, so ${bare(e.target)} ${change(keyUp)}`,
+    // "with the hormone oxytocin gone … so the rate of protein synthesis decreases": the phrases keep their article.
+    because: `with ${agent} gone, its ${e.sign > 0 ? "raising" : "lowering"} effect is lost, so ${e.target} ${change(keyUp)}`,
   };
 }
 

@@ -219,8 +219,10 @@ export const predictChange: IForm = {
       const relation = r.sign > 0 ? "rises and falls with" : "changes in the opposite direction to";
       const reason = `The text states that ${lower(stripEnd(r.sentence))}: ${r.y} ${relation} ${r.x}.`;
       if (env.slot.type === "mcq") {
+        // Another relation of the same passage only: one from another topic ("GnRH production
+        // increases only if the blood calcium level also changes") reads as a different kind of option.
         const other = env.kb.monotonic.find(
-          (o) => o !== r && bare(o.y) !== bare(r.y) && bare(o.x) !== bare(r.x),
+          (o) => o !== r && o.chunkKey === r.chunkKey && bare(o.y) !== bare(r.y) && bare(o.x) !== bare(r.x),
         );
         // Without a second stated relationship, the fourth option is a turn the stated one-way
         // relationship rules out (it was left empty for want of one: 2 of 2 on development sets).
