@@ -33,6 +33,14 @@ describe("a quantity changed, stated as acting on an observable target", () => {
     ).toEqual([["the concentration of carbon dioxide", 1, "the rate of photosynthesis in aquatic plants"]]);
   });
 
+  it("drops a connective, refuses a setting that leans on its context and a hedged verb", () => {
+    expect(mono("In addition, rising blood calcium levels inhibit PTH release.")).toEqual([
+      ["the blood calcium level", -1, "PTH release"],
+    ]);
+    expect(mono("In this case, rising blood calcium levels inhibit PTH release.")).toEqual([]);
+    expect(mono("An increase in gonad hormone levels may inhibit GnRH production.")).toEqual([]);
+  });
+
   it("does not read a level stated only as high or low as a monotonic relation (optima)", () => {
     expect(mono("In roots, a high concentration of IAA inhibits cell elongation.")).toEqual([]);
     expect(mono("High temperatures denature enzymes and reduce their activity.")).toEqual([]);

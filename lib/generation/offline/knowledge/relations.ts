@@ -846,7 +846,7 @@ export function extractEffects(sentences: readonly ISentence[], why?: (step: str
 const LEVEL_WORD =
   "an? (?:increase|rise|decrease|fall|drop|reduction) in|rising|falling|increasing|decreasing|increased|decreased|elevated|reduced|(?:an? )?(?:higher|lower)";
 const CHANGED_AGENT_ACTIVE = new RegExp(
-  String.raw`^(?:the )?(${LEVEL_WORD}) ([\p{L}][\p{L}\p{N}'’ -]{2,60}?) (?:also |strongly |greatly |further |can |may )?(${RAISE_V}|${LOWER_V}) ${TARGET_NP}${TARGET_END}`,
+  String.raw`^(?:the )?(${LEVEL_WORD}) ([\p{L}][\p{L}\p{N}'’ -]{2,60}?) (?:also |strongly |greatly |further )?(${RAISE_V}|${LOWER_V}) ${TARGET_NP}${TARGET_END}`,
   "iu",
 );
 const CHANGED_AGENT_PASSIVE = new RegExp(
@@ -864,8 +864,16 @@ function changedAgent(
 ): boolean {
   if (!standalone) return false;
   // "In roots, a higher concentration of IAA inhibits …": the setting stays with the target.
-  const setting = /^in ([\p{L} -]{3,30}), /iu.exec(text);
-  const clause = setting ? text.slice(setting[0].length) : text;
+  const opening = /^in ([\p{L} -]{3,30}), /iu.exec(text);
+  // "In this case, …" leans on its context; "In addition, …" is a connective, not a setting.
+  if (opening && /\b(?:this|that|these|those|such)\b/i.test(opening[1]!)) return false;
+  const connective =
+    opening &&
+    /^(?:addition|contrast|general|fact|particular|turn|short|summary|practice|other words|most cases|some cases|many cases)$/i.test(
+      opening[1]!,
+    );
+  const setting = connective ? null : opening;
+  const clause = opening ? text.slice(opening[0].length) : text;
   const active = CHANGED_AGENT_ACTIVE.exec(clause);
   const passive = active ? null : CHANGED_AGENT_PASSIVE.exec(clause);
   const m = active ?? passive;
