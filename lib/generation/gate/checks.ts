@@ -352,6 +352,18 @@ function writes(sentence: string, symbols: string): boolean {
   return false;
 }
 
+/**
+ * In a plan, the conditions a school practical holds fixed and the comparison with none are method,
+ * grounded like the stem's words, not facts the passages must state ("keep the temperature and the pH the same"; "smaller with salt
+ * than without it").
+ */
+const PLAN_CONDITIONS = new Set(
+  `temperature ph light water volume solution humidity air movement amount intensity concentration none
+  without greater smaller`
+    .split(/\s+/)
+    .map(stem),
+);
+
 /** Sentences of the cited passages. */
 function citedSentences(q: TQuestion, ctx: IGateContext): IGateSentence[] {
   const keys = new Set(q.contextRefs.map((r) => passageKey(r)));
@@ -441,9 +453,13 @@ export function answerSupport(q: TQuestion, ctx: IGateContext): number | null {
   if (q.type === "mcq") return null;
   const cited = citedSentences(q, ctx);
   if (cited.length === 0) return null;
-  const grounded = new Set([...cited.flatMap((s) => [...s.stems]), ...stemSet(q.promptText)]);
-  const answer = [q.suggestedAnswer, ...(q.markingScheme ?? []).map((p) => p.point)].join(" ");
   const plan = INVESTIGATION.test(q.promptText);
+  const grounded = new Set([
+    ...cited.flatMap((s) => [...s.stems]),
+    ...stemSet(q.promptText),
+    ...(plan ? PLAN_CONDITIONS : []),
+  ]);
+  const answer = [q.suggestedAnswer, ...(q.markingScheme ?? []).map((p) => p.point)].join(" ");
   const subject = new Set(
     contentWords(answer)
       .filter((w) => !(plan && isApparatus(w)))

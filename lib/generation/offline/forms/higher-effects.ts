@@ -1,5 +1,6 @@
 import nlp from "compromise";
 import type { IEffect } from "@/lib/generation/offline/knowledge";
+import { extractEffects } from "@/lib/generation/offline/knowledge/relations";
 import { capital, type IForm, type IFormEnv, keywords, lower, mcq, stripEnd, written } from "./common";
 
 /**
@@ -75,7 +76,8 @@ export function effectPrediction(e: IEffect): IPrediction {
       },
     ],
     stated,
-    because: `with ${bare(agent)} gone, its ${e.sign > 0 ? "raising" : "lowering"} effect is lost, so ${bare(e.target)} ${change(keyUp)}`,
+    // "with the hormone oxytocin gone … so the rate of protein synthesis decreases": the phrases keep their article.
+    because: `with ${agent} gone, its ${e.sign > 0 ? "raising" : "lowering"} effect is lost, so ${e.target} ${change(keyUp)}`,
   };
 }
 
@@ -94,6 +96,8 @@ export const predictEffect: IForm = {
     const effects = usableEffects(env);
     if (effects.length === 0 && env.kb.effects.length > 0)
       env.trace?.("every stated effect already used in the set");
+    // Where the effects reader gave up on the passages' effect-worded clauses (diagnostics only).
+    if (env.trace && env.kb.effects.length === 0) extractEffects(env.kb.sentences, env.trace);
     for (const e of effects) {
       const p = effectPrediction(e);
       const sources = [{ chunkKey: e.chunkKey, quote: e.sentence }];

@@ -8,15 +8,10 @@ import { classifySort, classifyWritten } from "./classify";
 import type { IForm } from "./common";
 import { equationClaim, equationData, equationProblem } from "./equations";
 import { predictEffect } from "./higher-effects";
+import { designInvestigation } from "./higher-investigation";
 import { equationChoice, equationScaling } from "./mcq-equations";
 import { unitMcq } from "./mcq-units";
-import {
-  compareTerms,
-  contrastSiblings,
-  designInvestigation,
-  judgeClaim,
-  nameAndDescribe,
-} from "./reasoning";
+import { compareTerms, contrastSiblings, judgeClaim, nameAndDescribe } from "./reasoning";
 import { definesMcq, definitionMcq } from "./recall";
 import { lawMcq, stateLaw } from "./recall-laws";
 import { assertionReason, numericProblem, predictChange, proportionRule } from "./relations";

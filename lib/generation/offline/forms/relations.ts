@@ -168,6 +168,9 @@ export const assertionReason: IForm = {
 };
 
 const bare = (np: string) => np.replace(/^the\s+/i, "");
+/** "as x increases", "the higher the x", "y decreases with x", "proportional to", "depends on". */
+const RELATION_WORDING =
+  /\b(?:as|when|if) [^,]{3,60} (?:increases?|decreases?|rises?|falls?|drops?)\b|\bthe (?:higher|lower|greater|smaller|larger|more|less|faster|slower) [^,]{2,40},? the\b|\b(?:increases?|decreases?|rises?|falls?) with\b|\bproportional to\b|\bdepends? on\b|\b(?:high|low)(?:er)? (?:levels?|concentrations?|temperatures?) of\b/i;
 const change = (sign: 1 | -1) => (sign > 0 ? "increases" : "decreases");
 
 /**
@@ -189,6 +192,18 @@ export const predictChange: IForm = {
   fits: (_type, level) => level === "Apply",
   available: (kb) => kb.monotonic.length,
   *build(env) {
+    // Diagnostics only: sentences worded like a relation that the relation reader did not take.
+    if (env.trace && env.kb.monotonic.length === 0)
+      for (const s of env.kb.sentences)
+        if (
+          !s.sideBox &&
+          RELATION_WORDING.test(s.text) &&
+          !env.kb.dependences.some((d) => d.sentence === s.text) &&
+          !env.kb.effects.some((e) => e.sentence === s.text)
+        )
+          env.trace(
+            `relations: worded like a relation, not read (${s.standalone ? "standalone" : "leans on its context"})`,
+          );
     for (const r of env.kb.monotonic) {
       if (env.used.has(r.sentence)) {
         env.trace?.("relationship already used in the set");
@@ -204,8 +219,10 @@ export const predictChange: IForm = {
       const relation = r.sign > 0 ? "rises and falls with" : "changes in the opposite direction to";
       const reason = `The text states that ${lower(stripEnd(r.sentence))}: ${r.y} ${relation} ${r.x}.`;
       if (env.slot.type === "mcq") {
+        // Another relation of the same passage only: one from another topic ("GnRH production
+        // increases only if the blood calcium level also changes") reads as a different kind of option.
         const other = env.kb.monotonic.find(
-          (o) => o !== r && bare(o.y) !== bare(r.y) && bare(o.x) !== bare(r.x),
+          (o) => o !== r && o.chunkKey === r.chunkKey && bare(o.y) !== bare(r.y) && bare(o.x) !== bare(r.x),
         );
         // Without a second stated relationship, the fourth option is a turn the stated one-way
         // relationship rules out (it was left empty for want of one: 2 of 2 on development sets).

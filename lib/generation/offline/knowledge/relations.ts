@@ -345,6 +345,7 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
       push(looseQuantity(m[2]!), looseQuantity(m[4]!), (direction(m[1]!) * direction(m[3]!)) as 1 | -1);
       continue;
     }
+    if (changedAgent(text, push, s.standalone)) continue;
     m = X_CHANGES_Y.exec(text);
     // "the loss of carbon dioxide reduces the size of the molecule": a one-off event, not a
     // quantity one could lower.
@@ -761,18 +762,31 @@ function effectClauses(text: string): string[] {
     .map((c) =>
       c
         .replace(/^(?:in|during|at|under|within|in response to) [^,]{3,40}, /i, "")
-        .replace(/^([^,]{2,40}), (?:an? |the |which |that )[^,]{3,60}, /i, "$1 "),
+        .replace(
+          /^([^,]{2,40}), (?:an? |the |which |that |(?:produced|made|secreted|released|synthesized|found|located|formed) )[^,]{3,60}, /i,
+          "$1 ",
+        ),
     );
 }
 
-export function extractEffects(sentences: readonly ISentence[]): IEffect[] {
+/**
+ * The stated effects of the sentences. `why` (diagnostics only, `eval:generation --why`) hears the
+ * step at which a clause worded like an effect was given up.
+ */
+export function extractEffects(sentences: readonly ISentence[], why?: (step: string) => void): IEffect[] {
   const out: IEffect[] = [];
   const seen = new Set<string>();
   const clauses = withClauses(sentences).flatMap(({ s, text }) =>
     effectClauses(text).map((c) => ({ s, text: c })),
   );
   for (const { s, text: raw } of clauses) {
-    if (s.sideBox || !s.standalone || /\d/.test(raw)) continue;
+    if (s.sideBox || !s.standalone || /\d/.test(raw)) {
+      if (why && EFFECT_WORD.test(raw))
+        why(
+          `effects: ${s.sideBox ? "in a side box" : !s.standalone ? "leans on its context" : "has a number"}`,
+        );
+      continue;
+    }
     const text = raw
       .replace(
         /^(?:therefore|thus|so|in general|generally|similarly|consequently|in addition|also|however|in turn|for example|in this way),?\s+/i,
@@ -784,7 +798,14 @@ export function extractEffects(sentences: readonly ISentence[]): IEffect[] {
     const push = (agentRaw: string, targetRaw: string, sign: 1 | -1, required: boolean) => {
       const agent = agentOf(agentRaw);
       const target = targetOf(targetRaw);
-      if (!agent || !target) return;
+      if (!agent || !target) {
+        why?.(
+          !agent
+            ? "effects: the agent is not a thing to remove"
+            : "effects: the target is no measurable quantity or process",
+        );
+        return;
+      }
       const a = agent.replace(/^the /i, "").toLowerCase();
       const t = target.toLowerCase();
       // "enzymes increase the rate of enzyme reactions": the agent named in the target is no new situation.
@@ -811,6 +832,79 @@ export function extractEffects(sentences: readonly ISentence[]): IEffect[] {
     }
     m = EFFECT_ACTIVE.exec(text);
     if (m) push(m[1]!, m[3]!, new RegExp(`^(?:${RAISE_V})$`, "i").test(m[2]!) ? 1 : -1, false);
+    else if (why && EFFECT_WORD.test(text)) why("effects: effect verb, but not as subject–verb–object");
   }
   return out;
 }
+
+/**
+ * A quantity changed, or set higher or lower, stated as acting on an observable target: "a higher
+ * concentration of IAA inhibits cell elongation", "an increase in gonad hormone levels inhibits
+ * GnRH production", "PTH release is inhibited by rising blood calcium levels". The agent is a
+ * quantity, not a thing, so the relation is monotonic (x set higher → y in the verb's direction).
+ */
+const LEVEL_WORD =
+  "an? (?:increase|rise|decrease|fall|drop|reduction) in|rising|falling|increasing|decreasing|increased|decreased|elevated|reduced|(?:an? )?(?:higher|lower)";
+const CHANGED_AGENT_ACTIVE = new RegExp(
+  String.raw`^(?:the )?(${LEVEL_WORD}) ([\p{L}][\p{L}\p{N}'’ -]{2,60}?) (?:also |strongly |greatly |further )?(${RAISE_V}|${LOWER_V}) ${TARGET_NP}${TARGET_END}`,
+  "iu",
+);
+const CHANGED_AGENT_PASSIVE = new RegExp(
+  String.raw`^${TARGET_NP} (?:is|are) (?:also |strongly |greatly |further )?(${RAISED_P}|${LOWERED_P}) by (${LEVEL_WORD}) ([\p{L}][\p{L}\p{N}'’ -]{2,60}?)$`,
+  "iu",
+);
+/** A quantity to set: a measure word in it ("the concentration of IAA", "blood calcium levels", "temperature"). */
+const SETTABLE =
+  /\b(?:concentrations?|levels?|amounts?|temperatures?|intensity|pH|pressure|humidity|salinity|acidity|light intensity|doses?)\b/i;
+
+function changedAgent(
+  text: string,
+  push: (x: string | null, y: string | null, sign: 1 | -1) => void,
+  standalone: boolean,
+): boolean {
+  if (!standalone) return false;
+  // "In roots, a higher concentration of IAA inhibits …": the setting stays with the target.
+  const opening = /^in ([\p{L} -]{3,30}), /iu.exec(text);
+  // "In this case, …" leans on its context; "In addition, …" is a connective, not a setting.
+  if (opening && /\b(?:this|that|these|those|such)\b/i.test(opening[1]!)) return false;
+  const connective =
+    opening &&
+    /^(?:addition|contrast|general|fact|particular|turn|short|summary|practice|other words|most cases|some cases|many cases)$/i.test(
+      opening[1]!,
+    );
+  const setting = connective ? null : opening;
+  const clause = opening ? text.slice(opening[0].length) : text;
+  const active = CHANGED_AGENT_ACTIVE.exec(clause);
+  const passive = active ? null : CHANGED_AGENT_PASSIVE.exec(clause);
+  const m = active ?? passive;
+  if (!m) return false;
+  const [level, xRaw, verb, yRaw] = active ? [m[1]!, m[2]!, m[3]!, m[4]!] : [m[3]!, m[4]!, m[2]!, m[1]!];
+  if (!SETTABLE.test(xRaw) || PRONOUN_WORD.test(xRaw)) return false;
+  // "a high concentration of IAA inhibits …" (no comparative) is stated for high values only, not
+  // read as a monotonic relation (enzymes, auxins and temperatures have optima); LEVEL_WORD has no "high".
+  const up = /^(?:an? )?(?:increase|rise|rising|increasing|increased|elevated|higher)\b/i.test(level)
+    ? 1
+    : -1;
+  const raises = new RegExp(`^(?:${RAISE_V}|${RAISED_P})$`, "i").test(verb) ? 1 : -1;
+  const target = targetOf(yRaw);
+  const x = quantity(xRaw)
+    ?.replace(/\blevels$/, "level")
+    .replace(/^the (temperature|concentration|dose)s$/, "the $1");
+  if (!target || !x) return false;
+  // A name's own capitals stay ("GnRH production", not "gnRH production").
+  const first = yRaw.trim().replace(/^the /i, "").split(/\s+/)[0]!;
+  const named = /\p{Lu}.*\p{Lu}/u.test(first)
+    ? target.replace(first.toLowerCase(), first).replace(lowerFirst(first), first)
+    : target;
+  const y = `${named}${setting ? ` in ${setting[1]!.toLowerCase()}` : ""}`;
+  push(x, y, (up * raises) as 1 | -1);
+  return true;
+}
+
+const lowerFirst = (w: string) => w.charAt(0).toLowerCase() + w.slice(1);
+
+/** A word that states an effect or a relation, for the diagnostics of the readers. */
+const EFFECT_WORD = new RegExp(
+  `\\b(?:${RAISE_V}|${LOWER_V}|required for|needed for|essential for|necessary for)\\b`,
+  "i",
+);

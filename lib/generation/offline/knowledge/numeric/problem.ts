@@ -33,7 +33,21 @@ const FIGURE_ASIDES: [RegExp, string][] = [
   [new RegExp(String.raw`,\s*${SHOWN}(?=[.;?])`, "gi"), ""],
   [new RegExp(String.raw`\s+${SHOWN}(?=[,.;?])`, "gi"), ""],
   [/\s+(?:as )?shown (?:below|above)(?=[\s,.;?])/gi, ""],
+  // "the ocean wave in the previous figure", "the woman in Figure 13.7": the thing is named in words.
+  [
+    /(?<=\b[a-z]{3,})\s+in (?:the (?:previous|preceding|following|above|first) )?figure(?:\s*\d+(?:\.\d+)*)?(?=[\s,.;?])/gi,
+    "",
+  ],
 ];
+/**
+ * A sentence that only points at the figure ("See Figure.", "Refer to Figure 2."): dropped, so the
+ * problem stands on its words. A value the figure alone holds is still caught: the worked example
+ * then uses a number the problem does not state, and its analysis refuses it. A sentence that
+ * describes the figure ("Figure shows the major and minor axes …") stays and is refused: the next
+ * sentence may lean on it ("half of these").
+ */
+const FIGURE_ONLY_SENTENCE =
+  /(?:^|(?<=[.?!]\s))(?:See|Refer to|Look at) (?:the )?(?:previous |following )?Figure(?:\s*\d+(?:\.\d+)*)?\.(?:\s+|$)/g;
 /** What the problem leans on that a generated question cannot show: a figure, a table, another example. */
 const NEEDS_FIGURE = new RegExp(
   [
@@ -59,6 +73,7 @@ export function prepareProblem(raw: string): TPrepared {
     text = kept;
     firstPart = true;
   }
+  text = text.replace(FIGURE_ONLY_SENTENCE, "");
   for (const [re, by] of FIGURE_ASIDES) text = text.replace(re, by);
   text = text
     .replace(/\s+([,.;?])/g, "$1")
