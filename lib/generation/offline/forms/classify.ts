@@ -1,5 +1,10 @@
 import type { IKnowledge } from "@/lib/generation/offline/knowledge";
-import { extractGroups, type IClassification, pairGroups } from "@/lib/generation/offline/knowledge/groups";
+import {
+  extractGroups,
+  type IClassification,
+  type IGroup,
+  pairGroups,
+} from "@/lib/generation/offline/knowledge/groups";
 import { formUseKey, type IForm, type IFormEnv, keywords, mcq, shuffle, written } from "./common";
 
 /**
@@ -8,12 +13,23 @@ import { formUseKey, type IForm, type IFormEnv, keywords, mcq, shuffle, written 
  * form also asking for the basis of the sort.
  */
 
+const groupCache = new WeakMap<IKnowledge, IGroup[]>();
+/** Groups the selected passages state with their members (computed once per knowledge base). */
+export function groupsOf(kb: IKnowledge): IGroup[] {
+  let hit = groupCache.get(kb);
+  if (!hit) {
+    hit = extractGroups(kb.sentences, kb.enumerations);
+    groupCache.set(kb, hit);
+  }
+  return hit;
+}
+
 const cache = new WeakMap<IKnowledge, IClassification[]>();
 /** Classifications the selected passages state (computed once per knowledge base). */
 export function classificationsOf(kb: IKnowledge): IClassification[] {
   let hit = cache.get(kb);
   if (!hit) {
-    hit = pairGroups(extractGroups(kb.sentences, kb.enumerations));
+    hit = pairGroups(groupsOf(kb));
     cache.set(kb, hit);
   }
   return hit;
@@ -31,9 +47,23 @@ export const classifySort: IForm = {
   fits: (type, level) => type === "mcq" && level === "Analyze",
   available: (kb) => classificationsOf(kb).length,
   *build(env) {
-    for (const c of classificationsOf(env.kb)) {
-      if (!fresh(env, "classify-sort", c)) continue;
+    const all = classificationsOf(env.kb);
+    if (all.length === 0)
+      env.trace?.(
+        groupsOf(env.kb).length === 0
+          ? "no group stated with its members"
+          : "no two stated groups of one kind without a shared member",
+      );
+    for (const c of all) {
+      if (!fresh(env, "classify-sort", c)) {
+        env.trace?.("classification already used in the set");
+        continue;
+      }
       const [a, b] = c.groups;
+      if (a.members.length < 2 || b.members.length < 2) {
+        env.trace?.("a group with < 2 members");
+        continue;
+      }
       const ia = shuffle(a.members, env.random).slice(0, 2);
       const ib = shuffle(b.members, env.random).slice(0, 2);
       const items = shuffle([...ia, ...ib], env.random);
@@ -55,6 +85,7 @@ export const classifySort: IForm = {
         sources: sources(c),
       });
       if (q) yield q;
+      else env.trace?.("fewer than three distinct wrong sortings");
     }
   },
 };

@@ -61,9 +61,12 @@ const shares = (a: string, b: string) => {
  * Why option `chosen` is wrong when `key` is right, naming the first wrong belief it holds: about
  * A's truth, then R's truth, then whether R explains A.
  */
-function arRationale(chosen: number, key: number, c: ICausal): string {
+function arRationale(chosen: number, key: number, c: ICausal, shownReason: string): string {
   const effect = lower(stripEnd(c.effect));
   const cause = lower(stripEnd(c.cause));
+  // R as shown: with key B it is another true statement, not the stated cause (rounds 8–11
+  // readers: "the rationale for C talks about the cause, not R").
+  const reason = key === 1 ? lower(stripEnd(shownReason)) : cause;
   const aTrue = key !== 3;
   const rTrue = key !== 2;
   const saysATrue = chosen !== 3;
@@ -71,7 +74,7 @@ function arRationale(chosen: number, key: number, c: ICausal): string {
   if (saysATrue && !aTrue) return `Takes A as true, but the text states the opposite: ${effect}.`;
   if (!saysATrue && aTrue) return `Takes A as false, but the text states that ${effect}.`;
   if (saysRTrue && !rTrue) return `Takes R as true, but the text states the opposite: ${cause}.`;
-  if (!saysRTrue && rTrue) return `Takes R as false, but the text states that ${cause}.`;
+  if (!saysRTrue && rTrue) return `Takes R as false, but the text states that ${reason}.`;
   if (chosen === 1) return `Misses the causal link: the text gives ${cause} as the reason that ${effect}.`;
   return `Assumes a true statement on the topic must explain A; the text's reason is that ${cause}.`;
 }
@@ -114,7 +117,9 @@ function arQuestion(env: IFormEnv, c: ICausal, v: { keyIndex: number; assertion:
     `A is true, but R reverses what the text states: ${lower(stripEnd(c.cause))}.`,
     `A reverses what the text states (${lower(stripEnd(c.effect))}); R is true.`,
   ][v.keyIndex]!;
-  const rationales = [0, 1, 2, 3].filter((i) => i !== v.keyIndex).map((i) => arRationale(i, v.keyIndex, c));
+  const rationales = [0, 1, 2, 3]
+    .filter((i) => i !== v.keyIndex)
+    .map((i) => arRationale(i, v.keyIndex, c, v.reason));
   return mcq(env, {
     prompt: arPrompt(v.assertion, v.reason),
     key: { text: AR_OPTIONS[v.keyIndex]! },
@@ -138,8 +143,12 @@ export const assertionReason: IForm = {
   available: (kb) => kb.causal.filter((c) => c.across).length + (kb.causal.length > 0 ? kb.terms.length : 0),
   *build(env) {
     const usable = usableCauses(env);
-    if (usable.length === 0 && env.kb.causal.length > 0)
-      env.trace?.("every stated cause has a pronoun, a number, or is about names");
+    if (usable.length === 0)
+      env.trace?.(
+        env.kb.causal.length > 0
+          ? "every stated cause has a pronoun, a number, or is about names"
+          : "no stated cause",
+      );
     for (const c of usable) {
       const a = capital(stripEnd(c.effect));
       const r = capital(stripEnd(c.cause));

@@ -35,8 +35,17 @@ export const explainWhyMcq: IForm = {
   available: (kb) => (kb.causal.length >= 3 ? kb.causal.filter(explainable).length : 0),
   *build(env) {
     const all = usableCauses(env);
+    if (all.length === 0)
+      env.trace?.(
+        env.kb.causal.length === 0
+          ? "no stated cause"
+          : "every stated cause has a pronoun, a number, or is about names",
+      );
     for (const c of all) {
-      if (!explainable(c)) continue;
+      if (!explainable(c)) {
+        env.trace?.("the cause is already in the effect's words");
+        continue;
+      }
       const key = `${capital(stripEnd(c.cause))}.`;
       const distractors: { text: string; rationale: string }[] = [];
       const flipped = reverseClause(`${capital(stripEnd(c.cause))}.`, c.chunkKey);
@@ -55,7 +64,10 @@ export const explainWhyMcq: IForm = {
           rationale: `True, but the text gives it as the reason that ${clip(lower(stripEnd(o.effect)), 120)}, not this effect.`,
         });
       }
-      if (distractors.length < 3) continue;
+      if (distractors.length < 3) {
+        env.trace?.("< 3 other stated causes of similar length (or a reversal) for the options");
+        continue;
+      }
       const q: TQuestion | null = mcq(env, {
         prompt: `Which statement best explains why ${lower(stripEnd(c.effect))}?`,
         key: { text: key },
