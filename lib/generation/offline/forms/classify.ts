@@ -9,8 +9,8 @@ import { formUseKey, type IForm, type IFormEnv, keywords, mcq, shuffle, written 
 
 /**
  * Classification questions from two groups of one kind the passages state with their members
- * (`knowledge/groups.ts`): sort the items into the groups (Analyze, MCQ and written), the written
- * form also asking for the basis of the sort.
+ * (`knowledge/groups.ts`): sort the items into the groups (Understand, MCQ; Analyze, written: the
+ * written form also asks for the basis of the sort).
  */
 
 const groupCache = new WeakMap<IKnowledge, IGroup[]>();
@@ -41,10 +41,13 @@ const sources = (c: IClassification) => c.groups.map((g) => ({ chunkKey: g.chunk
 const list = (xs: readonly string[]) =>
   xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`;
 
-/** Analyze, MCQ: which sorting of four items into the two stated groups is right? */
+/**
+ * Understand, MCQ: which sorting of four items into the two stated groups is right? Classifying is
+ * Understand in the rubric (labelled Analyze until round 12, when it had never been written).
+ */
 export const classifySort: IForm = {
   id: "classify-sort",
-  fits: (type, level) => type === "mcq" && level === "Analyze",
+  fits: (type, level) => type === "mcq" && level === "Understand",
   available: (kb) => classificationsOf(kb).length,
   *build(env) {
     const all = classificationsOf(env.kb);

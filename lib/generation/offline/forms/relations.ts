@@ -95,6 +95,9 @@ function unrelatedTruth(env: IFormEnv, c: ICausal): string | null {
   return candidates[0] ?? null;
 }
 
+const DANGLING =
+  /\b(?:especially|particularly|mainly|largely|partly|also|even|only|and|or|but|as|of|to|the|a|an|when|if|because)$/i;
+
 /** Causes worth asking about: no pronoun leaning on the other half, not about what things are called. */
 export function usableCauses(env: IFormEnv): ICausal[] {
   return [...env.kb.causal]
@@ -104,6 +107,9 @@ export function usableCauses(env: IFormEnv): ICausal[] {
         !PRONOUN.test(c.effect) &&
         !PRONOUN.test(c.cause) &&
         !ABOUT_NAMES.test(c.effect) &&
+        // A half cut before its end ("… received much support, especially") is a fragment.
+        !DANGLING.test(stripEnd(c.effect)) &&
+        !DANGLING.test(stripEnd(c.cause)) &&
         // Numbers belong to a worked example's set-up ("100 excess protons"), not to a principle.
         !/\d/.test(c.sentence),
     )
