@@ -3,6 +3,7 @@ import { createGateContext, gateQuestion } from "@/lib/generation/gate";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import { classification, extractGroups } from "@/lib/generation/offline/knowledge/groups";
+import { extractEnumerations } from "@/lib/generation/offline/knowledge/lists";
 import { collectSentences } from "@/lib/generation/offline/knowledge/sentences";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, IMcqQuestion, TQuestion } from "@/types/generation.types";
@@ -105,6 +106,42 @@ describe("groups stated with their members", () => {
       7,
     );
     expect(extractGroups(collectSentences([text]), [])).toEqual([]);
+  });
+
+  it("reads 'Examples of X are …' without a quantifier, and 'are Xs—for example, A, B …'", () => {
+    const groups = extractGroups(
+      collectSentences([
+        chunk(
+          [
+            "### Bone Shapes",
+            "",
+            "Examples of irregular bones are the vertebrae, hip bones, and several skull bones.",
+            "Most of the limb bones are long bones—for example, the femur, tibia, ulna, and radius.",
+          ].join("\n"),
+          "38.2 Bone",
+          0,
+          8,
+        ),
+      ]),
+      [],
+    );
+    expect(groups.map((g) => [g.name, g.members])).toEqual([
+      ["long bones", ["femur", "tibia", "ulna", "radius"]],
+    ]);
+    const enumerated = extractGroups(
+      [],
+      extractEnumerations(
+        collectSentences([
+          chunk(
+            "### Bones\n\nExamples of irregular bones are the vertebrae, hip bones, and several skull bones.",
+            "38.2 Bone",
+            0,
+            9,
+          ),
+        ]),
+      ),
+    );
+    expect(enumerated[0]?.members).toEqual(["vertebrae", "hip bones", "skull bones"]);
   });
 
   it("does not pair groups whose names are one inside the other", () => {

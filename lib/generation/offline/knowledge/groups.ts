@@ -64,6 +64,12 @@ const INCLUDE = new RegExp(
   String.raw`^((?:common |typical |familiar )?[\p{L}][\p{L}'’ -]{2,40}?)\s+include\s+${LIST}[.]?$`,
   "iu",
 );
+/** "Most of the limb bones are long bones—for example, the femur, tibia, ulna, and radius." */
+const FOR_EXAMPLE = new RegExp(
+  String.raw`\b(?:are)\s+((?:common |typical |familiar )?[\p{L}][\p{L}'’ -]{2,40}?)\s*(?:—|–|;|,)\s*for example,?\s+(?:the\s+)?${LIST}$`,
+  "iu",
+);
+
 /**
  * A plural kind the members are named as ("common monosaccharides"), not a property ("important",
  * "different", "present in …", "found in …"): ends in a plural noun and holds no verb or preposition.
@@ -119,6 +125,7 @@ export function extractGroups(
       const ex = EXAMPLES_OF.exec(clause);
       const kind = ex ? null : ARE_KIND.exec(clause);
       const inc = ex || kind ? null : INCLUDE.exec(clause);
+      const fe = ex || kind || inc ? null : FOR_EXAMPLE.exec(clause);
       let name: string | null = null;
       let members: string[] | null = null;
       if (ex) {
@@ -130,6 +137,9 @@ export function extractGroups(
       } else if (inc && pluralKind(inc[1]!)) {
         name = groupName(inc[1]!);
         members = splitList(inc[2]!);
+      } else if (fe && pluralKind(fe[1]!)) {
+        name = groupName(fe[1]!);
+        members = splitList(fe[2]!);
       }
       if (name && members && members.length >= 2 && new Set(members).size === members.length)
         out.push({ name, members, sentence: s.text, chunkKey: s.chunkKey });

@@ -44,6 +44,8 @@ function cleanMember(m: string): string | null {
   const t = m
     .trim()
     .replace(/^(?:the|a|an)\s+/i, "")
+    // "several skull bones": a quantifier is not part of the member's name.
+    .replace(/^(?:several|some|many|various|most|certain)\s+/i, "")
     .replace(/\s*\([^)]*\)\s*$/, "")
     .trim();
   if (t.split(/\s+/).length > 5 || contentWords(t).length === 0) return null;
