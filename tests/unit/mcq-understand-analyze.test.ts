@@ -214,6 +214,25 @@ describe("classify-sort is Understand", () => {
     expect(qs.length).toBeGreaterThan(0);
     expect(qs[0]!.options[qs[0]!.correctIndex]).toMatch(/^monosaccharides: .+; disaccharides: .+$/);
     expect(candidates([SUGARS], [SUGARS], "Analyze", "classify-sort")).toEqual([]);
+    // Options lower-case an item that opened its sentence ("Glucose").
+    expect(qs.flatMap((q) => (q as IMcqQuestion).options).join(" ")).not.toMatch(/Glucose/);
+  });
+
+  it("leaves out an item sharing a word with the other group's items (skull bones / roof of the skull)", () => {
+    const bones = chunk(
+      [
+        "### Bone Shapes",
+        "",
+        "Examples of flat bones are the sternum, ribs, scapulae, and the roof of the skull.",
+        "Examples of irregular bones are the vertebrae, hip bones, and several skull bones.",
+      ].join("\n"),
+      "38.2 Bone",
+      0,
+      10,
+    );
+    const qs = candidates([bones], [bones], "Understand", "classify-sort") as IMcqQuestion[];
+    expect(qs.length).toBeGreaterThan(0);
+    for (const q of qs) expect(q.promptText).not.toMatch(/skull/);
   });
 });
 
@@ -256,6 +275,22 @@ describe("explain-why-mcq (Understand)", () => {
 });
 
 describe("assertion–reason keyed B", () => {
+  it("does not offer an effect that is no statement ('A faulty protein that plays a key role …')", () => {
+    const text = chunk(
+      [
+        "### Cancer",
+        "",
+        "All cancers start when a gene mutation gives rise to a faulty protein that plays a key role in cell reproduction.",
+        "Retinoblastoma proteins are a group of tumor-suppressor proteins common in many cells.",
+      ].join("\n"),
+      "10.4 Cancer and the Cell Cycle",
+      0,
+      11,
+    );
+    for (const q of candidates([text], [text], "Analyze", "assertion-reason"))
+      expect(q.promptText).not.toMatch(/Assertion \(A\): A faulty protein/);
+  });
+
   it("says why 'A true, R false' is wrong with the R shown, not the stated cause", () => {
     const text = chunk(
       [

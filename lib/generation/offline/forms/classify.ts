@@ -5,7 +5,8 @@ import {
   type IGroup,
   pairGroups,
 } from "@/lib/generation/offline/knowledge/groups";
-import { formUseKey, type IForm, type IFormEnv, keywords, mcq, shuffle, written } from "./common";
+import { contentWords, stem } from "@/lib/text/tokenize";
+import { formUseKey, type IForm, type IFormEnv, keywords, lower, mcq, shuffle, written } from "./common";
 
 /**
  * Classification questions from two groups of one kind the passages state with their members
@@ -62,7 +63,17 @@ export const classifySort: IForm = {
         env.trace?.("classification already used in the set");
         continue;
       }
-      const [a, b] = c.groups;
+      // Items lower-cased as options ("Glucose" opens its sentence), and none sharing a word with
+      // the other group's items: "skull bones" (irregular) beside "roof of the skull" (flat).
+      const clean = (g: IGroup, other: IGroup): IGroup => {
+        const theirs = new Set(other.members.flatMap((m) => contentWords(m).map(stem)));
+        return {
+          ...g,
+          members: g.members.filter((m) => !contentWords(m).some((w) => theirs.has(stem(w)))).map(lower),
+        };
+      };
+      const a = clean(c.groups[0], c.groups[1]);
+      const b = clean(c.groups[1], c.groups[0]);
       if (a.members.length < 2 || b.members.length < 2) {
         env.trace?.("a group with < 2 members");
         continue;

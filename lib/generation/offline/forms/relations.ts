@@ -110,6 +110,9 @@ export function usableCauses(env: IFormEnv): ICausal[] {
         // A half cut before its end ("… received much support, especially") is a fragment.
         !DANGLING.test(stripEnd(c.effect)) &&
         !DANGLING.test(stripEnd(c.cause)) &&
+        // "A faulty protein that plays a key role …" (from "… gives rise to …") is no statement:
+        // a verb only inside a relative clause is not the effect's own.
+        nlp(c.effect.replace(/\b(?:that|which|who|whose)\b.*$/i, "")).verbs().found &&
         // Numbers belong to a worked example's set-up ("100 excess protons"), not to a principle.
         !/\d/.test(c.sentence),
     )
