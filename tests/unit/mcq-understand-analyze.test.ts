@@ -314,3 +314,12 @@ describe("assertion–reason keyed B", () => {
     expect(c).not.toMatch(/usable energy/);
   });
 });
+
+describe("capital", () => {
+  it("keeps a word like tRNA or pH as it is at the start of a statement", async () => {
+    const { capital } = await import("@/lib/generation/offline/forms/common");
+    expect(capital("tRNAs are the molecules that translate")).toBe("tRNAs are the molecules that translate");
+    expect(capital("pH falls")).toBe("pH falls");
+    expect(capital("osteons are aligned")).toBe("Osteons are aligned");
+  });
+});
