@@ -68,7 +68,7 @@ afterAll(async () => {
 });
 
 describe("POST /api/generation: sequence and classification items (offline)", () => {
-  it("fills Understand and Analyze MCQs from a stated process and classification, citing the selection", async () => {
+  it("fills Understand and Analyze MCQs from a stated classification and process, citing the selection", async () => {
     const res = await generate(
       makeRequest("POST", "/api/generation", {
         token: env.teacher.token,
@@ -89,13 +89,19 @@ describe("POST /api/generation: sequence and classification items (offline)", ()
     const { chunks } = await readGenerationStream(res);
     const finals = finalQuestions(chunks);
     const prompts = finals.map((q) => `${q.bloomLevel}: ${q.promptText}`);
-    expect(
-      prompts.some((p) => /^Understand: The statements below describe steps of .+jumbled order/s.test(p)),
-    ).toBe(true);
+    // Understand: the jumbled order, the sort or the example (classifying is Understand since
+    // round 12); Analyze: what could not follow a failed step.
     expect(
       prompts.some((p) =>
-        /^Analyze: (Sort .+ into two groups|In .+suppose this step did not take place)/s.test(p),
+        /^Understand: (The statements below describe steps of .+jumbled order|Sort .+ into two groups|Which of the following is (NOT )?an example of)/s.test(
+          p,
+        ),
       ),
+      prompts.join("\n"),
+    ).toBe(true);
+    expect(
+      prompts.some((p) => /^Analyze: In .+suppose this step did not take place/s.test(p)),
+      prompts.join("\n"),
     ).toBe(true);
     for (const q of finals) for (const c of q.contextRefs) expect(c.documentId).toBe(refs[0]!.documentId);
   });

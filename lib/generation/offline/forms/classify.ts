@@ -1,19 +1,36 @@
 import type { IKnowledge } from "@/lib/generation/offline/knowledge";
-import { extractGroups, type IClassification, pairGroups } from "@/lib/generation/offline/knowledge/groups";
-import { formUseKey, type IForm, type IFormEnv, keywords, mcq, shuffle, written } from "./common";
+import {
+  extractGroups,
+  type IClassification,
+  type IGroup,
+  pairGroups,
+} from "@/lib/generation/offline/knowledge/groups";
+import { contentWords, stem } from "@/lib/text/tokenize";
+import { formUseKey, type IForm, type IFormEnv, keywords, lower, mcq, shuffle, written } from "./common";
 
 /**
  * Classification questions from two groups of one kind the passages state with their members
- * (`knowledge/groups.ts`): sort the items into the groups (Analyze, MCQ and written), the written
- * form also asking for the basis of the sort.
+ * (`knowledge/groups.ts`): sort the items into the groups (Understand, MCQ; Analyze, written: the
+ * written form also asks for the basis of the sort).
  */
+
+const groupCache = new WeakMap<IKnowledge, IGroup[]>();
+/** Groups the selected passages state with their members (computed once per knowledge base). */
+export function groupsOf(kb: IKnowledge): IGroup[] {
+  let hit = groupCache.get(kb);
+  if (!hit) {
+    hit = extractGroups(kb.sentences, kb.enumerations);
+    groupCache.set(kb, hit);
+  }
+  return hit;
+}
 
 const cache = new WeakMap<IKnowledge, IClassification[]>();
 /** Classifications the selected passages state (computed once per knowledge base). */
 export function classificationsOf(kb: IKnowledge): IClassification[] {
   let hit = cache.get(kb);
   if (!hit) {
-    hit = pairGroups(extractGroups(kb.sentences, kb.enumerations));
+    hit = pairGroups(groupsOf(kb));
     cache.set(kb, hit);
   }
   return hit;
@@ -25,15 +42,42 @@ const sources = (c: IClassification) => c.groups.map((g) => ({ chunkKey: g.chunk
 const list = (xs: readonly string[]) =>
   xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`;
 
-/** Analyze, MCQ: which sorting of four items into the two stated groups is right? */
+/**
+ * Understand, MCQ: which sorting of four items into the two stated groups is right? Classifying is
+ * Understand in the rubric (labelled Analyze until round 12, when it had never been written).
+ */
 export const classifySort: IForm = {
   id: "classify-sort",
-  fits: (type, level) => type === "mcq" && level === "Analyze",
+  fits: (type, level) => type === "mcq" && level === "Understand",
   available: (kb) => classificationsOf(kb).length,
   *build(env) {
-    for (const c of classificationsOf(env.kb)) {
-      if (!fresh(env, "classify-sort", c)) continue;
-      const [a, b] = c.groups;
+    const all = classificationsOf(env.kb);
+    if (all.length === 0)
+      env.trace?.(
+        groupsOf(env.kb).length === 0
+          ? "no group stated with its members"
+          : "no two stated groups of one kind without a shared member",
+      );
+    for (const c of all) {
+      if (!fresh(env, "classify-sort", c)) {
+        env.trace?.("classification already used in the set");
+        continue;
+      }
+      // Items lower-cased as options ("Glucose" opens its sentence), and none sharing a word with
+      // the other group's items: "skull bones" (irregular) beside "roof of the skull" (flat).
+      const clean = (g: IGroup, other: IGroup): IGroup => {
+        const theirs = new Set(other.members.flatMap((m) => contentWords(m).map(stem)));
+        return {
+          ...g,
+          members: g.members.filter((m) => !contentWords(m).some((w) => theirs.has(stem(w)))).map(lower),
+        };
+      };
+      const a = clean(c.groups[0], c.groups[1]);
+      const b = clean(c.groups[1], c.groups[0]);
+      if (a.members.length < 2 || b.members.length < 2) {
+        env.trace?.("a group with < 2 members");
+        continue;
+      }
       const ia = shuffle(a.members, env.random).slice(0, 2);
       const ib = shuffle(b.members, env.random).slice(0, 2);
       const items = shuffle([...ia, ...ib], env.random);
@@ -55,6 +99,7 @@ export const classifySort: IForm = {
         sources: sources(c),
       });
       if (q) yield q;
+      else env.trace?.("fewer than three distinct wrong sortings");
     }
   },
 };

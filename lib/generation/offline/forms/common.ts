@@ -36,7 +36,9 @@ export interface IForm {
 /** The key in a set's `used` recording that `form` wrote an accepted question on `quote`. */
 export const formUseKey = (form: string, quote: string) => `form:${form}\u0000${quote}`;
 
-export const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** Upper-cases the first letter, except in a word like "tRNAs", "mRNA" or "pH" (round 12: "TRNAs are …"). */
+export const capital = (s: string) =>
+  /^\p{Ll}+\p{Lu}/u.test(s) ? s : s.charAt(0).toUpperCase() + s.slice(1);
 /** Lower-cases the first letter unless it starts an acronym or a name-like word ("ATP", "DNA", "Mendel"). */
 export const lower = (s: string) =>
   /^\p{Lu}(?:\p{Ll}|\s)/u.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;

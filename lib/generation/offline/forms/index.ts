@@ -10,6 +10,7 @@ import { equationClaim, equationData, equationProblem } from "./equations";
 import { predictEffect } from "./higher-effects";
 import { designInvestigation } from "./higher-investigation";
 import { equationChoice, equationScaling } from "./mcq-equations";
+import { exampleMcq } from "./mcq-examples";
 import { unitMcq } from "./mcq-units";
 import { compareTerms, contrastSiblings, judgeClaim, nameAndDescribe } from "./reasoning";
 import { definesMcq, definitionMcq } from "./recall";
@@ -47,6 +48,12 @@ export const FORMS: readonly IForm[] = [
   mixedDefinition,
   // Understand
   explainWhyMcq,
+  // "Which of the following is (NOT) an example of X?" from a group stated with its members and
+  // another group of the same kind (exemplifying and classifying are Understand in the rubric).
+  exampleMcq,
+  // Sorting stated items into two stated groups: labelled Analyze until round 12 (never read,
+  // never written); the rubric puts classifying at Understand.
+  classifySort,
   // Not `restateProportion`: the stem quotes the stated proportion and the key restates it (round 8
   // readers rejected 2 of 2 at 4 of 4 readings: "the answer is already in the stem").
   // Not `statedReason`: A and R cut from one "because" sentence (readers: read as recall, key always A).
@@ -71,7 +78,6 @@ export const FORMS: readonly IForm[] = [
   // Analyze
   equationData,
   assertionReason,
-  classifySort,
   sequenceBreak,
   classifyWritten,
   sequenceWritten,

@@ -61,9 +61,12 @@ const shares = (a: string, b: string) => {
  * Why option `chosen` is wrong when `key` is right, naming the first wrong belief it holds: about
  * A's truth, then R's truth, then whether R explains A.
  */
-function arRationale(chosen: number, key: number, c: ICausal): string {
+function arRationale(chosen: number, key: number, c: ICausal, shownReason: string): string {
   const effect = lower(stripEnd(c.effect));
   const cause = lower(stripEnd(c.cause));
+  // R as shown: with key B it is another true statement, not the stated cause (rounds 8–11
+  // readers: "the rationale for C talks about the cause, not R").
+  const reason = key === 1 ? lower(stripEnd(shownReason)) : cause;
   const aTrue = key !== 3;
   const rTrue = key !== 2;
   const saysATrue = chosen !== 3;
@@ -71,7 +74,7 @@ function arRationale(chosen: number, key: number, c: ICausal): string {
   if (saysATrue && !aTrue) return `Takes A as true, but the text states the opposite: ${effect}.`;
   if (!saysATrue && aTrue) return `Takes A as false, but the text states that ${effect}.`;
   if (saysRTrue && !rTrue) return `Takes R as true, but the text states the opposite: ${cause}.`;
-  if (!saysRTrue && rTrue) return `Takes R as false, but the text states that ${cause}.`;
+  if (!saysRTrue && rTrue) return `Takes R as false, but the text states that ${reason}.`;
   if (chosen === 1) return `Misses the causal link: the text gives ${cause} as the reason that ${effect}.`;
   return `Assumes a true statement on the topic must explain A; the text's reason is that ${cause}.`;
 }
@@ -92,6 +95,9 @@ function unrelatedTruth(env: IFormEnv, c: ICausal): string | null {
   return candidates[0] ?? null;
 }
 
+const DANGLING =
+  /\b(?:especially|particularly|mainly|largely|partly|also|even|only|and|or|but|as|of|to|the|a|an|when|if|because)$/i;
+
 /** Causes worth asking about: no pronoun leaning on the other half, not about what things are called. */
 export function usableCauses(env: IFormEnv): ICausal[] {
   return [...env.kb.causal]
@@ -101,6 +107,12 @@ export function usableCauses(env: IFormEnv): ICausal[] {
         !PRONOUN.test(c.effect) &&
         !PRONOUN.test(c.cause) &&
         !ABOUT_NAMES.test(c.effect) &&
+        // A half cut before its end ("… received much support, especially") is a fragment.
+        !DANGLING.test(stripEnd(c.effect)) &&
+        !DANGLING.test(stripEnd(c.cause)) &&
+        // "A faulty protein that plays a key role …" (from "… gives rise to …") is no statement:
+        // a verb only inside a relative clause is not the effect's own.
+        nlp(c.effect.replace(/\b(?:that|which|who|whose)\b.*$/i, "")).verbs().found &&
         // Numbers belong to a worked example's set-up ("100 excess protons"), not to a principle.
         !/\d/.test(c.sentence),
     )
@@ -114,7 +126,9 @@ function arQuestion(env: IFormEnv, c: ICausal, v: { keyIndex: number; assertion:
     `A is true, but R reverses what the text states: ${lower(stripEnd(c.cause))}.`,
     `A reverses what the text states (${lower(stripEnd(c.effect))}); R is true.`,
   ][v.keyIndex]!;
-  const rationales = [0, 1, 2, 3].filter((i) => i !== v.keyIndex).map((i) => arRationale(i, v.keyIndex, c));
+  const rationales = [0, 1, 2, 3]
+    .filter((i) => i !== v.keyIndex)
+    .map((i) => arRationale(i, v.keyIndex, c, v.reason));
   return mcq(env, {
     prompt: arPrompt(v.assertion, v.reason),
     key: { text: AR_OPTIONS[v.keyIndex]! },
@@ -138,8 +152,12 @@ export const assertionReason: IForm = {
   available: (kb) => kb.causal.filter((c) => c.across).length + (kb.causal.length > 0 ? kb.terms.length : 0),
   *build(env) {
     const usable = usableCauses(env);
-    if (usable.length === 0 && env.kb.causal.length > 0)
-      env.trace?.("every stated cause has a pronoun, a number, or is about names");
+    if (usable.length === 0)
+      env.trace?.(
+        env.kb.causal.length > 0
+          ? "every stated cause has a pronoun, a number, or is about names"
+          : "no stated cause",
+      );
     for (const c of usable) {
       const a = capital(stripEnd(c.effect));
       const r = capital(stripEnd(c.cause));

@@ -30,6 +30,18 @@ export function processesOf(kb: IKnowledge): IProcess[] {
   return hit;
 }
 
+/** --why: why the passages hold no process at all. */
+function traceProcesses(env: IFormEnv): void {
+  if (!env.trace || processesOf(env.kb).length > 0) return;
+  env.trace(
+    env.kb.sentences.some((s) =>
+      /^(?:first(?:ly)?|to begin|initially)\b|\bthe first (?:step|stage|phase)\b/i.test(s.text),
+    )
+      ? "ordered run of < 3 event steps in one block"
+      : "no step stated with an order word (first, then, finally)",
+  );
+}
+
 const LETTERS = ["P", "Q", "R", "S"] as const;
 const sources = (steps: readonly IStep[]) => steps.map((s) => ({ chunkKey: s.chunkKey, quote: s.sentence }));
 const fresh = (env: IFormEnv, id: string, p: IProcess) => !env.used.has(formUseKey(id, p.steps[0]!.sentence));
@@ -62,8 +74,12 @@ export const sequenceOrder: IForm = {
   fits: (type, level) => type === "mcq" && level === "Understand",
   available: (kb) => processesOf(kb).filter((p) => p.steps.length >= 4).length,
   *build(env) {
+    traceProcesses(env);
     for (const p of processesOf(env.kb)) {
-      if (p.steps.length < 4 || !fresh(env, "sequence-order", p)) continue;
+      if (p.steps.length < 4 || !fresh(env, "sequence-order", p)) {
+        env.trace?.(p.steps.length < 4 ? "process of < 4 steps" : "process already used in the set");
+        continue;
+      }
       const steps = fourSteps(p);
       // Letters shown in a jumbled order that is not the right one.
       const shown = [2, 0, 3, 1].map((i) => steps[i]!);
@@ -96,8 +112,12 @@ export const sequenceBreak: IForm = {
   fits: (type, level) => type === "mcq" && level === "Analyze",
   available: (kb) => processesOf(kb).filter((p) => p.steps.length >= 4).length,
   *build(env) {
+    traceProcesses(env);
     for (const p of processesOf(env.kb)) {
-      if (p.steps.length < 4 || !fresh(env, "sequence-break", p)) continue;
+      if (p.steps.length < 4 || !fresh(env, "sequence-break", p)) {
+        env.trace?.(p.steps.length < 4 ? "process of < 4 steps" : "process already used in the set");
+        continue;
+      }
       // The failed step has a step before it and two after it when there are five; with four, the
       // options are the step before, the next one (key) and the one after that.
       const k = p.steps.length >= 5 ? 2 : 1;

@@ -1,4 +1,5 @@
-import { isNounPhrase } from "@/lib/text/phrases";
+import nlp from "compromise";
+import { isNounPhrase, isPluralNoun } from "@/lib/text/phrases";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import type { IEnumeration } from "./lists";
 import type { ISentence } from "./sentences";
@@ -48,8 +49,63 @@ export function groupName(whole: string): string | null {
 
 const lowerFirst = (s: string) => (/^\p{Lu}\p{Ll}/u.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
 
-const EXAMPLES_OF =
-  /^((?:[\p{L}\p{N}][\p{L}\p{N}'’ -]{1,30}?,\s+){1,5}(?:and|or)\s+[\p{L}\p{N}][\p{L}\p{N}'’ -]{1,30}?)\s+are (?:all )?(?:examples|types|kinds|forms) of\s+(.{3,50}?)[.]?$/iu;
+const LIST = String.raw`((?:[\p{L}\p{N}][\p{L}\p{N}'’ -]{1,30}?,\s+){0,5}[\p{L}\p{N}][\p{L}\p{N}'’ -]{1,30}?,?\s+(?:and|or)\s+[\p{L}\p{N}][\p{L}\p{N}'’ -]{1,30}?)`;
+const EXAMPLES_OF = new RegExp(
+  String.raw`^${LIST}\s+are (?:all )?(?:examples|types|kinds|forms) of\s+(.{3,50}?)(?:\s*\([^)]*\))?[.]?$`,
+  "iu",
+);
+/** "Glucose, galactose, and fructose are common monosaccharides": members named as a plural kind. */
+const ARE_KIND = new RegExp(
+  String.raw`^${LIST}\s+are (?:all )?((?:common |typical |familiar )?[\p{L}][\p{L}'’ -]{2,40}?)[.]?$`,
+  "iu",
+);
+/** "Common disaccharides include lactose, maltose, and sucrose" (a clause of its own). */
+const INCLUDE = new RegExp(
+  String.raw`^((?:common |typical |familiar )?[\p{L}][\p{L}'’ -]{2,40}?)\s+include\s+${LIST}[.]?$`,
+  "iu",
+);
+/** "Most of the limb bones are long bones—for example, the femur, tibia, ulna, and radius." */
+const FOR_EXAMPLE = new RegExp(
+  String.raw`\b(?:are)\s+((?:common |typical |familiar )?[\p{L}][\p{L}'’ -]{2,40}?)\s*(?:—|–|;|,)\s*for example,?\s+(?:the\s+)?${LIST}$`,
+  "iu",
+);
+
+/**
+ * A plural kind the members are named as ("common monosaccharides"), not a property ("important",
+ * "different", "present in …", "found in …"): ends in a plural noun and holds no verb or preposition.
+ */
+function pluralKind(phrase: string): boolean {
+  const words = phrase.trim().split(/\s+/);
+  if (words.length > 4) return false;
+  if (
+    /\b(?:in|on|at|of|by|for|from|with|to|than|as|that|which|who|both|each|not|very|more|less|most|able|also)\b/i.test(
+      phrase,
+    )
+  )
+    return false;
+  const last = words.at(-1)!;
+  return last.length > 3 && isPluralNoun(phrase) && isNounPhrase(phrase) && !nlp(phrase).verbs().found;
+}
+
+/** The list's members, or null when one of them is not a short noun phrase ("Many fields, such as …"). */
+function splitList(list: string): string[] | null {
+  const items = list
+    .split(/,\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+/)
+    .map((x) => x.trim().replace(/^(?:the|a|an)\s+/i, ""))
+    .filter(Boolean);
+  return items.every((x) => x.split(/\s+/).length <= 4 && isNounPhrase(x)) ? items : null;
+}
+
+/**
+ * The clauses of a sentence that each can state a group: "A, B and C are common monosaccharides;
+ * whereas, common disaccharides include D, E and F" is two.
+ */
+const clauses = (text: string) =>
+  text
+    .replace(/[.!]$/, "")
+    .split(/;\s*(?:whereas|while)?,?\s*|,\s+(?:whereas|while)\s+/i)
+    .map((c) => c.trim())
+    .filter(Boolean);
 
 /** Groups from the passages' enumerations (kinds and examples) and "A, B and C are examples of X". */
 export function extractGroups(
@@ -62,16 +118,32 @@ export function extractGroups(
     const name = groupName(e.whole);
     if (name) out.push({ name, members: e.members, sentence: e.sentence, chunkKey: e.chunkKey });
   }
+  const listed = new Set(out.map((g) => g.sentence));
   for (const s of sentences) {
-    if (!s.standalone || s.sideBox) continue;
-    const m = EXAMPLES_OF.exec(s.text);
-    if (!m) continue;
-    const name = groupName(m[2]!);
-    const members = m[1]!
-      .split(/,\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+/)
-      .map((x) => x.trim().replace(/^(?:the|a|an)\s+/i, ""))
-      .filter((x) => x && x.split(/\s+/).length <= 4 && isNounPhrase(x));
-    if (name && members.length >= 3) out.push({ name, members, sentence: s.text, chunkKey: s.chunkKey });
+    if (!s.standalone || s.sideBox || listed.has(s.text)) continue;
+    for (const clause of clauses(s.text)) {
+      const ex = EXAMPLES_OF.exec(clause);
+      const kind = ex ? null : ARE_KIND.exec(clause);
+      const inc = ex || kind ? null : INCLUDE.exec(clause);
+      const fe = ex || kind || inc ? null : FOR_EXAMPLE.exec(clause);
+      let name: string | null = null;
+      let members: string[] | null = null;
+      if (ex) {
+        name = groupName(ex[2]!);
+        members = splitList(ex[1]!);
+      } else if (kind && pluralKind(kind[2]!)) {
+        name = groupName(kind[2]!);
+        members = splitList(kind[1]!);
+      } else if (inc && pluralKind(inc[1]!)) {
+        name = groupName(inc[1]!);
+        members = splitList(inc[2]!);
+      } else if (fe && pluralKind(fe[1]!)) {
+        name = groupName(fe[1]!);
+        members = splitList(fe[2]!);
+      }
+      if (name && members && members.length >= 2 && new Set(members).size === members.length)
+        out.push({ name, members, sentence: s.text, chunkKey: s.chunkKey });
+    }
   }
   return out;
 }
@@ -79,30 +151,42 @@ export function extractGroups(
 const stems = (s: string) => new Set(contentWords(s).map(stem));
 
 /**
- * Pairs of groups of one kind: names sharing their head word (or at least half their content
- * words) but not the same name, and no member in common (either way round, by word stems).
+ * Two groups as a classification, or null: of one kind (set against each other in one sentence,
+ * names sharing their head word or at least half their content words, or `kin` from elsewhere),
+ * not the same name nor one name inside the other, and no member in common (either way round, by
+ * word stems) nor named in the other group's name.
  */
+export function classification(a: IGroup, b: IGroup, kin = false): IClassification | null {
+  const sa = stems(a.name);
+  const sb = stems(b.name);
+  if (sa.size === 0 || sb.size === 0) return null;
+  const shared = [...sa].filter((x) => sb.has(x)).length;
+  const headA = [...sa].at(-1);
+  const headB = [...sb].at(-1);
+  // Two groups set against each other in one sentence ("A, B are monosaccharides; whereas
+  // disaccharides include C, D") are of one kind by the text's own contrast.
+  const sameKind =
+    kin ||
+    a.sentence === b.sentence ||
+    (headA && headA === headB) ||
+    shared / Math.min(sa.size, sb.size) >= 0.5;
+  if (!sameKind || [...sa].every((x) => sb.has(x)) || [...sb].every((x) => sa.has(x))) return null;
+  const ma = a.members.map((m) => [...stems(m)].join(" "));
+  const mb = new Set(b.members.map((m) => [...stems(m)].join(" ")));
+  if (ma.some((m) => mb.has(m))) return null;
+  // A member named in the other group's name would make the sort a matter of wording.
+  if (a.members.some((m) => b.name.toLowerCase().includes(m.toLowerCase()))) return null;
+  if (b.members.some((m) => a.name.toLowerCase().includes(m.toLowerCase()))) return null;
+  return { groups: [a, b] };
+}
+
+/** Pairs of the passages' groups that make a classification (see `classification`). */
 export function pairGroups(groups: readonly IGroup[]): IClassification[] {
   const out: IClassification[] = [];
   for (let i = 0; i < groups.length; i++)
     for (let j = i + 1; j < groups.length; j++) {
-      const a = groups[i]!;
-      const b = groups[j]!;
-      const sa = stems(a.name);
-      const sb = stems(b.name);
-      if (sa.size === 0 || sb.size === 0) continue;
-      const shared = [...sa].filter((x) => sb.has(x)).length;
-      const headA = [...sa].at(-1);
-      const headB = [...sb].at(-1);
-      const sameKind = (headA && headA === headB) || shared / Math.min(sa.size, sb.size) >= 0.5;
-      if (!sameKind || [...sa].every((x) => sb.has(x))) continue;
-      const ma = a.members.map((m) => [...stems(m)].join(" "));
-      const mb = new Set(b.members.map((m) => [...stems(m)].join(" ")));
-      if (ma.some((m) => mb.has(m))) continue;
-      // A member named in the other group's name would make the sort a matter of wording.
-      if (a.members.some((m) => b.name.toLowerCase().includes(m.toLowerCase()))) continue;
-      if (b.members.some((m) => a.name.toLowerCase().includes(m.toLowerCase()))) continue;
-      out.push({ groups: [a, b] });
+      const c = classification(groups[i]!, groups[j]!);
+      if (c) out.push(c);
     }
   return out;
 }

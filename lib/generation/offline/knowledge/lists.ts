@@ -17,7 +17,7 @@ export interface IEnumeration {
   chunkKey: string;
 }
 
-const MEMBERS = String.raw`((?:[\p{L}\p{N}][\p{L}\p{N}'’ ()-]{1,40}?,\s+){1,6}(?:and|or)\s+[\p{L}\p{N}][\p{L}\p{N}'’ ()-]{1,40}?)`;
+const MEMBERS = String.raw`((?:[\p{L}\p{N}][\p{L}\p{N}'’ ()+-]{1,40}?,\s+){1,6}(?:and|or)\s+[\p{L}\p{N}][\p{L}\p{N}'’ ()+-]{1,40}?)`;
 
 const PATTERNS: { re: RegExp; relation: IEnumeration["relation"] }[] = [
   {
@@ -29,7 +29,7 @@ const PATTERNS: { re: RegExp; relation: IEnumeration["relation"] }[] = [
   },
   {
     re: new RegExp(
-      String.raw`^(?:the )?(?:two|three|four|five|six|several|main|major|principal|primary)?\s*(?:main |major |principal |basic )?(types?|kinds?|classes|forms|stages|phases|steps|parts|components|groups|categories) of (.{3,60}?)\s+(?:are|include)\s+${MEMBERS}[.;]?$`,
+      String.raw`^(?:the |some |other )?(?:two|three|four|five|six|several|main|major|principal|primary|common)?\s*(?:main |major |principal |basic |common )?(types?|kinds?|classes|forms|stages|phases|steps|parts|components|groups|categories|examples) of (.{3,60}?)\s+(?:are|include)(?: known)?:?\s+${MEMBERS}[.;]?$`,
       "iu",
     ),
     relation: "kinds",
@@ -44,6 +44,8 @@ function cleanMember(m: string): string | null {
   const t = m
     .trim()
     .replace(/^(?:the|a|an)\s+/i, "")
+    // "several skull bones": a quantifier is not part of the member's name.
+    .replace(/^(?:several|some|many|various|most|certain)\s+/i, "")
     .replace(/\s*\([^)]*\)\s*$/, "")
     .trim();
   if (t.split(/\s+/).length > 5 || contentWords(t).length === 0) return null;
@@ -58,6 +60,7 @@ export function extractEnumerations(sentences: readonly ISentence[]): IEnumerati
     for (const { re, relation } of PATTERNS) {
       const m = re.exec(text);
       if (!m) continue;
+      // "Some examples of second messengers are …": examples, read like kinds.
       const kinds = relation === "kinds";
       const whole = (kinds ? m[2] : m[1])!.trim();
       const list = (kinds ? m[3] : m[2])!;
@@ -66,7 +69,8 @@ export function extractEnumerations(sentences: readonly ISentence[]): IEnumerati
         .map(cleanMember)
         .filter((x): x is string => !!x);
       if (members.length >= 3 && members.length === new Set(members).size && contentWords(whole).length > 0) {
-        out.push({ whole, relation, members, sentence: s.text, chunkKey: s.chunkKey });
+        const rel = kinds && /^examples$/i.test(m[1]!) ? "examples" : relation;
+        out.push({ whole, relation: rel, members, sentence: s.text, chunkKey: s.chunkKey });
         break;
       }
     }
