@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "@/lib/generation/offline/forms/common";
+import { conceptDistractors, mulberry32 } from "@/lib/generation/offline/forms/common";
 import { spotTheError, statementMcq } from "@/lib/generation/offline/forms/statements";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
+import { extractTerms } from "@/lib/generation/offline/knowledge/lexicon";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
+import { testChunk, testSentence } from "../support/sentence";
 
 const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel, marks = 1): ISlot =>
   ({ id: "s", index: 0, type, bloomLevel, marks, difficulty: "medium" }) as ISlot;
@@ -56,5 +58,67 @@ describe("statement lead-ins name what all four statements are about", () => {
     }
     // The notes drawn from one block keep its heading.
     expect(questions.map(about)).toContain("central vacuole");
+  });
+});
+
+describe("terms are names, not lifted phrases", () => {
+  const terms = (...texts: string[]) =>
+    extractTerms(texts.map((t, i) => testSentence(t, { position: i }))).map((t) => t.term);
+
+  it("reads no term from the parts or traits of something, nor from a list of parts (round 11: 'important components of the nucleotide')", () => {
+    expect(
+      terms(
+        "The important components of the nucleotide are a nitrogenous (nitrogen-bearing) base, a 5-carbon sugar (pentose), and a phosphate group.",
+        "The main function of the kidneys is the filtration of blood to remove nitrogenous wastes.",
+        "The characteristics of living things are order, sensitivity, reproduction and growth.",
+        "The components of a cell membrane are lipids, proteins, and carbohydrates.",
+      ),
+    ).toEqual([]);
+  });
+
+  it("still reads the definitions of OpenStax and NCERT style passages", () => {
+    expect(
+      terms(
+        "Nucleotides are the monomers that make up nucleic acids such as DNA and RNA.",
+        "Average speed is a scalar quantity that describes distance traveled divided by the time during which the motion occurs.",
+        "Diffusion is the spontaneous movement of a substance from a region of higher concentration to a region of lower concentration.",
+      ),
+    ).toEqual(["nucleotides", "average speed", "diffusion"]);
+  });
+});
+
+describe("definition options of the key's kind", () => {
+  // OpenStax Physics 2.2 "Speed and Velocity" wording, as the chapter holds it.
+  const SPEED = [
+    "### Speed",
+    "",
+    "A description of how fast or slow an object moves is its speed. Speed is the rate at which an object changes its location. Because speed is a rate, it depends on the time interval of motion. When you describe an object's speed, you often describe the average over a time period.",
+    "",
+    "Average speed is a scalar quantity that describes distance traveled divided by the time during which the motion occurs.",
+    "",
+    "Velocity is a vector quantity that describes the speed and direction of an object.",
+    "",
+    "As with speed, it is useful to describe either the average velocity over a time period or the velocity at a specific moment. We consider smaller segments of the trip over smaller time intervals.",
+  ].join("\n");
+
+  it("does not offer a time interval or a time period beside average speed: 'quantity' says no kind", () => {
+    const kb = buildKnowledge([testChunk(SPEED, 0, "2.2 Speed and Velocity", "phys")]);
+    const t = kb.terms.find((x) => x.term === "average speed");
+    if (!t) throw new Error("average speed expected as a defined term");
+    const env = {
+      kb,
+      slot: slot("mcq", "Remember"),
+      random: mulberry32(3),
+      keyAt: 0,
+      used: new Set<string>(),
+    };
+    const names = conceptDistractors(env, { ...t, name: t.term }, t.definition, 6, { atLeast: 0 }).map(
+      (c) => c.name,
+    );
+    expect(names).not.toContain("time interval");
+    expect(names).not.toContain("time period");
+    expect(names).not.toContain("time intervals");
+    // Velocity is stated as a quantity too (the same textual genus): still a fair option.
+    expect(names).toContain("velocity");
   });
 });
