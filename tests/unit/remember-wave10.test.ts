@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { conceptDistractors, mulberry32 } from "@/lib/generation/offline/forms/common";
-import { spotTheError, statementMcq } from "@/lib/generation/offline/forms/statements";
+import { reverse, spotTheError, statementMcq } from "@/lib/generation/offline/forms/statements";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import { extractTerms } from "@/lib/generation/offline/knowledge/lexicon";
 import type { EBloomLevel } from "@/types/bloom.types";
@@ -120,5 +120,49 @@ describe("definition options of the key's kind", () => {
     expect(names).not.toContain("time intervals");
     // Velocity is stated as a quantity too (the same textual genus): still a fair option.
     expect(names).toContain("velocity");
+  });
+});
+
+describe("a definition ends where a second predicate starts", () => {
+  it("never keeps '… and is covered in detail elsewhere' in a definition (round 11: a key read from a broken definition)", () => {
+    const terms = extractTerms([
+      testSentence("Kinetic energy is the energy of motion and is covered in detail elsewhere."),
+      testSentence(
+        "Osmosis is the diffusion of water through a semipermeable membrane and is described further below.",
+        { position: 1 },
+      ),
+    ]);
+    expect(terms.map((t) => t.definition)).toEqual([
+      "the diffusion of water through a semipermeable membrane",
+    ]);
+  });
+});
+
+describe("statements offered as true are plain facts of the subject", () => {
+  // OpenStax Physics 3.1 wording: a simulation's instructions and a person's story sit beside the exposition.
+  const ACCELERATION = [
+    "### Defining Acceleration",
+    "",
+    "Acceleration is the rate at which velocity changes. A negative acceleration component is simply an acceleration in the negative direction along that axis. Average acceleration is distinguished from instantaneous acceleration, which is acceleration at a specific instant in time. Vary the velocity and acceleration by sliding the red and green markers along the scales. For a person, a G of about 4 is so strong that his or her face will distort as the bones accelerate forward. Gravity is the force that causes nonsupported objects to accelerate downward—or, more precisely, toward the center of Earth. A car that speeds up on a straight road has an acceleration in the direction of its motion. Experiments taking place today could perhaps have a similar effect on our view of the atom. An object that slows down has an acceleration opposite to the direction of its velocity.",
+  ].join("\n");
+
+  it("never offers a lab or simulation instruction, a guess or a person's story, and never reverses 'more precisely'", () => {
+    const questions = build(
+      statementMcq,
+      [testChunk(ACCELERATION, 0, "3.1 Acceleration", "phys")],
+      slot("mcq", "Remember"),
+    );
+    const options = questions.flatMap((q) => (q.type === "mcq" ? q.options : []));
+    expect(questions.length).toBeGreaterThan(0);
+    for (const o of options) {
+      expect(o).not.toMatch(/^Vary\b|his or her|perhaps|less precisely/);
+    }
+    expect(
+      reverse(
+        testSentence(
+          "Gravity is the force that causes nonsupported objects to accelerate downward—or, more precisely, toward the center of Earth.",
+        ),
+      ),
+    ).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import nlp from "compromise";
 import { coverage, stemSet } from "@/lib/generation/gate/text";
 import type { ISentence } from "@/lib/generation/offline/knowledge";
-import { FEATURE_BOX } from "@/lib/generation/offline/knowledge/sentences";
+import { FEATURE_BOX, sectionKeyOf } from "@/lib/generation/offline/knowledge/sentences";
 import { contentWords } from "@/lib/text/tokenize";
 import type { TQuestion } from "@/types/generation.types";
 import { capital, clip, type IForm, type IFormEnv, mcq, stripEnd, topicName, written } from "./common";
@@ -153,6 +153,9 @@ const OPENER =
 /** A judgement, not a fact: "even more interesting" reversed is not provably false. */
 const EVALUATIVE =
   /^(?:interesting|bizarre|important|useful|surprising|remarkable|striking|amazing|significant|exciting|fascinating|difficult|easy|famous|popular|likely|beautiful|dramatic)$/i;
+/** Adverbs that qualify the wording, not the subject ("more precisely", "less formally"). */
+const HEDGE_ADVERB =
+  /^(?:precisely|accurately|specifically|generally|broadly|formally|informally|correctly|properly|simply|strictly|loosely|exactly|technically|commonly|importantly|simply|concisely)\b/i;
 /** Symbols of an equation or a quantity name ("ΔS_envir", "θ_c"): the statement is not plain prose. */
 const MATH = /[_=^ΔθλμΣπ√]/;
 
@@ -269,7 +272,8 @@ function reverseText(s: ISentence): ISwap | null {
         .slice(at + from.length)
         .trim()
         .split(/\s+/)[0] ?? "";
-    if (EVALUATIVE.test(next)) return null;
+    // "or, more precisely, toward the centre": a remark on the wording, not a claim to reverse.
+    if (EVALUATIVE.test(next) || HEDGE_ADVERB.test(next)) return null;
     const adjective = nlp(next).has("#Adjective") || nlp(next).has("#Adverb");
     const superlative = /(?:\bthe|['’]s|\bits|\btheir)\s$/i.test(text.slice(0, at));
     // "most mammals", "most terrestrial ecosystems": a quantity, reversed to "few"; "the most
@@ -373,6 +377,18 @@ function storyBlocks(env: IFormEnv): Set<string> {
 }
 
 /** Lesson sentences that can be offered as statements: standalone, not a side box, not about names. */
+/**
+ * A statement offered as true must be a plain fact of the subject: not a guess ("could perhaps
+ * have a similar effect"), a person's story ("his or her face will distort"), nor a comparison
+ * with something not shown ("a similar effect", "the same way").
+ */
+const HEDGED_OR_PERSONAL =
+  /\b(?:perhaps|possibly|could|might|may|his|her|he|she)\b|\ba similar\b|\bthe same\b(?![^,.;]*\b(?:as|to)\b)/i;
+/** A simulation's or a lab's instruction ("Vary the velocity by sliding the markers"): not a statement. */
+const imperative = (text: string) =>
+  /^\p{L}+\s+(?:the|a|an|your|each|this|these|that|those|some|one|two|three|all)\b/iu.test(text) &&
+  nlp(text.split(/\s+/)[0] ?? "").has("#Infinitive");
+
 function statements(env: IFormEnv): ISentence[] {
   const stories = storyBlocks(env);
   return env.kb.sentences.filter((s) => {
@@ -389,6 +405,8 @@ function statements(env: IFormEnv): ISentence[] {
       !ABOUT_NAMES.test(s.text) &&
       !/\b(?:not|no|never)\b/i.test(s.text) &&
       !/\?|!/.test(s.text) &&
+      !HEDGED_OR_PERSONAL.test(s.text) &&
+      !imperative(s.text) &&
       selfContained(s.text)
     );
   });
@@ -491,13 +509,34 @@ const givesAway = (truth: ISentence, wrong: ISwap) => {
   return [...stemSet(wrong.sentence.text)].some((w) => !from.has(w) && said.has(w));
 };
 
-/** Sentences of the same heading block (else the same section), nearest first. */
+/** The numbered section a statement's passage belongs to ("Chapter 4 > 4.3 Eukaryotic Cells"). */
+const sectionOfSentence = (env: IFormEnv, s: ISentence) => {
+  const chunk = env.kb.byKey.get(s.chunkKey);
+  return chunk ? sectionKeyOf(chunk) : s.section;
+};
+
+/**
+ * Sentences of the same heading block, then of the same passage section, then of the same
+ * numbered section in the other selected passages, nearest first. The stem names what they all
+ * sit under (`topicFor`), so statements from two sub-headings of one section are asked "about"
+ * the section, never about one sub-heading.
+ */
 function neighbours(env: IFormEnv, s: ISentence, pool: readonly ISentence[]): ISentence[] {
   const same = pool.filter((o) => o.text !== s.text && o.heading === s.heading && o.chunkKey === s.chunkKey);
   const section = pool.filter((o) => o.text !== s.text && o.section === s.section && !same.includes(o));
+  const home = sectionOfSentence(env, s);
+  const wider = pool.filter(
+    (o) =>
+      o.text !== s.text &&
+      !same.includes(o) &&
+      !section.includes(o) &&
+      home !== "" &&
+      sectionOfSentence(env, o) === home,
+  );
   return [
     ...same.sort((a, b) => Math.abs(a.position - s.position) - Math.abs(b.position - s.position)),
     ...byRank(env, section),
+    ...byRank(env, wider),
   ];
 }
 

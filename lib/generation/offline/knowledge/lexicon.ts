@@ -145,6 +145,9 @@ function cleanBody(raw: string): string | null {
       /,?\s+(?:and|but|which|that)\s+(?:is|are|was|were|has|have)\s+(?:one|also|often|usually|not|an?|the)\b.*$/i,
       "",
     )
+    // "the energy of motion and is covered in detail elsewhere" (round 11 readers: a key read
+    // from a broken definition): a second predicate of the term is not part of its definition.
+    .replace(/,?\s+(?:and|but)\s+(?:is|are)\s+(?:\p{L}+ly\s+)?\p{L}+ed\b.*$/iu, "")
     .trim();
   if (/^(?:one|some|many|most|each|any) of\b/i.test(body) || LIST_BODY.test(body)) return null;
   // "the force along a flexible connector, such as a rope or cable": the examples are not the
