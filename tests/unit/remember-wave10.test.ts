@@ -157,6 +157,16 @@ describe("statements offered as true are plain facts of the subject", () => {
     for (const o of options) {
       expect(o).not.toMatch(/^Vary\b|his or her|perhaps|less precisely/);
     }
+    // OpenStax Biology wording read in the widened items: swaps that make nonsense, not a false fact.
+    const r = (t: string) => reverse(testSentence(t))?.text ?? null;
+    expect(
+      r("In the 21st century, infectious diseases remain among the leading causes of death worldwide."),
+    ).toBeNull();
+    expect(r("The cichlids of Lake Victoria are the product of a complex adaptive radiation.")).toBeNull();
+    expect(r("For comparison, fats provide nine kilocalories per gram, a less desirable ratio.")).toBeNull();
+    expect(r("DNA polymerase synthesizes the leading strand continuously toward the replication fork.")).toBe(
+      "DNA polymerase synthesizes the lagging strand continuously toward the replication fork.",
+    );
     expect(
       reverse(
         testSentence(

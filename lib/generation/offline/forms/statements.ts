@@ -152,7 +152,7 @@ const OPENER =
   /^(?:but|and|so|or|yet|altogether|now|perhaps|even|after all|additionally|furthermore|moreover|however|therefore|thus|hence|in addition|similarly|likewise|finally|undoubtedly|certainly|of these|as shown|of course|in fact|interestingly|remember|imagine|consider|use|note|suppose|let|recall|here|again|still|indeed|clearly|obviously|surprisingly|fortunately|unfortunately|in other words|that is)\b/i;
 /** A judgement, not a fact: "even more interesting" reversed is not provably false. */
 const EVALUATIVE =
-  /^(?:interesting|bizarre|important|useful|surprising|remarkable|striking|amazing|significant|exciting|fascinating|difficult|easy|famous|popular|likely|beautiful|dramatic)$/i;
+  /^(?:interesting|bizarre|important|useful|desirable|undesirable|surprising|remarkable|striking|amazing|significant|exciting|fascinating|difficult|easy|famous|popular|likely|beautiful|dramatic)$/i;
 /** Adverbs that qualify the wording, not the subject ("more precisely", "less formally"). */
 const HEDGE_ADVERB =
   /^(?:precisely|accurately|specifically|generally|broadly|formally|informally|correctly|properly|simply|strictly|loosely|exactly|technically|commonly|importantly|simply|concisely)\b/i;
@@ -255,6 +255,11 @@ function reverseText(s: ISentence): ISwap | null {
   if (VERB_ONLY.test(from) && !nlp(text).match(from).has("#Verb")) return null;
   // A noun naming part of a compound ("electron transport chain", "proton pump") is not a claim.
   if (NAME_WORD.test(from) && nlp(text).match(`${from} #Noun`).found) return null;
+  // Pairs that are opposites only in one context: "the leading cause of death" is not a strand,
+  // "adaptive radiation" is not immunity (readers would read "lagging cause", "innate radiation").
+  if (/^(?:leading|lagging)$/i.test(from) && !/^\s+strands?\b/i.test(text.slice(at + from.length)))
+    return null;
+  if (/^(?:innate|adaptive)$/i.test(from) && !/\bimmun|\bresponse|\bdefen[cs]e/i.test(text)) return null;
   // Pairs that are opposites only in one context: the circulation's circuits, a body's layers.
   if (/^(?:systemic|pulmonary)$/i.test(from) && !/\bcircula|\bcircuit|\bblood\b/i.test(text)) return null;
   if (
@@ -298,7 +303,7 @@ function reverseText(s: ISentence): ISwap | null {
 
 /** Openings that point back to what came before (round 8: "By comparison, …", "Among other things, …"). */
 const BACK_OPENER =
-  /^(?:by comparison|in comparison|in contrast|by contrast|among other things|with that|given that|as a result|for (?:this|that) reason|for example|for instance|some of|one of|both of|each of|on the other hand|as such|at this point|otherwise|conversely|instead|once again|in this case|in that case|in summary|in short|to summarize|overall|through two|the following)\b/i;
+  /^(?:by comparison|in comparison|for comparison|in contrast|by contrast|among other things|with that|given that|as a result|for (?:this|that) reason|for example|for instance|some of|one of|both of|each of|on the other hand|as such|at this point|otherwise|conversely|instead|once again|in this case|in that case|in summary|in short|to summarize|overall|through two|the following)\b/i;
 /** Words that refer to something outside the sentence (round 8: "are thus", "effective at this"). */
 const POINTS_BACK =
   /\b(?:this|these|those(?! of)|such(?! as| that| a way)|the latter|the former|aforementioned|here|the two|the three|in parentheses)\b|(?<![,;]\s)\b(?:thus|hence|therefore)\b/i;
@@ -383,7 +388,7 @@ function storyBlocks(env: IFormEnv): Set<string> {
  * with something not shown ("a similar effect", "the same way").
  */
 const HEDGED_OR_PERSONAL =
-  /\b(?:perhaps|possibly|could|might|may|his|her|he|she)\b|\ba similar\b|\bthe same\b(?![^,.;]*\b(?:as|to)\b)/i;
+  /\b(?:perhaps|possibly|could|might|may|his|her|he|she|believe[sd]?|think|thought)\b|\ba similar\b|\bthe same\b(?![^,.;]*\b(?:as|to)\b)/i;
 /** A simulation's or a lab's instruction ("Vary the velocity by sliding the markers"): not a statement. */
 const imperative = (text: string) =>
   /^\p{L}+\s+(?:the|a|an|your|each|this|these|that|those|some|one|two|three|all)\b/iu.test(text) &&
