@@ -389,6 +389,9 @@ function storyBlocks(env: IFormEnv): Set<string> {
  */
 const HEDGED_OR_PERSONAL =
   /\b(?:perhaps|possibly|could|might|may|his|her|he|she|believe[sd]?|think|thought)\b|\ba similar\b|\bthe same\b(?![^,.;]*\b(?:as|to)\b)/i;
+/** A simulation's controls ("Keeping the velocity marker near zero …"): the screen, not the subject. */
+const ON_SCREEN =
+  /\b(?:markers?|sliders?|buttons?|click(?:ing)?|drag(?:ging)?|simulations?|applets?|checkbox(?:es)?|on the screen)\b/i;
 /** A simulation's or a lab's instruction ("Vary the velocity by sliding the markers"): not a statement. */
 const imperative = (text: string) =>
   /^\p{L}+\s+(?:the|a|an|your|each|this|these|that|those|some|one|two|three|all)\b/iu.test(text) &&
@@ -412,6 +415,7 @@ function statements(env: IFormEnv): ISentence[] {
       !/\?|!/.test(s.text) &&
       !HEDGED_OR_PERSONAL.test(s.text) &&
       !imperative(s.text) &&
+      !ON_SCREEN.test(s.text) &&
       selfContained(s.text)
     );
   });
