@@ -176,3 +176,26 @@ describe("statements offered as true are plain facts of the subject", () => {
     ).toBeNull();
   });
 });
+
+describe("statement options do not restate one another", () => {
+  // OpenStax Biology 16.5 wording: two sentences of the section say the same thing.
+  const POST = [
+    "### RNA Processing",
+    "",
+    "RNA is transcribed, but must be processed into a mature form before translation can begin. The miRNAs are made in the nucleus as longer pre-miRNAs. Once RNA is transcribed, it must be processed to create a mature RNA that is ready to be translated. Alternative splicing can produce more than one mRNA from a given transcript. RNA-binding proteins bind to the RNA and can increase or decrease the stability of the RNA molecule. The length of the poly-A tail influences how long a transcript remains in the cytoplasm.",
+  ].join("\n");
+
+  it("never offers two options that share most of their words", () => {
+    const questions = build(
+      statementMcq,
+      [testChunk(POST, 0, "16.5 Eukaryotic Post-transcriptional Gene Regulation", "bio")],
+      slot("mcq", "Remember"),
+    );
+    expect(questions.length).toBeGreaterThan(0);
+    for (const q of questions) {
+      const options = q.type === "mcq" ? q.options : [];
+      const both = options.filter((o) => /^(?:RNA is transcribed|Once RNA is transcribed)/.test(o));
+      expect(both.length).toBeLessThanOrEqual(1);
+    }
+  });
+});

@@ -555,6 +555,23 @@ const gaveUp = (env: IFormEnv, step: string): null => {
   return null;
 };
 
+/**
+ * Statements that do not restate one another or the ones already `taken` (round 12 reading: "RNA
+ * is transcribed, but must be processed …" beside "Once RNA is transcribed, it must be processed
+ * …"): two options saying the same thing are one option twice.
+ */
+function distinct(items: readonly ISentence[], taken: readonly ISentence[]): ISentence[] {
+  const out: ISentence[] = [];
+  const seen = taken.map((t) => stemSet(t.text));
+  for (const s of items) {
+    const stems = stemSet(s.text);
+    if (seen.some((o) => coverage(stems, o) >= 0.6 || coverage(o, stems) >= 0.6)) continue;
+    seen.push(stems);
+    out.push(s);
+  }
+  return out;
+}
+
 /** Options of comparable length, so the odd one out is not the longest or the shortest. */
 const similarLength = (a: string, b: string) => {
   const r = a.length / b.length;
@@ -577,10 +594,16 @@ function tellsApart(r: ISwap): boolean {
 }
 
 function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISentence[]): TQuestion | null {
-  const reversed = neighbours(env, key, pool)
+  const reversible = neighbours(env, key, pool)
     .map(reverse)
-    .filter((r): r is ISwap => r !== null && similarLength(r.text, key.text) && tellsApart(r))
-    .slice(0, 3);
+    .filter((r): r is ISwap => r !== null && similarLength(r.text, key.text) && tellsApart(r));
+  const kept = new Set(
+    distinct(
+      reversible.map((r) => r.sentence),
+      [key],
+    ),
+  );
+  const reversed = reversible.filter((r) => kept.has(r.sentence)).slice(0, 3);
   if (reversed.length < 3) return gaveUp(env, "correct: < 3 reversible neighbours in the section");
   const topic = topicFor(env, key, [key, ...reversed.map((r) => r.sentence)]);
   if (!topic) return gaveUp(env, "correct: statements from more than one section");
@@ -606,10 +629,10 @@ function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISent
   const near = neighbours(env, wrong.sentence, pool).filter(
     (s) => similarLength(s.text, wrong.text) && !givesAway(s, wrong) && !SWEEPING.test(s.text),
   );
-  const truths = [
-    ...near.filter((s) => reverse(s) === null),
-    ...near.filter((s) => reverse(s) !== null),
-  ].slice(0, 3);
+  const truths = distinct(
+    [...near.filter((s) => reverse(s) === null), ...near.filter((s) => reverse(s) !== null)],
+    [wrong.sentence],
+  ).slice(0, 3);
   if (truths.length < 3) return gaveUp(env, "NOT-correct: < 3 true neighbours of similar length");
   const topic = topicFor(env, wrong.sentence, [wrong.sentence, ...truths]);
   if (!topic) return gaveUp(env, "NOT-correct: statements from more than one section");
@@ -760,10 +783,10 @@ export const spotTheError: IForm = {
               !SWEEPING.test(o.text) && !errors.some((x) => x.sentence.text === o.text || givesAway(o, x)),
           );
         // True statements that cannot be reversed first: the reversible ones are kept for other items.
-        const correct = [
-          ...others.filter((o) => reverse(o) === null),
-          ...others.filter((o) => reverse(o) !== null),
-        ].slice(0, n - e);
+        const correct = distinct(
+          [...others.filter((o) => reverse(o) === null), ...others.filter((o) => reverse(o) !== null)],
+          errors.map((x) => x.sentence),
+        ).slice(0, n - e);
         if (correct.length < n - e) continue;
         // The notes in the order the text gives them.
         const notes: INote[] = [
