@@ -1,10 +1,20 @@
 import nlp from "compromise";
 import { coverage, stemSet } from "@/lib/generation/gate/text";
 import type { ISentence } from "@/lib/generation/offline/knowledge";
-import { FEATURE_BOX, sectionKeyOf } from "@/lib/generation/offline/knowledge/sentences";
+import { FEATURE_BOX } from "@/lib/generation/offline/knowledge/sentences";
 import { contentWords } from "@/lib/text/tokenize";
 import type { TQuestion } from "@/types/generation.types";
-import { capital, clip, type IForm, type IFormEnv, mcq, stripEnd, topicName, written } from "./common";
+import {
+  capital,
+  clip,
+  formUseKey,
+  type IForm,
+  type IFormEnv,
+  mcq,
+  stripEnd,
+  topicName,
+  written,
+} from "./common";
 import { LEANS_ON_CONTEXT } from "./recall";
 import { ABOUT_NAMES } from "./relations";
 
@@ -397,10 +407,22 @@ const imperative = (text: string) =>
   /^\p{L}+\s+(?:the|a|an|your|each|this|these|that|those|some|one|two|three|all)\b/iu.test(text) &&
   nlp(text.split(/\s+/)[0] ?? "").has("#Infinitive");
 
+/** The forms that ask passage statements as true or reversed (this file's two). */
+const STATEMENT_FORMS = ["statement-mcq", "spot-the-error"] as const;
+
 function statements(env: IFormEnv): ISentence[] {
   const stories = storyBlocks(env);
   return env.kb.sentences.filter((s) => {
-    if (!s.standalone || s.sideBox || env.used.has(s.text)) return false;
+    // A sentence another statement question of the set already cites (the slot search marks it
+    // by form): a second "Which statement … is NOT correct?" on it is the same fact again, which
+    // the gate refuses — it would only use up the slot's candidates.
+    if (
+      !s.standalone ||
+      s.sideBox ||
+      env.used.has(s.text) ||
+      STATEMENT_FORMS.some((f) => env.used.has(formUseKey(f, s.text)))
+    )
+      return false;
     if (stories.has(`${s.chunkKey}|${s.heading}`) || WORKED.test(s.heading)) return false;
     const words = s.text.split(/\s+/).length;
     return (
@@ -518,34 +540,18 @@ const givesAway = (truth: ISentence, wrong: ISwap) => {
   return [...stemSet(wrong.sentence.text)].some((w) => !from.has(w) && said.has(w));
 };
 
-/** The numbered section a statement's passage belongs to ("Chapter 4 > 4.3 Eukaryotic Cells"). */
-const sectionOfSentence = (env: IFormEnv, s: ISentence) => {
-  const chunk = env.kb.byKey.get(s.chunkKey);
-  return chunk ? sectionKeyOf(chunk) : s.section;
-};
-
 /**
- * Sentences of the same heading block, then of the same passage section, then of the same
- * numbered section in the other selected passages, nearest first. The stem names what they all
- * sit under (`topicFor`), so statements from two sub-headings of one section are asked "about"
- * the section, never about one sub-heading.
+ * Sentences of the same heading block, then of the same passage section, nearest first. Other
+ * selected passages of the same numbered section were tried as neighbours in round 12: more
+ * statement MCQs (Biology held-out 22 → 29 at their level), but the planner's dry run then placed
+ * more Remember MCQs than distinct facts and a set lost its notes items (docs, round 12).
  */
 function neighbours(env: IFormEnv, s: ISentence, pool: readonly ISentence[]): ISentence[] {
   const same = pool.filter((o) => o.text !== s.text && o.heading === s.heading && o.chunkKey === s.chunkKey);
   const section = pool.filter((o) => o.text !== s.text && o.section === s.section && !same.includes(o));
-  const home = sectionOfSentence(env, s);
-  const wider = pool.filter(
-    (o) =>
-      o.text !== s.text &&
-      !same.includes(o) &&
-      !section.includes(o) &&
-      home !== "" &&
-      sectionOfSentence(env, o) === home,
-  );
   return [
     ...same.sort((a, b) => Math.abs(a.position - s.position) - Math.abs(b.position - s.position)),
     ...byRank(env, section),
-    ...byRank(env, wider),
   ];
 }
 
