@@ -1,6 +1,7 @@
 import type { IConcept, IKnowledge } from "@/lib/generation/offline/knowledge";
 import { sameConcept, termKey, wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
 import { dimsOfUnit, readUnit } from "@/lib/generation/offline/knowledge/numeric-units";
+import { LOOSE as LOOSE_GENUS } from "@/lib/generation/offline/knowledge/pool";
 import { contextRef } from "@/lib/generation/offline/knowledge/sentences";
 import { largestRemainder } from "@/lib/generation/plan";
 import { contentWords, stem } from "@/lib/text/tokenize";
@@ -304,7 +305,12 @@ export function conceptDistractors(
             ? 2.5
             : // The key's genus, from its definition, is the option's kind in WordNet ("lysosomes are
               // the digestive organelles …" → ribosomes, mitochondria), unless the text gives it another.
-              key.genus && (!c.genus || c.genus === key.genus) && wordNetKinds(c.name).has(key.genus)
+              // A loose genus confirms nothing: every measure is a "quantity" to WordNet (round 11
+              // readers: "time interval" and "time period" offered beside average speed).
+              key.genus &&
+                !LOOSE_GENUS.has(key.genus) &&
+                (!c.genus || c.genus === key.genus) &&
+                wordNetKinds(c.name).has(key.genus)
               ? 2
               : 0;
       const named = c.source === "definition" || c.source === "called" || c.source === "appositive" ? 0.5 : 0;

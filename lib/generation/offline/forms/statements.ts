@@ -4,7 +4,17 @@ import type { ISentence } from "@/lib/generation/offline/knowledge";
 import { FEATURE_BOX } from "@/lib/generation/offline/knowledge/sentences";
 import { contentWords } from "@/lib/text/tokenize";
 import type { TQuestion } from "@/types/generation.types";
-import { capital, clip, type IForm, type IFormEnv, mcq, stripEnd, topicName, written } from "./common";
+import {
+  capital,
+  clip,
+  formUseKey,
+  type IForm,
+  type IFormEnv,
+  mcq,
+  stripEnd,
+  topicName,
+  written,
+} from "./common";
 import { LEANS_ON_CONTEXT } from "./recall";
 import { ABOUT_NAMES } from "./relations";
 
@@ -152,7 +162,10 @@ const OPENER =
   /^(?:but|and|so|or|yet|altogether|now|perhaps|even|after all|additionally|furthermore|moreover|however|therefore|thus|hence|in addition|similarly|likewise|finally|undoubtedly|certainly|of these|as shown|of course|in fact|interestingly|remember|imagine|consider|use|note|suppose|let|recall|here|again|still|indeed|clearly|obviously|surprisingly|fortunately|unfortunately|in other words|that is)\b/i;
 /** A judgement, not a fact: "even more interesting" reversed is not provably false. */
 const EVALUATIVE =
-  /^(?:interesting|bizarre|important|useful|surprising|remarkable|striking|amazing|significant|exciting|fascinating|difficult|easy|famous|popular|likely|beautiful|dramatic)$/i;
+  /^(?:interesting|bizarre|important|useful|desirable|undesirable|surprising|remarkable|striking|amazing|significant|exciting|fascinating|difficult|easy|famous|popular|likely|beautiful|dramatic)$/i;
+/** Adverbs that qualify the wording, not the subject ("more precisely", "less formally"). */
+const HEDGE_ADVERB =
+  /^(?:precisely|accurately|specifically|generally|broadly|formally|informally|correctly|properly|simply|strictly|loosely|exactly|technically|commonly|importantly|simply|concisely)\b/i;
 /** Symbols of an equation or a quantity name ("ΔS_envir", "θ_c"): the statement is not plain prose. */
 const MATH = /[_=^ΔθλμΣπ√]/;
 
@@ -252,6 +265,11 @@ function reverseText(s: ISentence): ISwap | null {
   if (VERB_ONLY.test(from) && !nlp(text).match(from).has("#Verb")) return null;
   // A noun naming part of a compound ("electron transport chain", "proton pump") is not a claim.
   if (NAME_WORD.test(from) && nlp(text).match(`${from} #Noun`).found) return null;
+  // Pairs that are opposites only in one context: "the leading cause of death" is not a strand,
+  // "adaptive radiation" is not immunity (readers would read "lagging cause", "innate radiation").
+  if (/^(?:leading|lagging)$/i.test(from) && !/^\s+strands?\b/i.test(text.slice(at + from.length)))
+    return null;
+  if (/^(?:innate|adaptive)$/i.test(from) && !/\bimmun|\bresponse|\bdefen[cs]e/i.test(text)) return null;
   // Pairs that are opposites only in one context: the circulation's circuits, a body's layers.
   if (/^(?:systemic|pulmonary)$/i.test(from) && !/\bcircula|\bcircuit|\bblood\b/i.test(text)) return null;
   if (
@@ -269,7 +287,8 @@ function reverseText(s: ISentence): ISwap | null {
         .slice(at + from.length)
         .trim()
         .split(/\s+/)[0] ?? "";
-    if (EVALUATIVE.test(next)) return null;
+    // "or, more precisely, toward the centre": a remark on the wording, not a claim to reverse.
+    if (EVALUATIVE.test(next) || HEDGE_ADVERB.test(next)) return null;
     const adjective = nlp(next).has("#Adjective") || nlp(next).has("#Adverb");
     const superlative = /(?:\bthe|['’]s|\bits|\btheir)\s$/i.test(text.slice(0, at));
     // "most mammals", "most terrestrial ecosystems": a quantity, reversed to "few"; "the most
@@ -294,7 +313,7 @@ function reverseText(s: ISentence): ISwap | null {
 
 /** Openings that point back to what came before (round 8: "By comparison, …", "Among other things, …"). */
 const BACK_OPENER =
-  /^(?:by comparison|in comparison|in contrast|by contrast|among other things|with that|given that|as a result|for (?:this|that) reason|for example|for instance|some of|one of|both of|each of|on the other hand|as such|at this point|otherwise|conversely|instead|once again|in this case|in that case|in summary|in short|to summarize|overall|through two|the following)\b/i;
+  /^(?:by comparison|in comparison|for comparison|in contrast|by contrast|among other things|with that|given that|as a result|for (?:this|that) reason|for example|for instance|some of|one of|both of|each of|on the other hand|as such|at this point|otherwise|conversely|instead|once again|in this case|in that case|in summary|in short|to summarize|overall|through two|the following)\b/i;
 /** Words that refer to something outside the sentence (round 8: "are thus", "effective at this"). */
 const POINTS_BACK =
   /\b(?:this|these|those(?! of)|such(?! as| that| a way)|the latter|the former|aforementioned|here|the two|the three|in parentheses)\b|(?<![,;]\s)\b(?:thus|hence|therefore)\b/i;
@@ -373,10 +392,37 @@ function storyBlocks(env: IFormEnv): Set<string> {
 }
 
 /** Lesson sentences that can be offered as statements: standalone, not a side box, not about names. */
+/**
+ * A statement offered as true must be a plain fact of the subject: not a guess ("could perhaps
+ * have a similar effect"), a person's story ("his or her face will distort"), nor a comparison
+ * with something not shown ("a similar effect", "the same way").
+ */
+const HEDGED_OR_PERSONAL =
+  /\b(?:perhaps|possibly|could|might|may|his|her|he|she|believe[sd]?|think|thought)\b|\ba similar\b|\bthe same\b(?![^,.;]*\b(?:as|to)\b)/i;
+/** A simulation's controls ("Keeping the velocity marker near zero …"): the screen, not the subject. */
+const ON_SCREEN =
+  /\b(?:markers?|sliders?|buttons?|click(?:ing)?|drag(?:ging)?|simulations?|applets?|checkbox(?:es)?|on the screen)\b/i;
+/** A simulation's or a lab's instruction ("Vary the velocity by sliding the markers"): not a statement. */
+const imperative = (text: string) =>
+  /^\p{L}+\s+(?:the|a|an|your|each|this|these|that|those|some|one|two|three|all)\b/iu.test(text) &&
+  nlp(text.split(/\s+/)[0] ?? "").has("#Infinitive");
+
+/** The forms that ask passage statements as true or reversed (this file's two). */
+const STATEMENT_FORMS = ["statement-mcq", "spot-the-error"] as const;
+
 function statements(env: IFormEnv): ISentence[] {
   const stories = storyBlocks(env);
   return env.kb.sentences.filter((s) => {
-    if (!s.standalone || s.sideBox || env.used.has(s.text)) return false;
+    // A sentence another statement question of the set already cites (the slot search marks it
+    // by form): a second "Which statement … is NOT correct?" on it is the same fact again, which
+    // the gate refuses — it would only use up the slot's candidates.
+    if (
+      !s.standalone ||
+      s.sideBox ||
+      env.used.has(s.text) ||
+      STATEMENT_FORMS.some((f) => env.used.has(formUseKey(f, s.text)))
+    )
+      return false;
     if (stories.has(`${s.chunkKey}|${s.heading}`) || WORKED.test(s.heading)) return false;
     const words = s.text.split(/\s+/).length;
     return (
@@ -389,6 +435,9 @@ function statements(env: IFormEnv): ISentence[] {
       !ABOUT_NAMES.test(s.text) &&
       !/\b(?:not|no|never)\b/i.test(s.text) &&
       !/\?|!/.test(s.text) &&
+      !HEDGED_OR_PERSONAL.test(s.text) &&
+      !imperative(s.text) &&
+      !ON_SCREEN.test(s.text) &&
       selfContained(s.text)
     );
   });
@@ -419,38 +468,60 @@ const topicOfText = (heading: string) => {
     .join(" ");
 };
 
-/** The block's heading, else its section (never "Section Summary", a worked example or a box). */
-function topicOf(env: IFormEnv, s: ISentence): string {
-  const heading = s.heading.replace(/^#+\s*/, "");
-  if (heading && !NOT_A_TOPIC(heading) && !EXAMPLE_HEADING.test(heading)) return topicOfText(heading);
-  return sectionTopic(env, s);
+const numberless = (part: string) => part.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, "").trim();
+const topicWorthy = (part: string) => {
+  const p = numberless(part);
+  return p !== "" && !NOT_A_TOPIC(p) && !EXAMPLE_HEADING.test(p);
+};
+
+/**
+ * Where a statement sits for certain: its passage's section path after the chapter. A passage's
+ * path names the LAST heading it holds, and the sentences before that heading are not under it
+ * (round 11: "statements about central vacuole" over peroxisomes and the centrosome, one passage
+ * running from "Peroxisomes" to "The Central Vacuole"): in a passage that holds headings, the path
+ * counts down to the statement's own block heading when the path names it, else only the section.
+ */
+function placeOf(env: IFormEnv, s: ISentence): string[] {
+  const chunk = env.kb.byKey.get(s.chunkKey);
+  const path = (chunk?.sectionPath ?? "").split(" > ").slice(1);
+  if (!/^\s*#/m.test(chunk?.content ?? "")) return path;
+  const own = s.heading
+    .replace(/^#+\s*/, "")
+    .trim()
+    .toLowerCase();
+  const at = own ? path.findIndex((p) => p.trim().toLowerCase() === own) : -1;
+  return path.slice(0, Math.max(1, at + 1));
 }
 
-function sectionTopic(env: IFormEnv, s: ISentence): string {
-  const path = (env.kb.byKey.get(s.chunkKey)?.sectionPath ?? "").split(" > ").slice(1);
-  const named =
-    path
-      .filter(
-        (p) => !NOT_A_TOPIC(p) && !EXAMPLE_HEADING.test(p.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, "")),
-      )
-      .pop() ?? "";
-  return topicOfText(named.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, ""));
+/** The deepest part of the path every statement sits under that names a topic, else "" (no common place). */
+function sharedTopic(env: IFormEnv, all: readonly ISentence[]): string {
+  const places = all.map((s) => placeOf(env, s));
+  const first = places[0] ?? [];
+  let depth = 0;
+  while (depth < first.length && places.every((p) => p[depth] === first[depth])) depth++;
+  const named = first.slice(0, depth).filter(topicWorthy).pop() ?? "";
+  return topicOfText(numberless(named));
 }
 
 /**
- * The topic a stem names must cover its statements (round 8: "about prokaryotic termination
- * signals" over four statements on transcription, "about nuclear fusion" over fission): the block's
- * heading when every statement is from that block and at least two use its words, else the
- * section when every statement is from it, else none (the question is not made).
+ * The topic a stem names must cover ALL its statements (round 8: "about prokaryotic termination
+ * signals" over four statements on transcription; round 11: "about central vacuole" over
+ * peroxisomes): the block's heading when every statement is from that block and at least two use
+ * its words, else the deepest heading of the section path they all sit under, else none (the
+ * question is not made).
  */
 function topicFor(env: IFormEnv, first: ISentence, all: readonly ISentence[]): string {
-  const heading = topicOf(env, first);
-  const words = stemSet(heading);
-  const using = all.filter((o) => [...stemSet(o.text)].some((w) => words.has(w))).length;
-  if (heading && all.every((o) => o.heading === first.heading && o.section === first.section) && using >= 2)
-    return heading;
-  if (!all.every((o) => o.section === first.section)) return "";
-  return sectionTopic(env, first);
+  const heading = first.heading.replace(/^#+\s*/, "");
+  if (
+    heading &&
+    topicWorthy(heading) &&
+    all.every((o) => o.heading === first.heading && o.section === first.section)
+  ) {
+    const words = stemSet(heading);
+    const using = all.filter((o) => [...stemSet(o.text)].some((w) => words.has(w))).length;
+    if (using >= 2) return topicOfText(heading);
+  }
+  return sharedTopic(env, all);
 }
 
 /**
@@ -469,7 +540,12 @@ const givesAway = (truth: ISentence, wrong: ISwap) => {
   return [...stemSet(wrong.sentence.text)].some((w) => !from.has(w) && said.has(w));
 };
 
-/** Sentences of the same heading block (else the same section), nearest first. */
+/**
+ * Sentences of the same heading block, then of the same passage section, nearest first. Other
+ * selected passages of the same numbered section were tried as neighbours in round 12: more
+ * statement MCQs (Biology held-out 22 → 29 at their level), but the planner's dry run then placed
+ * more Remember MCQs than distinct facts and a set lost its notes items (docs, round 12).
+ */
 function neighbours(env: IFormEnv, s: ISentence, pool: readonly ISentence[]): ISentence[] {
   const same = pool.filter((o) => o.text !== s.text && o.heading === s.heading && o.chunkKey === s.chunkKey);
   const section = pool.filter((o) => o.text !== s.text && o.section === s.section && !same.includes(o));
@@ -484,6 +560,23 @@ const gaveUp = (env: IFormEnv, step: string): null => {
   env.trace?.(step);
   return null;
 };
+
+/**
+ * Statements that do not restate one another or the ones already `taken` (round 12 reading: "RNA
+ * is transcribed, but must be processed …" beside "Once RNA is transcribed, it must be processed
+ * …"): two options saying the same thing are one option twice.
+ */
+function distinct(items: readonly ISentence[], taken: readonly ISentence[]): ISentence[] {
+  const out: ISentence[] = [];
+  const seen = taken.map((t) => stemSet(t.text));
+  for (const s of items) {
+    const stems = stemSet(s.text);
+    if (seen.some((o) => coverage(stems, o) >= 0.6 || coverage(o, stems) >= 0.6)) continue;
+    seen.push(stems);
+    out.push(s);
+  }
+  return out;
+}
 
 /** Options of comparable length, so the odd one out is not the longest or the shortest. */
 const similarLength = (a: string, b: string) => {
@@ -507,10 +600,16 @@ function tellsApart(r: ISwap): boolean {
 }
 
 function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISentence[]): TQuestion | null {
-  const reversed = neighbours(env, key, pool)
+  const reversible = neighbours(env, key, pool)
     .map(reverse)
-    .filter((r): r is ISwap => r !== null && similarLength(r.text, key.text) && tellsApart(r))
-    .slice(0, 3);
+    .filter((r): r is ISwap => r !== null && similarLength(r.text, key.text) && tellsApart(r));
+  const kept = new Set(
+    distinct(
+      reversible.map((r) => r.sentence),
+      [key],
+    ),
+  );
+  const reversed = reversible.filter((r) => kept.has(r.sentence)).slice(0, 3);
   if (reversed.length < 3) return gaveUp(env, "correct: < 3 reversible neighbours in the section");
   const topic = topicFor(env, key, [key, ...reversed.map((r) => r.sentence)]);
   if (!topic) return gaveUp(env, "correct: statements from more than one section");
@@ -536,10 +635,10 @@ function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISent
   const near = neighbours(env, wrong.sentence, pool).filter(
     (s) => similarLength(s.text, wrong.text) && !givesAway(s, wrong) && !SWEEPING.test(s.text),
   );
-  const truths = [
-    ...near.filter((s) => reverse(s) === null),
-    ...near.filter((s) => reverse(s) !== null),
-  ].slice(0, 3);
+  const truths = distinct(
+    [...near.filter((s) => reverse(s) === null), ...near.filter((s) => reverse(s) !== null)],
+    [wrong.sentence],
+  ).slice(0, 3);
   if (truths.length < 3) return gaveUp(env, "NOT-correct: < 3 true neighbours of similar length");
   const topic = topicFor(env, wrong.sentence, [wrong.sentence, ...truths]);
   if (!topic) return gaveUp(env, "NOT-correct: statements from more than one section");
@@ -676,7 +775,7 @@ export const spotTheError: IForm = {
     for (const s of byRank(env, pool)) {
       if (made >= MAX_CANDIDATES) return;
       const first = reverse(s);
-      const topic = first ? topicOf(env, s) : "";
+      const topic = first ? topicFor(env, s, [s]) : "";
       if (!first || !topic) continue;
       const all = neighbours(env, s, pool);
       for (const { notes: n, errors: e, restMark } of layouts(env.slot.marks)) {
@@ -690,10 +789,10 @@ export const spotTheError: IForm = {
               !SWEEPING.test(o.text) && !errors.some((x) => x.sentence.text === o.text || givesAway(o, x)),
           );
         // True statements that cannot be reversed first: the reversible ones are kept for other items.
-        const correct = [
-          ...others.filter((o) => reverse(o) === null),
-          ...others.filter((o) => reverse(o) !== null),
-        ].slice(0, n - e);
+        const correct = distinct(
+          [...others.filter((o) => reverse(o) === null), ...others.filter((o) => reverse(o) !== null)],
+          errors.map((x) => x.sentence),
+        ).slice(0, n - e);
         if (correct.length < n - e) continue;
         // The notes in the order the text gives them.
         const notes: INote[] = [

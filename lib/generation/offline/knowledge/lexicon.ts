@@ -113,6 +113,14 @@ function cleanTerm(raw: string): string | null {
   if (words.length > 5 || t.length < 3 || ANAPHORA.test(t)) return null;
   // "Examples of flat bones are the sternum, ribs …": a list of examples, not a term.
   if (/^(?:examples?|types?|kinds?|forms?|parts?|members?) of\b/i.test(t)) return null;
+  // "The important components of the nucleotide are a base, a sugar and a phosphate group": the
+  // parts or traits of something, or a judgement ("important", "main"), are not a term (round 11
+  // readers: the key "important components of the nucleotide" read as a lifted phrase).
+  if (
+    PARTS_OF.test(t) ||
+    /^(?:important|main|key|chief|principal|significant|notable|various|several)\s/i.test(t)
+  )
+    return null;
   if (/\b(?:and|or)\b/i.test(t)) return null;
   if (contentWords(t).length === 0) return null;
   if (words.length === 1 && GENERIC.has(t.toLowerCase())) return null;
@@ -120,6 +128,13 @@ function cleanTerm(raw: string): string | null {
     return null;
   return isNounPhrase(t) ? t : null;
 }
+
+/** "components of …", "main features of …": what something is made of or is like, not a name. */
+const PARTS_OF =
+  /^(?:\p{L}+\s+)?(?:components?|constituents?|ingredients?|parts?|elements?|features?|characteristics?|properties|functions?|roles?|steps?|stages?|products?|uses?|causes?|effects?|sources?|results?|advantages?|disadvantages?) of\b/iu;
+
+/** "a nitrogenous base, a 5-carbon sugar, and a phosphate group": a list of parts, not a genus and what sets it apart. */
+const LIST_BODY = /^(?:an?|the)\s[^,]+,\s*(?:an?|the)\s[^,]+,?\s+and\s+(?:an?|the)\s/i;
 
 /** A definition body worth testing: enough substance, no dangling ending, no pointer back. */
 function cleanBody(raw: string): string | null {
@@ -130,8 +145,11 @@ function cleanBody(raw: string): string | null {
       /,?\s+(?:and|but|which|that)\s+(?:is|are|was|were|has|have)\s+(?:one|also|often|usually|not|an?|the)\b.*$/i,
       "",
     )
+    // "the energy of motion and is covered in detail elsewhere" (round 11 readers: a key read
+    // from a broken definition): a second predicate of the term is not part of its definition.
+    .replace(/,?\s+(?:and|but)\s+(?:is|are)\s+(?:\p{L}+ly\s+)?\p{L}+ed\b.*$/iu, "")
     .trim();
-  if (/^(?:one|some|many|most|each|any) of\b/i.test(body)) return null;
+  if (/^(?:one|some|many|most|each|any) of\b/i.test(body) || LIST_BODY.test(body)) return null;
   // "the force along a flexible connector, such as a rope or cable": the examples are not the
   // definition; what precedes them is ("such" alone still points back, below).
   // Only a list of examples that ends the body is cut ("…, such as a river, meets the ocean" is not).

@@ -13,7 +13,7 @@ import { chunkKey, collectSentences } from "./sentences";
  */
 
 /** Words too general to make two terms of one kind ("a part of …", "a process that …", "a cell …"). */
-const LOOSE = new Set(
+export const LOOSE = new Set(
   `cell cells organism organisms body thing way part type kind form process change result group number amount one
   object point structure substance material matter property feature quantity measure factor unit system area region
   member element component term name method step stage phase event condition state basis cause site source pattern
