@@ -24,6 +24,7 @@ import { sequenceBreak, sequenceOrder, sequenceWritten } from "./sequence";
 import { spotTheError, statementMcq } from "./statements";
 import { explainWhyMcq } from "./understand";
 import { judgeRelation } from "./written-claim";
+import { compareSiblings } from "./written-compare";
 import { explainDifference, judgeGeneralisation } from "./written-contrast";
 
 export type { IForm, IFormEnv } from "./common";
@@ -60,6 +61,8 @@ export const FORMS: readonly IForm[] = [
   // model answer and scheme restate the passage's sentence, stems are lifted fragments).
   contrastSiblings,
   compareTerms,
+  // Two siblings of a kind the text names (a list, a shared head, a shared genus), one stated feature each.
+  compareSiblings,
   // Two counterparts the text contrasts, told apart with one more sentence on one of them.
   explainDifference,
   sequenceOrder,
