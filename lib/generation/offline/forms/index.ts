@@ -26,6 +26,7 @@ import { explainWhyMcq } from "./understand";
 import { judgeRelation } from "./written-claim";
 import { compareSiblings } from "./written-compare";
 import { explainDifference, judgeGeneralisation } from "./written-contrast";
+import { judgeException } from "./written-exception";
 
 export type { IForm, IFormEnv } from "./common";
 
@@ -89,6 +90,8 @@ export const FORMS: readonly IForm[] = [
   judgeRelation,
   // An over-general claim ("All conducting cells are alive") judged with the stated counterexample.
   judgeGeneralisation,
+  // "Most X …" claimed of all X, judged with the exception the next sentence states.
+  judgeException,
   // Create
   designInvestigation,
   // Any level the gate reads it at: the book's own keyed MCQs, after the forms above.
