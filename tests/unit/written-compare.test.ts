@@ -194,6 +194,50 @@ describe("compare-siblings: two siblings of a stated kind, one stated feature ea
     ).toBe(true);
   });
 
+  it("parallel sentences on counterparts: gram-positive / gram-negative bacteria (Biology)", () => {
+    const kb = kbOf(
+      "22.2 Structure of Prokaryotes",
+      "Gram-positive bacteria have a thick cell wall made of many layers of peptidoglycan.",
+      "Gram-negative bacteria have a thin cell wall and an outer membrane.",
+    );
+    const [q] = [...compareSiblings.build(envOf(kb, "short").env)];
+    expect(q?.promptText).toBe(
+      "Compare gram-positive bacteria and gram-negative bacteria: state one thing they have in common and one way in which they differ.",
+    );
+    expect(points(q)).toEqual([
+      "Gram-positive bacteria have a thick cell wall made of many layers of peptidoglycan",
+      "Gram-negative bacteria have a thin cell wall and an outer membrane",
+      "Similarity: both are kinds of bacteria",
+    ]);
+  });
+
+  it("parallel sentences in a Physics and an Indian board passage; unlike features refused", () => {
+    const waves = kbOf(
+      "13.1 Types of Waves",
+      "Transverse waves have a disturbance perpendicular to the direction of propagation.",
+      "Longitudinal waves have a disturbance parallel to the direction of propagation.",
+    );
+    expect([...compareSiblings.build(envOf(waves, "short").env)][0]?.promptText).toMatch(
+      /^Compare transverse waves and longitudinal waves/,
+    );
+    const muscles = kbOf(
+      "8.3 Movement in Animals",
+      "Striated muscles are attached to bones and help in voluntary movement.",
+      "Unstriated muscles are found in the walls of the stomach and help in involuntary movement.",
+    );
+    expect(points([...compareSiblings.build(envOf(muscles, "short").env)][0])[2]).toBe(
+      "Similarity: both are kinds of muscle",
+    );
+    const unlike = kbOf(
+      "33.2 Muscle",
+      "Skeletal muscle is attached to bones by tendons.",
+      "Smooth muscle is found in the walls of hollow organs such as the intestines.",
+    );
+    const { env, steps } = envOf(unlike, "short");
+    expect([...compareSiblings.build(env)]).toEqual([]);
+    expect(steps).toContain("compare: parallel sentences whose features are not of one kind");
+  });
+
   it("stays empty for a long answer (one stated feature a side is not enough)", () => {
     const kb = kbOf(
       "3.2 Carbohydrates",

@@ -16,6 +16,7 @@ import {
   written,
 } from "./common";
 import { LEANS_ON_CONTEXT } from "./recall";
+import { subjectOf } from "./written-exception";
 
 /**
  * "Compare A and B" (written Understand) from ordinary exposition: two sibling terms — named
@@ -361,8 +362,77 @@ export function siblingPairs(env: Pick<IFormEnv, "kb" | "used" | "trace">): ISib
     }
     out.push({ a: sa, b: sb, kind, kindSentence });
   }
+  for (const p of parallelPairs(env)) {
+    const id = [termKey(p.a.name), termKey(p.b.name)].sort().join("|");
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push(p);
+  }
   return out;
 }
+
+/** A sentence's subject and predicate, the subject a short noun phrase ("Cardiac muscle" | "is found …"). */
+function split(text: string): { subject: string; predicate: string } | null {
+  const t = stripEnd(text).replace(/\s*\([^)]*\)/g, "");
+  const subject = subjectOf(t);
+  const words = subject.split(/\s+/);
+  if (words.length < 2 || words.length > 4 || !/^[\p{L}\s-]+$/u.test(subject) || PRONOUN.test(subject))
+    return null;
+  if (
+    /^(?:in|on|at|for|when|if|as|after|before|during|because|although|while|unlike|like|both|each|all|most|many|some|one|two|other|another|such|every|no)$/i.test(
+      words[0]!,
+    )
+  )
+    return null;
+  const predicate = t.slice(subject.length).trim();
+  if (!/^\p{Ll}/u.test(predicate)) return null;
+  const n = predicate.split(/\s+/).length;
+  if (n < 4 || n > 28 || PRONOUN.test(predicate)) return null;
+  return { subject: subject.replace(/^(?:the|a|an)\s+/i, ""), predicate };
+}
+
+/**
+ * Counterparts the passages describe in parallel sentences of one passage, a few sentences apart:
+ * subjects of one head noun with different modifiers, predicates of one verb with a content word
+ * in common ("Skeletal muscle is attached to bones …" / "Smooth muscle is found in the walls of
+ * hollow organs …"). The kind is the shared head ("kinds of muscle").
+ */
+function parallelPairs(env: Pick<IFormEnv, "kb" | "used" | "trace">): ISiblingPair[] {
+  const out: ISiblingPair[] = [];
+  const ss = env.kb.sentences.filter((s) => usable(s) && !env.used.has(s.text));
+  const parts = ss.map((s) => split(s.text));
+  for (let i = 0; i < ss.length; i++)
+    for (let j = i + 1; j < Math.min(ss.length, i + 5); j++) {
+      const x = parts[i];
+      const y = parts[j];
+      if (!x || !y || ss[i]!.chunkKey !== ss[j]!.chunkKey) continue;
+      if (sameConcept(x.subject, y.subject)) continue;
+      const kind = headKind(x.subject, y.subject);
+      if (!kind) continue;
+      if (indexOfName(x.predicate, y.subject) >= 0 || indexOfName(y.predicate, x.subject) >= 0) continue;
+      const a: ISiblingSide = {
+        name: inner(x.subject),
+        feature: x.predicate,
+        sentence: ss[i]!,
+        defined: false,
+      };
+      const b: ISiblingSide = {
+        name: inner(y.subject),
+        feature: y.predicate,
+        sentence: ss[j]!,
+        defined: false,
+      };
+      if (!comparable(a, b)) {
+        env.trace?.("compare: parallel sentences whose features are not of one kind");
+        continue;
+      }
+      out.push({ a, b, kind });
+    }
+  return out;
+}
+
+/** A name inside a sentence: lower-cased unless it starts with an acronym or a proper name. */
+const inner = (name: string) => lower(name);
 
 /** "Both are types of muscle tissue" from the kind, with a singular head when the kind is one thing. */
 const bothAre = (kind: string) => `Both are ${kind}`;

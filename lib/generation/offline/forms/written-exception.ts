@@ -46,17 +46,18 @@ const mainClause = (text: string) =>
     .trim();
 
 /** The words before the first verb after the first word ("limb bones" in "limb bones are …"). */
-function subjectOf(clause: string): string {
-  const terms = (nlp(clause).terms().json() as { text: string; terms: { tags: string[] }[] }[]).map((t) => ({
-    text: t.text,
-    verb: t.terms[0]?.tags.includes("Verb") ?? false,
-  }));
+export function subjectOf(clause: string): string {
+  const terms = (
+    nlp(clause).terms().json({ offset: true }) as {
+      terms: { tags: string[]; offset: { start: number } }[];
+    }[]
+  ).map((t) => ({ start: t.terms[0]?.offset.start ?? 0, verb: t.terms[0]?.tags.includes("Verb") ?? false }));
   const at = terms.findIndex((t, i) => i > 0 && t.verb);
+  // In the clause's own letters ("Gram-positive bacteria", not the tagger's "Gram- positive").
   return at > 0
-    ? terms
-        .slice(0, at)
-        .map((t) => t.text)
-        .join(" ")
+    ? clause
+        .slice(0, terms[at]!.start)
+        .trim()
         .replace(/[,;:]+$/, "")
     : "";
 }
