@@ -238,6 +238,24 @@ describe("compare-siblings: two siblings of a stated kind, one stated feature ea
     expect(steps).toContain("compare: parallel sentences whose features are not of one kind");
   });
 
+  it("refuses a part and its whole, and one thing at two stages", () => {
+    const whole = kbOf(
+      "38.1 Types of Skeletal Systems",
+      "The human skeleton is an endoskeleton that is composed of the axial and appendicular skeleton.",
+      "The axial skeleton is composed of the bones of the skull, ossicles of the ear, hyoid bone, vertebral column, and ribcage.",
+    );
+    const a = envOf(whole, "short");
+    expect([...compareSiblings.build(a.env)]).toEqual([]);
+    const stages = kbOf(
+      "34.3 Digestive System Processes",
+      "The semi-solid waste is moved through the colon by peristaltic movements of the muscle and is stored in the rectum.",
+      "The solid waste is eliminated through the anus using peristaltic movements of the rectum.",
+    );
+    const b = envOf(stages, "short");
+    expect([...compareSiblings.build(b.env)]).toEqual([]);
+    expect(b.steps.some((s) => s.startsWith("compare: one is a part or a stage of the other"))).toBe(true);
+  });
+
   it("stays empty for a long answer (one stated feature a side is not enough)", () => {
     const kb = kbOf(
       "3.2 Carbohydrates",

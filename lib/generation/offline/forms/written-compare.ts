@@ -410,6 +410,12 @@ function parallelPairs(env: Pick<IFormEnv, "kb" | "used" | "trace">): ISiblingPa
       const kind = headKind(x.subject, y.subject);
       if (!kind) continue;
       if (indexOfName(x.predicate, y.subject) >= 0 || indexOfName(y.predicate, x.subject) >= 0) continue;
+      if (partOrStage(x, y)) {
+        env.trace?.(
+          "compare: one is a part or a stage of the other (“human / axial skeleton”, “semi-solid / solid waste”)",
+        );
+        continue;
+      }
       const a: ISiblingSide = {
         name: inner(x.subject),
         feature: x.predicate,
@@ -429,6 +435,27 @@ function parallelPairs(env: Pick<IFormEnv, "kb" | "used" | "trace">): ISiblingPa
       out.push({ a, b, kind });
     }
   return out;
+}
+
+/**
+ * Not counterparts: one names a part of the other ("the human skeleton is composed of the axial
+ * and appendicular skeleton"), or one modifier holds the other ("semi-solid / solid waste": one
+ * thing at two stages).
+ */
+function partOrStage(
+  x: { subject: string; predicate: string },
+  y: { subject: string; predicate: string },
+): boolean {
+  const mods = (s: string) => s.toLowerCase().split(/\s+/).slice(0, -1);
+  const mx = mods(x.subject);
+  const my = mods(y.subject);
+  if (mx.some((w) => indexOfName(y.predicate, w) >= 0) || my.some((w) => indexOfName(x.predicate, w) >= 0))
+    return true;
+  // "striated / unstriated", "polar / non-polar" are opposites, not stages.
+  const opposite = (a: string, b: string) => new RegExp(`^(?:un|non-?|in|im|a)${b}$`).test(a);
+  return mx.some((a) =>
+    my.some((b) => a !== b && ((a.includes(b) && !opposite(a, b)) || (b.includes(a) && !opposite(b, a)))),
+  );
 }
 
 /** A name inside a sentence: lower-cased unless it starts with an acronym or a proper name. */
