@@ -238,6 +238,19 @@ describe("compare-siblings: two siblings of a stated kind, one stated feature ea
     expect(steps).toContain("compare: parallel sentences whose features are not of one kind");
   });
 
+  it("keeps the article the passage gives the name (“the thyroid gland”)", () => {
+    const kb = kbOf(
+      "37.5 Endocrine Glands",
+      "The thyroid gland is located in the neck and is composed of two lobes connected by the isthmus.",
+      "The adrenal glands are located on top of the kidneys and consist of the renal cortex and renal medulla.",
+    );
+    const [q] = [...compareSiblings.build(envOf(kb, "short").env)];
+    expect(q?.promptText).toMatch(/^Compare the thyroid gland and the adrenal glands:/);
+    expect(q?.type !== "mcq" && q?.suggestedAnswer).toMatch(
+      /^Both are kinds of gland\. The thyroid gland is located in the neck/,
+    );
+  });
+
   it("refuses a part and its whole, and one thing at two stages", () => {
     const whole = kbOf(
       "38.1 Types of Skeletal Systems",

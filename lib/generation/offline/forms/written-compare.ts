@@ -372,7 +372,7 @@ export function siblingPairs(env: Pick<IFormEnv, "kb" | "used" | "trace">): ISib
 }
 
 /** A sentence's subject and predicate, the subject a short noun phrase ("Cardiac muscle" | "is found …"). */
-function split(text: string): { subject: string; predicate: string } | null {
+function split(text: string): { subject: string; predicate: string; the: boolean } | null {
   const t = stripEnd(text).replace(/\s*\([^)]*\)/g, "");
   const subject = subjectOf(t);
   const words = subject.split(/\s+/);
@@ -388,7 +388,9 @@ function split(text: string): { subject: string; predicate: string } | null {
   if (!/^\p{Ll}/u.test(predicate)) return null;
   const n = predicate.split(/\s+/).length;
   if (n < 4 || n > 28 || PRONOUN.test(predicate)) return null;
-  return { subject: subject.replace(/^(?:the|a|an)\s+/i, ""), predicate };
+  // "The thyroid gland is …": the name keeps its article in the question ("the thyroid gland").
+  const the = /^the\s/i.test(subject);
+  return { subject: subject.replace(/^(?:the|a|an)\s+/i, ""), predicate, the };
 }
 
 /**
@@ -417,13 +419,13 @@ function parallelPairs(env: Pick<IFormEnv, "kb" | "used" | "trace">): ISiblingPa
         continue;
       }
       const a: ISiblingSide = {
-        name: inner(x.subject),
+        name: `${x.the ? "the " : ""}${inner(x.subject)}`,
         feature: x.predicate,
         sentence: ss[i]!,
         defined: false,
       };
       const b: ISiblingSide = {
-        name: inner(y.subject),
+        name: `${y.the ? "the " : ""}${inner(y.subject)}`,
         feature: y.predicate,
         sentence: ss[j]!,
         defined: false,
