@@ -20,7 +20,9 @@ import { sequenceBreak, sequenceOrder, sequenceWritten } from "./sequence";
 import { spotTheError, statementMcq } from "./statements";
 import { explainWhyMcq } from "./understand";
 import { judgeRelation } from "./written-claim";
+import { compareSiblings } from "./written-compare";
 import { explainDifference, judgeGeneralisation } from "./written-contrast";
+import { judgeException } from "./written-exception";
 
 export type { IForm, IFormEnv } from "./common";
 
@@ -62,6 +64,8 @@ export const FORMS: readonly IForm[] = [
   // model answer and scheme restate the passage's sentence, stems are lifted fragments).
   contrastSiblings,
   compareTerms,
+  // Two siblings of a kind the text names (a list, a shared head, a shared genus), one stated feature each.
+  compareSiblings,
   // Two counterparts the text contrasts, told apart with one more sentence on one of them.
   explainDifference,
   sequenceOrder,
@@ -87,6 +91,8 @@ export const FORMS: readonly IForm[] = [
   judgeRelation,
   // An over-general claim ("All conducting cells are alive") judged with the stated counterexample.
   judgeGeneralisation,
+  // "Most X …" claimed of all X, judged with the exception the next sentence states.
+  judgeException,
   // Create
   designInvestigation,
   // Any level the gate reads it at: the book's own keyed MCQs, after the forms above.
