@@ -72,6 +72,20 @@ describe("listKind: the kind a list sentence names for its members", () => {
     ).toBe("methods used for artificial asexual reproduction");
   });
 
+  it("reads members of several words before “are K”, and a long sentence with no “are” as no list", () => {
+    expect(
+      listKind(
+        "Red blood cells, white blood cells, and blood platelets are formed elements of the blood.",
+        "white blood cells",
+        "red blood cells",
+      ),
+    ).toBe("formed elements of the blood");
+    // A member followed by a long run of words and commas, and no "are": the list reading must
+    // give up (the earlier pattern nested word groups and backtracked exponentially here).
+    const long = `The cortex, the medulla, ${"and the long winding tubules of the nephron, ".repeat(12)}carry filtrate onward.`;
+    expect(listKind(long, "cortex", "medulla")).toBeNull();
+  });
+
   it("names no kind for a list of things of different kinds", () => {
     expect(
       listKind(

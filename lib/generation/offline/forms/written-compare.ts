@@ -68,8 +68,11 @@ const PRONOUN = /\b(?:it|they|them|this|these|those)\b/i;
 
 /** Whole-word, case-insensitive place of a name in a text (−1 when absent). */
 export function indexOfName(text: string, name: string): number {
-  const t = text.toLowerCase();
-  const n = name.toLowerCase();
+  return indexOfLower(text.toLowerCase(), name.toLowerCase());
+}
+
+/** `indexOfName` on texts already lower-cased (long texts are lower-cased once, not per name). */
+function indexOfLower(t: string, n: string): number {
   let at = t.indexOf(n);
   while (at >= 0) {
     const before = t.charAt(at - 1) || " ";
@@ -118,7 +121,8 @@ export function listKind(text: string, a: string, b: string): string | null {
   const ib = indexOfName(t, b);
   if (ia < 0 || ib < 0) return null;
   const before = t.slice(0, Math.min(ia, ib));
-  const after = t.slice(Math.max(ia + a.length, ib + b.length));
+  // The list's end and its "are …" sit close behind the later member.
+  const after = t.slice(Math.max(ia + a.length, ib + b.length)).slice(0, 300);
   // "… types of muscle tissue: " / "two kinds of energy, " / "forms of energy are "
   const typed =
     /\b(types?|kinds?|forms?|classes|class|categories|category)\s+of\s+((?:[\p{L}-]+\s+){0,2}[\p{L}-]+)\s*(?::|—|,|\s(?:are|include|includes|called))\s*(?:the\s+)?$/iu.exec(
@@ -140,8 +144,10 @@ export function listKind(text: string, a: string, b: string): string | null {
     if (k) return k;
   }
   // "A, B, and C are (some / common) K [used for …]": the members end the list, "are" follows.
+  // One word per step (members of several words are several steps): nested word groups made
+  // the match backtrack exponentially on long sentences.
   const trailing =
-    /^(?:(?:,\s*|\s+)(?:and\s+|or\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,2})*?\s*,?\s+(?:are|were)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]+s)\b((?:\s+(?:used|found|involved))?\s+(?:for|of|in)\s+[\p{L} -]{3,50})?\s*[.,;]/u.exec(
+    /^(?:(?:,\s*|\s+)(?:and\s+|or\s+)?[\p{L}-]+)*?\s*,?\s+(?:are|were)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]+s)\b((?:\s+(?:used|found|involved))?\s+(?:for|of|in)\s+[\p{L} -]{3,50})?\s*[.,;]/u.exec(
       after,
     );
   if (trailing) {
@@ -303,17 +309,26 @@ export function siblingPairs(env: Pick<IFormEnv, "kb" | "used" | "trace">): ISib
         candidates.push({ a: x.term, b: y.term, listed: false });
     }
   // First mention in the passages first ("glucose and fructose", as the list reads).
-  const text = env.kb.sentences.map((x) => x.text).join(" ");
+  const text = env.kb.sentences
+    .map((x) => x.text)
+    .join(" ")
+    .toLowerCase();
+  const places = new Map<string, number>();
   const at = (n: string) => {
-    const i = indexOfName(text, n);
-    return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+    let i = places.get(n);
+    if (i === undefined) {
+      i = indexOfLower(text, n.toLowerCase());
+      if (i < 0) i = Number.MAX_SAFE_INTEGER;
+      places.set(n, i);
+    }
+    return i;
   };
   for (const c of candidates) {
     const { listed } = c;
-    const [a, b] = at(c.a) <= at(c.b) ? [c.a, c.b] : [c.b, c.a];
-    const id = [termKey(a), termKey(b)].sort().join("|");
+    const id = [termKey(c.a), termKey(c.b)].sort().join("|");
     if (seen.has(id)) continue;
     seen.add(id);
+    const [a, b] = at(c.a) <= at(c.b) ? [c.a, c.b] : [c.b, c.a];
     if (sameConcept(a, b) || POSITION_ONLY.test(a) || POSITION_ONLY.test(b)) continue;
     if (env.kb.links.aliases.get(termKey(a))?.has(termKey(b))) continue;
     if (
