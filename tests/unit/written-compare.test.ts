@@ -10,6 +10,7 @@ import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
 import { formSlot } from "../support/form-slots";
+import { testSentence } from "../support/sentence";
 
 // Passages in the style of OpenStax Biology 2e / Physics (CC BY 4.0) and an Indian board (NCERT
 // Class 10 "Control and Coordination") textbook.
@@ -178,15 +179,7 @@ describe("compare-siblings: two siblings of a stated kind, one stated feature ea
       name,
       feature,
       defined,
-      sentence: {
-        text: `${name} ${feature}.`,
-        chunkKey: "k",
-        heading: "",
-        section: "",
-        position: 0,
-        sideBox: false,
-        standalone: true,
-      },
+      sentence: testSentence(`${name} ${feature}.`),
     });
     expect(
       comparable(
