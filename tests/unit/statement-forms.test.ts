@@ -96,6 +96,7 @@ describe("reverse: a statement made false by its one direction word", () => {
       "At least one enzyme exists for each of the twenty amino acids.",
       "Blood moves from high pressure in the arteries to low pressure in the veins.",
       "Scientists will revise the tree as more evidence becomes available to them.",
+      "When dividing cells are grown in a culture (outside the body under good conditions), the cycle is about 24 hours.",
     ])
       expect(reverse(sentence(text)), text).toBeNull();
   });
@@ -141,6 +142,10 @@ describe("statement forms", () => {
     expect(q.suggestedAnswer.match(/is correct\./g)).toHaveLength(2);
     // Saying the true statements are true is worth one mark, not one each.
     expect(q.markingScheme!.filter((p) => /correct$/.test(p.point))).toHaveLength(1);
+    // The book's wording is one correction; another that makes the statement true earns the mark.
+    expect(q.markingScheme!.find((p) => /^Corrects statement/.test(p.point))?.point).toMatch(
+      /\(or another correction that makes it true\)$/,
+    );
   });
 
   it("a long written Remember item: two reversed statements, two marks each (identify, correct), one for the rest", () => {

@@ -245,6 +245,10 @@ function reverseText(s: ISentence): ISwap | null {
   if (/^\s+(?:or|and|nor)\b/i.test(after)) return null;
   // "gametophyte (2n)", "heterotrophs (chemoautotrophs)": the parenthesis still names the original.
   if (/^\s*\(/.test(after)) return null;
+  // A word inside an aside ("grown in a culture (outside the body …)") is a side detail, and the
+  // sentence around it gives the swap away (round 12 readers).
+  const before = text.slice(0, at);
+  if ((before.match(/\(/g) ?? []).length > (before.match(/\)/g) ?? []).length) return null;
   // "crushed into smaller pieces" → "larger pieces": common sense, not the science.
   if (/\binto\s$/i.test(text.slice(0, at))) return null;
   // "the dominant phylum" (most common) is not genetics: "recessive phylum" is a malapropism.
@@ -729,7 +733,10 @@ function notesQuestion(
       n.error
         ? [
             { point: `Identifies statement ${i + 1} as wrong: it says “${n.error.to}”` },
-            { point: `Corrects statement ${i + 1}: ${clip(stripEnd(n.s.text), 150)}` },
+            // Round 12 readers: another correction that makes the statement true earns the mark too.
+            {
+              point: `Corrects statement ${i + 1}: ${clip(stripEnd(n.s.text), 150)} (or another correction that makes it true)`,
+            },
           ]
         : [],
     ),
