@@ -233,14 +233,18 @@ describe("Evaluate claims (judge-claim)", () => {
   const FRICTION = chunkOf(
     `## Friction
 
-Friction varies from surface to surface because different substances are rougher than others. As the temperature of a gas increases, the pressure of the gas increases.`,
+Friction varies from surface to surface because different substances are rougher than others. As the temperature of a gas increases, the pressure of the gas increases. As the speed of a sliding block increases, the heat produced by friction increases.`,
     "Chapter 5 > 5.1 Friction",
   );
   it("is never a passage sentence with 'not' put in (section:13, selection:16, biology:31)", () => {
-    const found = candidates([FRICTION], "short", "Evaluate").filter((c) => c.form === "judge-claim");
+    const found = candidates([FRICTION], "mcq", "Evaluate").filter((c) => c.form === "judge-claim");
     expect(found.length).toBeGreaterThan(0);
     for (const c of found) expect(c.question.promptText).not.toMatch(/\b(?:not|never)\b/i);
     expect(found.some((c) => /pressure of the gas decreases/.test(c.question.promptText))).toBe(true);
+  });
+
+  it("is not written out: a reversed direction quoted back read as recall (rounds 10–12)", () => {
+    expect(candidates([FRICTION], "short", "Evaluate").filter((c) => c.form === "judge-claim")).toEqual([]);
   });
 });
 

@@ -130,15 +130,15 @@ const _PASSAGE: IContextChunk = {
 };
 
 describe("stand-ins come after every slot tried its own level (offline set)", () => {
-  // One stated proportion: the Understand MCQ (restate-proportion) and the Evaluate claim
-  // (judge-claim) both stand on it; Remember has nothing of its own.
+  // One stated equation: the Evaluate claim (equation-claim) stands on it, and a Remember slot that
+  // may stand in must not take it first.
   const SOUND: IContextChunk = {
     documentId: DOC,
     chunkIndex: 0,
     title: "Physics",
-    sectionPath: "Chapter 14: Sound > 14.2 Sound Intensity and Sound Level",
+    sectionPath: "Chapter 19: Electric Current > 19.4 Electric Power",
     content:
-      "### Sound Intensity\n\nThe intensity of a sound is proportional to the amplitude of the sound wave.",
+      "### Electric Power\n\nThe electric power is given by P = IV, where P is the power in watts, I is the current in amperes and V is the voltage in volts.",
   };
   const request = (strictLevels: boolean) =>
     GenerationRequestSchema.parse({

@@ -446,7 +446,12 @@ export const equationClaim: IForm = {
   *build(env) {
     let turn = 0;
     for (const eq of ordered(env, 1, "equation-claim")) {
-      for (const d of dependences(eq).slice(0, 4)) {
+      // The claim is about what the equation gives (its subject): "if the force is tripled, the
+      // mass becomes …" turns a property into a result (round 12 readers: mass does not follow
+      // the force).
+      for (const d of dependences(eq)
+        .filter((x) => x.output === eq.subject)
+        .slice(0, 4)) {
         const k = 2 + Math.floor(env.random() * 2);
         // Wrong claims first except every third, so a set does not always say "incorrect".
         const right = turn++ % 3 === 2 || (d.exponent === 1 && env.random() < 0.5);
@@ -487,7 +492,7 @@ export const equationClaim: IForm = {
           vals.set(q.symbol, isGravity(q) ? fixedValue(q) : pickValue(q, env.random));
         const q = written(env, {
           prompt: `A student claims: “${claim}” Evaluate the claim. ${long ? "Justify your judgement from how the quantities in the equation are proportional, check it with numbers of your own choice put into the equation before and after the change, and state the correct relationship." : "Is the student right? Justify your answer from how the quantities in the equation are proportional; marks are for the justification."}`,
-          answer: `The claim is ${right ? "correct" : "incorrect"}. ${why}`,
+          answer: `The claim is ${right ? "correct" : "incorrect"}. ${why}${long ? ` A check with numbers: with the ${keep || "other quantities"} unchanged, a ${d.input.name} of 1 unit and then ${k} units gives a ${d.output.name} ${formatSig(k ** d.exponent, 3)} times as large the second time.` : ""}`,
           points: [
             { point: `Uses the equation with the ${keep || "other quantities"} fixed: ${relation(d)}` },
             { point: `So when the ${d.input.name} is ${FACTOR_WORD[k]}, the ${d.output.name} ${truth}` },

@@ -196,7 +196,9 @@ function misconceptions(env: IFormEnv): IMisconception[] {
 
 export const judgeClaim: IForm = {
   id: "judge-claim",
-  fits: (_type, level) => level === "Evaluate",
+  // MCQs only: the written "reversed direction" claim was read in rounds 10, 11 and 12 and rejected
+  // 5 of 6 times as recall labelled Evaluate (the justification is the stated sentence quoted back).
+  fits: (type, level) => type === "mcq" && level === "Evaluate",
   // Only stated directions make a claim here (the terms and causes made none: the planner read
   // material where the form could write nothing).
   available: (kb) => kb.monotonic.length,
