@@ -472,60 +472,38 @@ const topicOfText = (heading: string) => {
     .join(" ");
 };
 
-const numberless = (part: string) => part.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, "").trim();
-const topicWorthy = (part: string) => {
-  const p = numberless(part);
-  return p !== "" && !NOT_A_TOPIC(p) && !EXAMPLE_HEADING.test(p);
-};
-
-/**
- * Where a statement sits for certain: its passage's section path after the chapter. A passage's
- * path names the LAST heading it holds, and the sentences before that heading are not under it
- * (round 11: "statements about central vacuole" over peroxisomes and the centrosome, one passage
- * running from "Peroxisomes" to "The Central Vacuole"): in a passage that holds headings, the path
- * counts down to the statement's own block heading when the path names it, else only the section.
- */
-function placeOf(env: IFormEnv, s: ISentence): string[] {
-  const chunk = env.kb.byKey.get(s.chunkKey);
-  const path = (chunk?.sectionPath ?? "").split(" > ").slice(1);
-  if (!/^\s*#/m.test(chunk?.content ?? "")) return path;
-  const own = s.heading
-    .replace(/^#+\s*/, "")
-    .trim()
-    .toLowerCase();
-  const at = own ? path.findIndex((p) => p.trim().toLowerCase() === own) : -1;
-  return path.slice(0, Math.max(1, at + 1));
+/** The block's heading, else its section (never "Section Summary", a worked example or a box). */
+function topicOf(env: IFormEnv, s: ISentence): string {
+  const heading = s.heading.replace(/^#+\s*/, "");
+  if (heading && !NOT_A_TOPIC(heading) && !EXAMPLE_HEADING.test(heading)) return topicOfText(heading);
+  return sectionTopic(env, s);
 }
 
-/** The deepest part of the path every statement sits under that names a topic, else "" (no common place). */
-function sharedTopic(env: IFormEnv, all: readonly ISentence[]): string {
-  const places = all.map((s) => placeOf(env, s));
-  const first = places[0] ?? [];
-  let depth = 0;
-  while (depth < first.length && places.every((p) => p[depth] === first[depth])) depth++;
-  const named = first.slice(0, depth).filter(topicWorthy).pop() ?? "";
-  return topicOfText(numberless(named));
+function sectionTopic(env: IFormEnv, s: ISentence): string {
+  const path = (env.kb.byKey.get(s.chunkKey)?.sectionPath ?? "").split(" > ").slice(1);
+  const named =
+    path
+      .filter(
+        (p) => !NOT_A_TOPIC(p) && !EXAMPLE_HEADING.test(p.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, "")),
+      )
+      .pop() ?? "";
+  return topicOfText(named.replace(/^(?:chapter\s+)?\d+(?:\.\d+)*:?\s*/i, ""));
 }
 
 /**
- * The topic a stem names must cover ALL its statements (round 8: "about prokaryotic termination
- * signals" over four statements on transcription; round 11: "about central vacuole" over
- * peroxisomes): the block's heading when every statement is from that block and at least two use
- * its words, else the deepest heading of the section path they all sit under, else none (the
- * question is not made).
+ * The topic a stem names must cover its statements (round 8: "about prokaryotic termination
+ * signals" over four statements on transcription, "about nuclear fusion" over fission): the block's
+ * heading when every statement is from that block and at least two use its words, else the
+ * section when every statement is from it, else none (the question is not made).
  */
 function topicFor(env: IFormEnv, first: ISentence, all: readonly ISentence[]): string {
-  const heading = first.heading.replace(/^#+\s*/, "");
-  if (
-    heading &&
-    topicWorthy(heading) &&
-    all.every((o) => o.heading === first.heading && o.section === first.section)
-  ) {
-    const words = stemSet(heading);
-    const using = all.filter((o) => [...stemSet(o.text)].some((w) => words.has(w))).length;
-    if (using >= 2) return topicOfText(heading);
-  }
-  return sharedTopic(env, all);
+  const heading = topicOf(env, first);
+  const words = stemSet(heading);
+  const using = all.filter((o) => [...stemSet(o.text)].some((w) => words.has(w))).length;
+  if (heading && all.every((o) => o.heading === first.heading && o.section === first.section) && using >= 2)
+    return heading;
+  if (!all.every((o) => o.section === first.section)) return "";
+  return sectionTopic(env, first);
 }
 
 /**
@@ -782,7 +760,7 @@ export const spotTheError: IForm = {
     for (const s of byRank(env, pool)) {
       if (made >= MAX_CANDIDATES) return;
       const first = reverse(s);
-      const topic = first ? topicFor(env, s, [s]) : "";
+      const topic = first ? topicOf(env, s) : "";
       if (!first || !topic) continue;
       const all = neighbours(env, s, pool);
       for (const { notes: n, errors: e, restMark } of layouts(env.slot.marks)) {
