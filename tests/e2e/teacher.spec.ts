@@ -66,7 +66,14 @@ test("retrieve, enhance, select context, generate a mixed blueprint and review q
   await expect(builder.questionCards()).toHaveCount(6);
   await expect(page.getByTestId("set-saved")).toBeVisible({ timeout: 30_000 });
   await expect(builder.questionCards().locator('[data-status="final"]')).toHaveCount(0);
-  await expect(page.locator('[data-testid="question-card"][data-status="final"]')).toHaveCount(6);
+  // Every slot ends decided: a question, or an empty slot that says why (an offline slot with no
+  // acceptable draft stays empty rather than silently take another level). Since wave 10 one short
+  // Understand slot of this selection stays empty with its reason; the review below uses five.
+  const finals = page.locator('[data-testid="question-card"][data-status="final"]');
+  const empty = page.locator('[data-testid="question-card"][data-status="failed"]');
+  await expect.poll(async () => (await finals.count()) + (await empty.count())).toBe(6);
+  expect(await finals.count()).toBeGreaterThanOrEqual(5);
+  for (const slot of await empty.all()) await expect(slot).toContainText("No acceptable");
   await page.screenshot({ path: testInfo.outputPath("3-generated.png"), fullPage: true });
 
   const card = builder.questionCards().first();
