@@ -1,5 +1,5 @@
 import type { ISentence, ITerm } from "@/lib/generation/offline/knowledge";
-import { headOf, sameConcept, termKey } from "@/lib/generation/offline/knowledge/lexicon";
+import { headOf, pluralOf, sameConcept, termKey } from "@/lib/generation/offline/knowledge/lexicon";
 import {
   capital,
   clip,
@@ -301,9 +301,6 @@ function featureOf(env: IFormEnv, name: string): { predicate: string; sentence: 
 }
 
 const PRONOUN_ANYWHERE = /\b(?:it|they|them|this|these|those)\b/i;
-
-const pluralOf = (w: string) =>
-  /(?:s|x|ch|sh)$/.test(w) ? `${w}es` : /[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`;
 
 /** The kind a group of siblings shares, plural: the head noun most of them share ("… tissue"). */
 function kindOf(names: readonly string[]): string | null {

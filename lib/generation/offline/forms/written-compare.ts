@@ -1,5 +1,5 @@
 import type { ISentence, ITerm } from "@/lib/generation/offline/knowledge";
-import { headOf, sameConcept, singular, termKey } from "@/lib/generation/offline/knowledge/lexicon";
+import { headOf, pluralOf, sameConcept, singular, termKey } from "@/lib/generation/offline/knowledge/lexicon";
 import { needsContext } from "@/lib/generation/offline/knowledge/sentences";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import {
@@ -59,9 +59,6 @@ export interface ISiblingPair {
 /** Kinds that make no counterparts ("both are cells", "both are things"). */
 const BROAD =
   /^(?:cell|thing|part|type|kind|form|way|process|structure|molecule|factor|group|organism|animal|plant|system|region|area|side|end|layer|stage|step|example|substance|material|object|body|quantity|property|feature|unit|term|word|name|method|feature|event|change|one|other|member|component|element|item)s?$/i;
-
-const pluralOf = (w: string) =>
-  /(?:s|x|ch|sh)$/.test(w) ? `${w}es` : /[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`;
 
 /** A reference back to an earlier sentence ("their" inside a definition's own clause is fine). */
 const PRONOUN = /\b(?:it|they|them|this|these|those)\b/i;

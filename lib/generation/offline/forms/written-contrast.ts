@@ -1,5 +1,6 @@
 import type { ISentence } from "@/lib/generation/offline/knowledge";
 import type { IContrast } from "@/lib/generation/offline/knowledge/contrasts";
+import { pluralOf } from "@/lib/generation/offline/knowledge/lexicon";
 import { needsContext } from "@/lib/generation/offline/knowledge/sentences";
 import { isPluralNoun } from "@/lib/text/phrases";
 import { contentWords, stem } from "@/lib/text/tokenize";
@@ -46,9 +47,6 @@ const WORDS = (s: string) =>
 /** Kinds too broad for "all …" to be a student's generalisation ("all organisms", "all cells"). */
 const BROAD_KIND =
   /^(?:organisms?|cells?|things?|parts?|types?|kinds?|forms?|ways?|process(?:es)?|structures?|molecules?|factors?|groups?|species|animals?|plants?|systems?|regions?|areas?|sides?|ends?|layers?|stages?|steps?)$/;
-
-const pluralOf = (w: string) =>
-  /(?:s|x|ch|sh)$/.test(w) ? `${w}es` : /[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`;
 
 /**
  * The kind two contrasted subjects share, plural ("xylem conducting cells" / "phloem conducting

@@ -71,6 +71,10 @@ const DEF_PLURAL =
 const PREPOSITION_CUT =
   /\s(?:that|which|who|whose|where|when|of|in|on|with|by|for|from|to|and|or|as|at|into|through|between|within|consisting|containing|made|composed|used|found|formed|produced|called|known|such)\b.*$/i;
 
+/** The regular plural of a singular noun ("tissue" → "tissues", "class" → "classes", "body" → "bodies"). */
+export const pluralOf = (w: string): string =>
+  /(?:s|x|ch|sh)$/.test(w) ? `${w}es` : /[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`;
+
 /** Singular of a simple English plural noun (good enough for heads: "proteins" → "protein"). */
 export function singular(word: string): string {
   const w = word.toLowerCase();
