@@ -6,7 +6,17 @@ import {
   pairGroups,
 } from "@/lib/generation/offline/knowledge/groups";
 import { contentWords, stem } from "@/lib/text/tokenize";
-import { formUseKey, type IForm, type IFormEnv, keywords, lower, mcq, shuffle, written } from "./common";
+import {
+  andList,
+  formUseKey,
+  type IForm,
+  type IFormEnv,
+  keywords,
+  lower,
+  mcq,
+  shuffle,
+  written,
+} from "./common";
 
 /**
  * Classification questions from two groups of one kind the passages state with their members
@@ -39,8 +49,6 @@ export function classificationsOf(kb: IKnowledge): IClassification[] {
 const fresh = (env: IFormEnv, id: string, c: IClassification) =>
   !env.used.has(formUseKey(id, c.groups[0].sentence));
 const sources = (c: IClassification) => c.groups.map((g) => ({ chunkKey: g.chunkKey, quote: g.sentence }));
-const list = (xs: readonly string[]) =>
-  xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`;
 
 /**
  * Understand, MCQ: which sorting of four items into the two stated groups is right? Classifying is
@@ -82,20 +90,20 @@ export const classifySort: IForm = {
       const ib = shuffle(b.members, env.random).slice(0, 2);
       const items = shuffle([...ia, ...ib], env.random);
       const sorting = (inA: string[]) =>
-        `${a.name}: ${list(items.filter((x) => inA.includes(x)))}; ${b.name}: ${list(items.filter((x) => !inA.includes(x)))}`;
+        `${a.name}: ${andList(items.filter((x) => inA.includes(x)))}; ${b.name}: ${andList(items.filter((x) => !inA.includes(x)))}`;
       const wrong = [
         { inA: [ia[0]!, ib[0]!], why: `Swaps ${ia[1]} and ${ib[0]}: ${ib[0]} is one of the ${b.name}.` },
-        { inA: [ib[0]!, ib[1]!], why: `Reverses the two groups: ${list(ia)} are the ${a.name}.` },
+        { inA: [ib[0]!, ib[1]!], why: `Reverses the two groups: ${andList(ia)} are the ${a.name}.` },
         {
           inA: [ia[0]!, ia[1]!, ib[1]!],
           why: `Puts ${ib[1]} with the ${a.name}; the text lists it among the ${b.name}.`,
         },
       ];
       const q = mcq(env, {
-        prompt: `Sort ${list(items)} into two groups: ${a.name} and ${b.name}. Which sorting is correct?`,
+        prompt: `Sort ${andList(items)} into two groups: ${a.name} and ${b.name}. Which sorting is correct?`,
         key: { text: sorting(ia) },
         distractors: wrong.map((w) => ({ text: sorting(w.inA), rationale: w.why })),
-        explanation: `The passages name ${list(a.members)} among the ${a.name}, and ${list(b.members)} among the ${b.name}.`,
+        explanation: `The passages name ${andList(a.members)} among the ${a.name}, and ${andList(b.members)} among the ${b.name}.`,
         sources: sources(c),
       });
       if (q) yield q;
@@ -118,11 +126,11 @@ export const classifyWritten: IForm = {
       const ib = b.members.slice(0, n);
       const items = shuffle([...ia, ...ib], env.random);
       const q = written(env, {
-        prompt: `Sort these into ${a.name} and ${b.name}: ${list(items)}. State what the two groups have in common and what decides which group each belongs to.`,
-        answer: `${a.name.charAt(0).toUpperCase()}${a.name.slice(1)}: ${list(ia)}. ${b.name.charAt(0).toUpperCase()}${b.name.slice(1)}: ${list(ib)}. Both groups are the same kind of thing; the feature in their names (${a.name} / ${b.name}) decides the group.`,
+        prompt: `Sort these into ${a.name} and ${b.name}: ${andList(items)}. State what the two groups have in common and what decides which group each belongs to.`,
+        answer: `${a.name.charAt(0).toUpperCase()}${a.name.slice(1)}: ${andList(ia)}. ${b.name.charAt(0).toUpperCase()}${b.name.slice(1)}: ${andList(ib)}. Both groups are the same kind of thing; the feature in their names (${a.name} / ${b.name}) decides the group.`,
         points: [
-          { point: `${a.name}: ${list(ia)}`, weight: 2 },
-          { point: `${b.name}: ${list(ib)}`, weight: 2 },
+          { point: `${a.name}: ${andList(ia)}`, weight: 2 },
+          { point: `${b.name}: ${andList(ib)}`, weight: 2 },
           { point: `The basis of the sort: the feature that tells ${a.name} from ${b.name}`, weight: 1 },
         ],
         keywords: keywords([a.name, b.name, ...ia, ...ib]),

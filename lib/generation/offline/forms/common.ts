@@ -53,6 +53,10 @@ export function topicName(heading: string): string {
     .map((w) => (/^\p{Lu}\p{Ll}+(?:[’'-]\p{Ll}+)*$/u.test(w) ? w.toLowerCase() : w))
     .join(" ");
 }
+/** Items joined as prose: "a", "a and b", "a, b and c". */
+export const andList = (xs: readonly string[]): string =>
+  xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`;
+
 export const clip = (s: string, n = 200) =>
   s.length <= n ? s : `${s.slice(0, s.lastIndexOf(" ", n)).trim()}…`;
 export const stripEnd = (s: string) => s.replace(/[.;:!?]+$/, "").trim();

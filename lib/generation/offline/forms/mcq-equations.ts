@@ -1,7 +1,7 @@
 import { FIXED, type IEquation, type IQuantity } from "@/lib/generation/offline/knowledge/equations";
 import { formatSig } from "@/lib/generation/offline/knowledge/numeric/format";
 import { prettyMath } from "@/lib/generation/offline/knowledge/numeric/units";
-import { formUseKey, type IForm, type IFormEnv, type IOption, mcq, shuffle } from "./common";
+import { andList, formUseKey, type IForm, type IFormEnv, type IOption, mcq, shuffle } from "./common";
 
 /**
  * MCQs from a relation the passages state as an equation ("P = IV", "ΔS = Q/T"):
@@ -123,8 +123,6 @@ export function wrongLaws(eq: IEquation): IOption[] {
 
 const isGiven = (q: IQuantity) => FIXED[q.symbol]?.name === q.name;
 const named = (q: IQuantity) => `the ${q.name} ${sym(q.symbol)}`;
-const list = (items: string[]) =>
-  items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 
 /** Equations not yet asked through `form`, those whose quote the set has not used first. */
 function fresh(env: IFormEnv, form: string): IEquation[] {
@@ -152,7 +150,7 @@ export const equationChoice: IForm = {
       }
       const key = showLaw(lawOf(eq));
       const q = mcq(env, {
-        prompt: `Which equation relates ${list([eq.subject, ...eq.factors].map(named))}?`,
+        prompt: `Which equation relates ${andList([eq.subject, ...eq.factors].map(named))}?`,
         key: { text: key },
         distractors: wrong.slice(0, 3),
         explanation: `The text gives ${key}: “${eq.quote}”`,
@@ -257,7 +255,7 @@ export const equationScaling: IForm = {
         made = true;
         const others = eq.factors.filter((f) => f !== a && f !== b && !isGiven(f));
         const kept = others.length
-          ? `, and the ${list(others.map((o) => o.name))} ${others.length > 1 ? "are" : "is"} the same`
+          ? `, and the ${andList(others.map((o) => o.name))} ${others.length > 1 ? "are" : "is"} the same`
           : "";
         const explain = `${showLaw(lawOf(eq))}: the ${a.name} ${ca.verb} multiplies ${sym(eq.subject.symbol)} by ${formatRatio(pow(ca.r, a.power))}, the ${b.name} ${cb.verb} by ${formatRatio(pow(cb.r, b.power))}; together ${formatRatio(key)}.`;
         const q = mcq(env, {

@@ -4,7 +4,7 @@ import { singular, wordNetKinds } from "@/lib/generation/offline/knowledge/lexic
 import { extractEnumerations } from "@/lib/generation/offline/knowledge/lists";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import { groupsOf } from "./classify";
-import { capital, formUseKey, type IForm, type IFormEnv, lower, mcq, shuffle } from "./common";
+import { andList, capital, formUseKey, type IForm, type IFormEnv, lower, mcq, shuffle } from "./common";
 
 /**
  * Understand (exemplifying, classifying): "Which of the following is an example of X?" and "Which
@@ -63,8 +63,6 @@ function exclusive(kb: IKnowledge, member: string, x: IGroup, y: IGroup): boolea
 }
 
 const option = (m: string) => lower(m);
-const list = (xs: readonly string[]) =>
-  xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`;
 
 /** Understand, MCQ: which item is (or is NOT) an example of a group the passages state? */
 export const exampleMcq: IForm = {
@@ -111,7 +109,7 @@ export const exampleMcq: IForm = {
             distractors: shuffle(others, env.random)
               .slice(0, 3)
               .map((m) => ({ text: option(m), rationale: why(m) })),
-            explanation: `The passages name ${list(x.members.map(option))} as ${x.name}; ${list(others.slice(0, 3).map(option))} are ${y.name}.`,
+            explanation: `The passages name ${andList(x.members.map(option))} as ${x.name}; ${andList(others.slice(0, 3).map(option))} are ${y.name}.`,
             sources,
           });
           if (q) {
@@ -132,7 +130,7 @@ export const exampleMcq: IForm = {
                 text: option(m),
                 rationale: `The passages name ${option(m)} as one of the ${x.name}.`,
               })),
-            explanation: `The passages name ${list(x.members.map(option))} as ${x.name}; ${option(key)} is one of the ${y.name}.`,
+            explanation: `The passages name ${andList(x.members.map(option))} as ${x.name}; ${option(key)} is one of the ${y.name}.`,
             sources,
           });
           if (q) {
