@@ -53,6 +53,9 @@ export function topicName(heading: string): string {
     .map((w) => (/^\p{Lu}\p{Ll}+(?:[’'-]\p{Ll}+)*$/u.test(w) ? w.toLowerCase() : w))
     .join(" ");
 }
+/** A pronoun that points outside its clause (a feature or claim that has one needs its context). */
+export const PRONOUN = /\b(?:it|they|them|this|these|those)\b/i;
+
 /** Items joined as prose: "a", "a and b", "a, b and c". */
 export const andList = (xs: readonly string[]): string =>
   xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`;

@@ -10,6 +10,7 @@ import {
   mcq,
   NO_KIND,
   POSITION_ONLY,
+  PRONOUN,
   sentence,
   stripEnd,
   written,
@@ -151,7 +152,7 @@ export function overGeneral(text: string): { claim: string; qualifier: string } 
   const t = stripEnd(text);
   const words = t.split(/\s+/).length;
   if (words < 7 || words > 30 || /\b(?:not|no|never|all|always|every|only)\b|[%=?]/i.test(t)) return null;
-  if (LEANS_ON_CONTEXT.test(t) || ABOUT_NAMES.test(t) || PRONOUN_ANYWHERE.test(t)) return null;
+  if (LEANS_ON_CONTEXT.test(t) || ABOUT_NAMES.test(t) || PRONOUN.test(t)) return null;
   const hits = [...t.matchAll(QUALIFIER)];
   if (hits.length !== 1) return null;
   const hit = hits[0]!;
@@ -294,13 +295,11 @@ function featureOf(env: IFormEnv, name: string): { predicate: string; sentence: 
     const lead = t.startsWith(`the ${n} `) ? 4 : t.startsWith(`${n} `) ? 0 : -1;
     if (lead < 0) continue;
     const predicate = compress(s.text.slice(lead + n.length).trim());
-    if (predicate.split(/\s+/).length < 4 || PRONOUN_ANYWHERE.test(predicate)) continue;
+    if (predicate.split(/\s+/).length < 4 || PRONOUN.test(predicate)) continue;
     return { predicate, sentence: s };
   }
   return null;
 }
-
-const PRONOUN_ANYWHERE = /\b(?:it|they|them|this|these|those)\b/i;
 
 /** The kind a group of siblings shares, plural: the head noun most of them share ("… tissue"). */
 function kindOf(names: readonly string[]): string | null {

@@ -12,6 +12,7 @@ import {
   lower,
   NO_KIND,
   POSITION_ONLY,
+  PRONOUN,
   stripEnd,
   written,
 } from "./common";
@@ -59,9 +60,6 @@ export interface ISiblingPair {
 /** Kinds that make no counterparts ("both are cells", "both are things"). */
 const BROAD =
   /^(?:cell|thing|part|type|kind|form|way|process|structure|molecule|factor|group|organism|animal|plant|system|region|area|side|end|layer|stage|step|example|substance|material|object|body|quantity|property|feature|unit|term|word|name|method|feature|event|change|one|other|member|component|element|item)s?$/i;
-
-/** A reference back to an earlier sentence ("their" inside a definition's own clause is fine). */
-const PRONOUN = /\b(?:it|they|them|this|these|those)\b/i;
 
 /** Whole-word, case-insensitive place of a name in a text (−1 when absent). */
 export function indexOfName(text: string, name: string): number {

@@ -2,7 +2,17 @@ import nlp from "compromise";
 import type { ISentence } from "@/lib/generation/offline/knowledge";
 import { needsContext } from "@/lib/generation/offline/knowledge/sentences";
 import { contentWords, stem } from "@/lib/text/tokenize";
-import { capital, clip, formUseKey, type IForm, type IFormEnv, keywords, stripEnd, written } from "./common";
+import {
+  capital,
+  clip,
+  formUseKey,
+  type IForm,
+  type IFormEnv,
+  keywords,
+  PRONOUN,
+  stripEnd,
+  written,
+} from "./common";
 
 /**
  * `judge-exception` (Evaluate, written): a student's over-general claim made from a qualified
@@ -24,7 +34,6 @@ const QUANTIFIED = /^(most|many|nearly all|almost all)\s+(?:of\s+the\s+)?(?=\p{L
 /** An explicit exception: "except", "exception(s)", "not all", or "however" with a negation. */
 const EXCEPTION = /\b(?:exceptions?|except|not all)\b/i;
 const NEGATION = /\b(?:not|cannot|lack|lacks|never|no)\b/i;
-const PRONOUN = /\b(?:it|they|them|this|these|those)\b/i;
 
 export interface IException {
   /** The over-general claim ("All mollusks have …."). */
