@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { regenerateOne, useGeneration } from "@/hooks/use-generation";
 import { applyPatch } from "@/lib/questions/edit";
+import { sameQuestion } from "@/lib/questions/same";
 import { QUESTION_TYPES } from "@/schema/enums.schema";
 import type { TPatchQuestion, TQuestionSet } from "@/schema/generation.schema";
 import { patchQuestion } from "@/services/generation.services";
@@ -201,6 +202,14 @@ export function useGenerationPanel({
         ...(replaces ? { replaces } : {}),
         seed: Math.floor(Math.random() * 1_000_000),
       });
+      const current = parts.find((p) => p.slot.id === slot.id);
+      if (current?.status === "final" && current.question && sameQuestion(current.question, q)) {
+        // The passages hold no other question of this type and level: say so, keep the card.
+        toast.info(
+          "These passages gave the same question again. Edit it, or choose other passages for a different one.",
+        );
+        return;
+      }
       setOverrides((cur) => ({ ...cur, [slot.id]: { ...q, id: slot.id } }));
       setSourceIds((cur) => ({ ...cur, [slot.id]: q.id }));
       setApproved((cur) => toggled(cur, slot.id, false));
