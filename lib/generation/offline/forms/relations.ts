@@ -1,6 +1,8 @@
 import nlp from "compromise";
 import type { ICausal, IMonotonic } from "@/lib/generation/offline/knowledge";
+import { extractLinkedCauses } from "@/lib/generation/offline/knowledge/causes";
 import { analyseWorkedExample, problemFrom } from "@/lib/generation/offline/knowledge/numeric";
+import { isFullClause } from "@/lib/generation/offline/knowledge/relations";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import {
   capital,
@@ -83,16 +85,41 @@ function arPrompt(a: string, r: string): string {
   return `Assertion (A): ${sentence(a)}\nReason (R): ${sentence(r)}\nChoose the correct option.`;
 }
 
-/** A true statement on the same topic that does not explain the assertion (for option B). */
-function unrelatedTruth(env: IFormEnv, c: ICausal): string | null {
-  const candidates = env.kb.terms
-    .filter(
-      (t) =>
-        // On A's topic, but sharing nothing with the stated cause: it must not explain A too.
-        t.sentence !== c.sentence && shares(t.sentence, c.effect) >= 1 && shares(t.sentence, c.cause) === 0,
-    )
-    .map((t) => t.sentence);
-  return candidates[0] ?? null;
+/** Words that make a sentence a reason or a consequence itself: such an R might explain A too. */
+const CAUSAL_WORDING =
+  /\b(?:because|since|so|therefore|thus|hence|caus(?:e|es|ed|ing)|due|result(?:s|ed|ing)?|leads?|led|allows?|enables?|prevents?|reasons?|why|explains?|responsible|consequen\w*|drives?|produces?|makes?|affects?|depends?|effects?)\b/i;
+
+/**
+ * A true statement on the same topic that does not explain the assertion (for option B): a defined
+ * term's sentence, else a lesson sentence of the passages that shares a content word with A and
+ * none with the stated cause, states no cause or consequence of its own, and reads on its own.
+ */
+export function unrelatedTruth(env: IFormEnv, c: ICausal): string | null {
+  // On A's topic, but sharing nothing with the stated cause: it must not explain A too.
+  const fits = (text: string) =>
+    text !== c.sentence &&
+    !c.sentence.includes(text) &&
+    shares(text, c.effect) >= 1 &&
+    shares(text, c.cause) === 0;
+  const fromTerms = env.kb.terms.map((t) => t.sentence).find(fits);
+  if (fromTerms) return fromTerms;
+  const fromLesson = env.kb.sentences.find(
+    (s) =>
+      s.standalone &&
+      !s.sideBox &&
+      !env.used.has(s.text) &&
+      fits(s.text) &&
+      // A lesson sentence must be about A's matter, not one shared word ("change", "organism").
+      shares(s.text, c.effect) >= 2 &&
+      !/\d/.test(s.text) &&
+      !PRONOUN.test(s.text) &&
+      !HEDGE.test(s.text) &&
+      !ABOUT_NAMES.test(s.text) &&
+      !CAUSAL_WORDING.test(s.text) &&
+      !/[;:()]/.test(s.text) &&
+      isFullClause(stripEnd(s.text)),
+  );
+  return fromLesson?.text ?? null;
 }
 
 const DANGLING =
@@ -100,13 +127,19 @@ const DANGLING =
 
 /** Causes worth asking about: no pronoun leaning on the other half, not about what things are called. */
 export function usableCauses(env: IFormEnv): ICausal[] {
-  return [...env.kb.causal]
+  const seen = new Set(env.kb.causal.map((c) => c.sentence));
+  // The main reader's causes, then those stated across two sentences it does not read
+  // ("S1. This is because S2.", "S1. This is why S2.").
+  const linked = extractLinkedCauses(env.kb.sentences).filter((c) => !seen.has(c.sentence));
+  return [...env.kb.causal, ...linked]
     .filter(
       (c) =>
         !env.used.has(c.sentence) &&
         !PRONOUN.test(c.effect) &&
         !PRONOUN.test(c.cause) &&
         !ABOUT_NAMES.test(c.effect) &&
+        // "The urea cycle is also referred to as the ornithine cycle": a name, not an effect.
+        !/\breferred to as\b/i.test(c.effect) &&
         // A half cut before its end ("… received much support, especially") is a fragment.
         !DANGLING.test(stripEnd(c.effect)) &&
         !DANGLING.test(stripEnd(c.cause)) &&
@@ -149,7 +182,10 @@ function arQuestion(env: IFormEnv, c: ICausal, v: { keyIndex: number; assertion:
 export const assertionReason: IForm = {
   id: "assertion-reason",
   fits: (type, level) => type === "mcq" && level === "Analyze",
-  available: (kb) => kb.causal.filter((c) => c.across).length + (kb.causal.length > 0 ? kb.terms.length : 0),
+  available: (kb) =>
+    kb.causal.filter((c) => c.across).length +
+    extractLinkedCauses(kb.sentences).length +
+    (kb.causal.length > 0 ? Math.max(kb.terms.length, 1) : 0),
   *build(env) {
     const usable = usableCauses(env);
     if (usable.length === 0)
