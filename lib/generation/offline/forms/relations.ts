@@ -125,6 +125,18 @@ export function unrelatedTruth(env: IFormEnv, c: ICausal): string | null {
 const DANGLING =
   /\b(?:especially|particularly|mainly|largely|partly|also|even|only|and|or|but|as|of|to|the|a|an|when|if|because)$/i;
 
+/**
+ * A half as the book writes its first word: "Therefore, tRNAs are …" gives "TRNAs are …" from
+ * the cause reader; the sentence's own "tRNAs" is put back (then `capital` leaves it alone).
+ */
+export function asWritten(half: string, sentence: string): string {
+  const first = /^\S+/.exec(half)?.[0] ?? "";
+  const own = first.charAt(0).toLowerCase() + first.slice(1);
+  return own !== first && /^\p{Ll}+\p{Lu}/u.test(own) && sentence.includes(own)
+    ? own + half.slice(first.length)
+    : half;
+}
+
 /** Causes worth asking about: no pronoun leaning on the other half, not about what things are called. */
 export function usableCauses(env: IFormEnv): ICausal[] {
   const seen = new Set(env.kb.causal.map((c) => c.sentence));
@@ -138,6 +150,10 @@ export function usableCauses(env: IFormEnv): ICausal[] {
         !PRONOUN.test(c.effect) &&
         !PRONOUN.test(c.cause) &&
         !ABOUT_NAMES.test(c.effect) &&
+        // One sentence without a causal connective ("the large numbers of land animals … result in
+        // increased carbon dioxide levels"): a noun phrase each side, neither reads as A or R.
+        (c.across || /\b(?:because|since|so|therefore|thus|hence|consequently)\b/i.test(c.sentence)) &&
+        !/^[a-z]+ed\b/.test(c.effect.trim()) &&
         // "The urea cycle is also referred to as the ornithine cycle": a name, not an effect.
         !/\breferred to as\b/i.test(c.effect) &&
         // A half cut before its end ("… received much support, especially") is a fragment.
@@ -195,8 +211,8 @@ export const assertionReason: IForm = {
           : "no stated cause",
       );
     for (const c of usable) {
-      const a = capital(stripEnd(c.effect));
-      const r = capital(stripEnd(c.cause));
+      const a = capital(stripEnd(asWritten(c.effect, c.sentence)));
+      const r = capital(stripEnd(asWritten(c.cause, c.sentence)));
       const other = unrelatedTruth(env, c);
       // A or R made false only by reversing a stated direction or quality (never "not"), and only
       // when cause and effect are two sentences: one "because" sentence is never split into A and R.

@@ -52,7 +52,8 @@ export function resolveSubject(reason: string, earlier: string): string {
   const named = /^(?:the|a|an)\b/i.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
   return `${named} ${m[2]!}`;
 }
-const capital = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+/** Upper-cases the first letter, except in "tRNA", "pH", "mRNA". */
+const capital = (t: string) => (/^\p{Ll}+\p{Lu}/u.test(t) ? t : t.charAt(0).toUpperCase() + t.slice(1));
 
 export function extractLinkedCauses(sentences: readonly ISentence[]): ICausal[] {
   const out: ICausal[] = [];
@@ -64,8 +65,9 @@ export function extractLinkedCauses(sentences: readonly ISentence[]): ICausal[] 
     const text = clauseOf(s.text);
     const earlier = capital(clauseOf(prev.text).replace(OPENER, ""));
     const push = (cause: string, effect: string) => {
-      if (!isStandalone(`${capital(cause)}.`) && cause !== earlier) return;
-      if (!isStandalone(`${capital(effect)}.`) && effect !== earlier) return;
+      const upper = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+      if (!isStandalone(`${upper(cause)}.`) && cause !== earlier) return;
+      if (!isStandalone(`${upper(effect)}.`) && effect !== earlier) return;
       if (!isFullClause(cause) || !isFullClause(effect)) return;
       // "Dispersion is defined as …. This happens because …": a definition is not an effect.
       if (DEFINITION.test(effect)) return;
