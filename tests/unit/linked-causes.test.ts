@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
+import { asWritten } from "@/lib/generation/offline/forms/relations";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import { extractLinkedCauses, resolveSubject } from "@/lib/generation/offline/knowledge/causes";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
@@ -132,5 +133,35 @@ describe("assertion–reason from a cause stated across two sentences", () => {
       }
     }
     expect(keys.has(0)).toBe(true);
+  });
+});
+
+describe("assertion–reason halves as the book writes them", () => {
+  it("puts back a lower-case first letter the book uses ('tRNAs', 'mRNA', 'pH')", () => {
+    expect(
+      asWritten(
+        "TRNAs are the molecules that actually translate the language of RNA",
+        "Aminoacyl-tRNAs bind to the ribosome. Therefore, tRNAs are the molecules that actually translate the language of RNA.",
+      ),
+    ).toBe("tRNAs are the molecules that actually translate the language of RNA");
+    expect(asWritten("The pH of blood stays near 7.4", "The pH of blood stays near 7.4.")).toBe(
+      "The pH of blood stays near 7.4",
+    );
+  });
+
+  it("writes no assertion–reason from a one-sentence 'X results in Y' (noun phrases, NCERT style)", () => {
+    const SMOG = chunk([
+      "### Air pollution",
+      "",
+      "The burning of fossil fuels in vehicles and factories results in increased levels of smoke and smog in cities.",
+      "Smog in cities is a thick mixture of smoke, fog and harmful gases.",
+    ]);
+    const found = [
+      ...createOfflineGenerator([SMOG], 1, [SMOG]).candidates(formSlot(DOC, "mcq", "Analyze"), {
+        used: new Set(),
+        keyAt: 1,
+      }),
+    ].filter((c) => c.form === "assertion-reason");
+    expect(found).toEqual([]);
   });
 });
