@@ -85,9 +85,13 @@ function arPrompt(a: string, r: string): string {
   return `Assertion (A): ${sentence(a)}\nReason (R): ${sentence(r)}\nChoose the correct option.`;
 }
 
-/** Words that make a sentence a reason or a consequence itself: such an R might explain A too. */
+/**
+ * Words that make a sentence a reason, a consequence or an effect itself: such an R might be part
+ * of A's explanation ("Angiotensin II raises blood pressure by constricting blood vessels" beside
+ * "The kidneys control blood pressure"), so it is never the unexplaining R of key B.
+ */
 const CAUSAL_WORDING =
-  /\b(?:because|since|so|therefore|thus|hence|caus(?:e|es|ed|ing)|due|result(?:s|ed|ing)?|leads?|led|allows?|enables?|prevents?|reasons?|why|explains?|responsible|consequen\w*|drives?|produces?|makes?|affects?|depends?|effects?)\b/i;
+  /\b(?:because|since|so|therefore|thus|hence|caus(?:e|es|ed|ing)|due|result(?:s|ed|ing)?|leads?|led|allows?|enables?|prevents?|reasons?|why|explains?|responsible|consequen\w*|drives?|produces?|makes?|affects?|depends?|effects?|influenc\w*|increas\w*|decreas\w*|raises?|lowers?|reduces?|stimulat\w*|inhibit\w*|controls?|regulat\w*|triggers?|promotes?|by [a-z]+ing)\b/i;
 
 /**
  * A true statement on the same topic that does not explain the assertion (for option B): a defined
