@@ -1,6 +1,6 @@
 import nlp from "compromise";
 import type { ICausal, IMonotonic } from "@/lib/generation/offline/knowledge";
-import { extractLinkedCauses } from "@/lib/generation/offline/knowledge/causes";
+import { linkedCausesOf } from "@/lib/generation/offline/knowledge/causes";
 import { analyseWorkedExample, problemFrom } from "@/lib/generation/offline/knowledge/numeric";
 import { isFullClause } from "@/lib/generation/offline/knowledge/relations";
 import { contentWords, stem } from "@/lib/text/tokenize";
@@ -146,7 +146,7 @@ export function usableCauses(env: IFormEnv): ICausal[] {
   const seen = new Set(env.kb.causal.map((c) => c.sentence));
   // The main reader's causes, then those stated across two sentences it does not read
   // ("S1. This is because S2.", "S1. This is why S2.").
-  const linked = extractLinkedCauses(env.kb.sentences).filter((c) => !seen.has(c.sentence));
+  const linked = linkedCausesOf(env.kb.sentences).filter((c) => !seen.has(c.sentence));
   return [...env.kb.causal, ...linked]
     .filter(
       (c) =>
@@ -204,7 +204,7 @@ export const assertionReason: IForm = {
   fits: (type, level) => type === "mcq" && level === "Analyze",
   available: (kb) =>
     kb.causal.filter((c) => c.across).length +
-    extractLinkedCauses(kb.sentences).length +
+    linkedCausesOf(kb.sentences).length +
     (kb.causal.length > 0 ? Math.max(kb.terms.length, 1) : 0),
   *build(env) {
     const usable = usableCauses(env);

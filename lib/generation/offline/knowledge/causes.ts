@@ -90,3 +90,14 @@ export function extractLinkedCauses(sentences: readonly ISentence[]): ICausal[] 
   });
   return out;
 }
+
+const LINKED = new WeakMap<readonly ISentence[], ICausal[]>();
+/** `extractLinkedCauses` read once per passage set (forms ask for it per slot and per level). */
+export function linkedCausesOf(sentences: readonly ISentence[]): ICausal[] {
+  let found = LINKED.get(sentences);
+  if (!found) {
+    found = extractLinkedCauses(sentences);
+    LINKED.set(sentences, found);
+  }
+  return found;
+}
