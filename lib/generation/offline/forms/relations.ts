@@ -1,6 +1,8 @@
 import nlp from "compromise";
 import type { ICausal, IMonotonic } from "@/lib/generation/offline/knowledge";
+import { linkedCausesOf } from "@/lib/generation/offline/knowledge/causes";
 import { analyseWorkedExample, problemFrom } from "@/lib/generation/offline/knowledge/numeric";
+import { isFullClause } from "@/lib/generation/offline/knowledge/relations";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import {
   capital,
@@ -83,30 +85,81 @@ function arPrompt(a: string, r: string): string {
   return `Assertion (A): ${sentence(a)}\nReason (R): ${sentence(r)}\nChoose the correct option.`;
 }
 
-/** A true statement on the same topic that does not explain the assertion (for option B). */
-function unrelatedTruth(env: IFormEnv, c: ICausal): string | null {
-  const candidates = env.kb.terms
-    .filter(
-      (t) =>
-        // On A's topic, but sharing nothing with the stated cause: it must not explain A too.
-        t.sentence !== c.sentence && shares(t.sentence, c.effect) >= 1 && shares(t.sentence, c.cause) === 0,
-    )
-    .map((t) => t.sentence);
-  return candidates[0] ?? null;
+/**
+ * Words that make a sentence a reason, a consequence or an effect itself: such an R might be part
+ * of A's explanation ("Angiotensin II raises blood pressure by constricting blood vessels" beside
+ * "The kidneys control blood pressure"), so it is never the unexplaining R of key B.
+ */
+const CAUSAL_WORDING =
+  /\b(?:because|since|so|therefore|thus|hence|caus(?:e|es|ed|ing)|due|result(?:s|ed|ing)?|leads?|led|allows?|enables?|prevents?|reasons?|why|explains?|responsible|consequen\w*|drives?|produces?|makes?|affects?|depends?|effects?|influenc\w*|increas\w*|decreas\w*|raises?|lowers?|reduces?|stimulat\w*|inhibit\w*|controls?|regulat\w*|triggers?|promotes?|by [a-z]+ing)\b/i;
+
+/**
+ * A true statement on the same topic that does not explain the assertion (for option B): a defined
+ * term's sentence, else a lesson sentence of the passages that shares a content word with A and
+ * none with the stated cause, states no cause or consequence of its own, and reads on its own.
+ */
+export function unrelatedTruth(env: IFormEnv, c: ICausal): string | null {
+  // On A's topic, but sharing nothing with the stated cause: it must not explain A too.
+  const fits = (text: string) =>
+    text !== c.sentence &&
+    !c.sentence.includes(text) &&
+    shares(text, c.effect) >= 1 &&
+    shares(text, c.cause) === 0;
+  const fromTerms = env.kb.terms.map((t) => t.sentence).find(fits);
+  if (fromTerms) return fromTerms;
+  const fromLesson = env.kb.sentences.find(
+    (s) =>
+      s.standalone &&
+      !s.sideBox &&
+      !env.used.has(s.text) &&
+      fits(s.text) &&
+      // A lesson sentence must be about A's matter, not one shared word ("change", "organism").
+      shares(s.text, c.effect) >= 2 &&
+      !/\d/.test(s.text) &&
+      !PRONOUN.test(s.text) &&
+      !HEDGE.test(s.text) &&
+      !ABOUT_NAMES.test(s.text) &&
+      !CAUSAL_WORDING.test(s.text) &&
+      !/[;:()]/.test(s.text) &&
+      isFullClause(stripEnd(s.text)),
+  );
+  return fromLesson?.text ?? null;
 }
 
 const DANGLING =
   /\b(?:especially|particularly|mainly|largely|partly|also|even|only|and|or|but|as|of|to|the|a|an|when|if|because)$/i;
 
+/**
+ * A half as the book writes its first word: "Therefore, tRNAs are …" gives "TRNAs are …" from
+ * the cause reader; the sentence's own "tRNAs" is put back (then `capital` leaves it alone).
+ */
+export function asWritten(half: string, sentence: string): string {
+  const first = /^\S+/.exec(half)?.[0] ?? "";
+  const own = first.charAt(0).toLowerCase() + first.slice(1);
+  return own !== first && /^\p{Ll}+\p{Lu}/u.test(own) && sentence.includes(own)
+    ? own + half.slice(first.length)
+    : half;
+}
+
 /** Causes worth asking about: no pronoun leaning on the other half, not about what things are called. */
 export function usableCauses(env: IFormEnv): ICausal[] {
-  return [...env.kb.causal]
+  const seen = new Set(env.kb.causal.map((c) => c.sentence));
+  // The main reader's causes, then those stated across two sentences it does not read
+  // ("S1. This is because S2.", "S1. This is why S2.").
+  const linked = linkedCausesOf(env.kb.sentences).filter((c) => !seen.has(c.sentence));
+  return [...env.kb.causal, ...linked]
     .filter(
       (c) =>
         !env.used.has(c.sentence) &&
         !PRONOUN.test(c.effect) &&
         !PRONOUN.test(c.cause) &&
         !ABOUT_NAMES.test(c.effect) &&
+        // One sentence without a causal connective ("the large numbers of land animals … result in
+        // increased carbon dioxide levels"): a noun phrase each side, neither reads as A or R.
+        (c.across || /\b(?:because|since|so|therefore|thus|hence|consequently)\b/i.test(c.sentence)) &&
+        !/^[a-z]+ed\b/.test(c.effect.trim()) &&
+        // "The urea cycle is also referred to as the ornithine cycle": a name, not an effect.
+        !/\breferred to as\b/i.test(c.effect) &&
         // A half cut before its end ("… received much support, especially") is a fragment.
         !DANGLING.test(stripEnd(c.effect)) &&
         !DANGLING.test(stripEnd(c.cause)) &&
@@ -149,7 +202,10 @@ function arQuestion(env: IFormEnv, c: ICausal, v: { keyIndex: number; assertion:
 export const assertionReason: IForm = {
   id: "assertion-reason",
   fits: (type, level) => type === "mcq" && level === "Analyze",
-  available: (kb) => kb.causal.filter((c) => c.across).length + (kb.causal.length > 0 ? kb.terms.length : 0),
+  available: (kb) =>
+    kb.causal.filter((c) => c.across).length +
+    linkedCausesOf(kb.sentences).length +
+    (kb.causal.length > 0 ? Math.max(kb.terms.length, 1) : 0),
   *build(env) {
     const usable = usableCauses(env);
     if (usable.length === 0)
@@ -159,8 +215,8 @@ export const assertionReason: IForm = {
           : "no stated cause",
       );
     for (const c of usable) {
-      const a = capital(stripEnd(c.effect));
-      const r = capital(stripEnd(c.cause));
+      const a = capital(stripEnd(asWritten(c.effect, c.sentence)));
+      const r = capital(stripEnd(asWritten(c.cause, c.sentence)));
       const other = unrelatedTruth(env, c);
       // A or R made false only by reversing a stated direction or quality (never "not"), and only
       // when cause and effect are two sentences: one "because" sentence is never split into A and R.
