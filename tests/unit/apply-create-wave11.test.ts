@@ -33,7 +33,9 @@ describe("equations whose symbols another selected passage names", () => {
       ).map(show),
     ).toEqual([["Q = mcΔT", "heat", "mass", "specific heat", "change in temperature"]]);
     expect(
-      eqs("### Waves\n\nFor light, c = fλ, where c is the speed of light, f is the frequency and λ is the wavelength.")
+      eqs(
+        "### Waves\n\nFor light, c = fλ, where c is the speed of light, f is the frequency and λ is the wavelength.",
+      )
         .map(show)
         .map((s) => s[1]),
     ).toEqual(["speed of light"]);
@@ -49,7 +51,9 @@ describe("equations whose symbols another selected passage names", () => {
 
   it("says why an equation is given up", () => {
     const why: string[] = [];
-    extractEquations([testChunk("### Motion\n\nWe use x = yz here.", 0, "2.1 Motion", "d1")], (w) => why.push(w));
+    extractEquations([testChunk("### Motion\n\nWe use x = yz here.", 0, "2.1 Motion", "d1")], (w) =>
+      why.push(w),
+    );
     expect(why).toEqual(["x not named (x = yz)"]);
   });
 });
@@ -85,12 +89,18 @@ describe("a school practical that tests a stated equation (Create)", () => {
       ),
     ).toEqual(["potential difference → current (use the same resistor, kept at the same temperature)"]);
     // A constant of nature, no instrument reading, or a speed that cannot be held.
-    expect(planOf("### Weight\n\nW = mg, where W is the weight and m is the mass of the object.")).toEqual([]);
+    expect(planOf("### Weight\n\nW = mg, where W is the weight and m is the mass of the object.")).toEqual(
+      [],
+    );
     expect(
-      planOf("### Speed\n\nv = d/t, where v is the average speed, d is the distance travelled and t is the time."),
+      planOf(
+        "### Speed\n\nv = d/t, where v is the average speed, d is the distance travelled and t is the time.",
+      ),
     ).toEqual([]);
     expect(
-      planOf("### Light\n\nc = fλ, where c is the speed of light, f is the frequency and λ is the wavelength."),
+      planOf(
+        "### Light\n\nc = fλ, where c is the speed of light, f is the frequency and λ is the wavelength.",
+      ),
     ).toEqual([]);
   });
 
@@ -102,10 +112,13 @@ describe("a school practical that tests a stated equation (Create)", () => {
       "7a1c2e4a-1b2c-4d3e-8f40-1234567890f2",
     );
     const found = [
-      ...createOfflineGenerator([chunk], 1, [chunk]).candidates(formSlot(chunk.documentId, "long", "Create"), {
-        used: new Set(),
-        keyAt: 0,
-      }),
+      ...createOfflineGenerator([chunk], 1, [chunk]).candidates(
+        formSlot(chunk.documentId, "long", "Create"),
+        {
+          used: new Set(),
+          keyAt: 0,
+        },
+      ),
     ].filter((c) => c.form === "equation-plan");
     const q = found[0]?.question;
     expect(q?.promptText).toMatch(/how the force of friction depends on the normal force/);
@@ -169,18 +182,71 @@ describe("a stated effect whose subject is the previous sentence's (It …, This
 
   it("refuses a subject of another kind or number, or a previous subject that is no one thing (NCERT style)", () => {
     expect(
-      effectsOf("Insulin is a hormone made by the pancreas.", "This enzyme lowers the level of glucose in blood."),
+      effectsOf(
+        "Insulin is a hormone made by the pancreas.",
+        "This enzyme lowers the level of glucose in blood.",
+      ),
     ).toEqual([]);
     expect(
-      effectsOf("Gibberellins are a group of plant hormones.", "It increases the rate of germination of seeds."),
+      effectsOf(
+        "Gibberellins are a group of plant hormones.",
+        "It increases the rate of germination of seeds.",
+      ),
     ).toEqual([]);
     expect(
-      effectsOf("Many hormones are made by the pituitary gland.", "They increase the rate of growth of bones."),
+      effectsOf(
+        "Many hormones are made by the pituitary gland.",
+        "They increase the rate of growth of bones.",
+      ),
     ).toEqual([]);
     const far = [
       testSentence("Amylase is an enzyme present in saliva.", { position: 0 }),
       testSentence("It increases the rate of digestion of starch.", { position: 2, standalone: false }),
     ];
     expect(resolveLead(far[1]!, far)).toBeNull();
+  });
+});
+
+describe("equation questions a physics teacher would set", () => {
+  const WAVES = testChunk(
+    "### Wave Speed\n\nThe speed of a wave is v_w = fλ, where v_w is the wave speed, f is the frequency and λ is the wavelength.",
+    0,
+    "13.2 Wave Properties",
+    "7a1c2e4a-1b2c-4d3e-8f40-1234567890f3",
+  );
+  it("never varies a wave's speed with its frequency or wavelength (the medium sets it)", () => {
+    const gen = createOfflineGenerator([WAVES], 1, [WAVES]);
+    for (const level of ["Analyze", "Evaluate"] as const) {
+      const found = [
+        ...gen.candidates(formSlot(WAVES.documentId, "mcq", level), { used: new Set(), keyAt: 0 }),
+        ...gen.candidates(formSlot(WAVES.documentId, "short", level), { used: new Set(), keyAt: 0 }),
+      ].filter((c) => c.form === "equation-data" || c.form === "equation-claim");
+      for (const c of found)
+        expect(c.question.promptText).not.toMatch(
+          /measured the (?:wave )?speed|the (?:wave )?speed (?:doubles|becomes)/,
+        );
+    }
+  });
+
+  it("gives a specific heat a school material has (hundreds to thousands of J/(kg⋅K))", () => {
+    const chunk = testChunk(
+      "### Specific Heat\n\nThe heat transferred is Q = mcΔT, where m is the mass, c is the specific heat and ΔT is the change in temperature.",
+      0,
+      "11.2 Heat, Specific Heat, and Heat Transfer",
+      "7a1c2e4a-1b2c-4d3e-8f40-1234567890f4",
+    );
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const q = [
+        ...createOfflineGenerator([chunk], seed, [chunk]).candidates(
+          formSlot(chunk.documentId, "mcq", "Apply"),
+          {
+            used: new Set(),
+            keyAt: 0,
+          },
+        ),
+      ].find((c) => c.form === "equation-problem")?.question;
+      const c = /specific heat c = ([\d.,]+) J/.exec(q?.promptText ?? "");
+      if (c) expect(Number(c[1]!.replace(/,/g, ""))).toBeGreaterThanOrEqual(100);
+    }
   });
 });
