@@ -80,6 +80,11 @@ describe("a school practical that tests a stated equation (Create)", () => {
       "net external force → acceleration (keep the mass the same)",
       "mass → acceleration (keep the pulling force the same (the same hanging mass))",
     ]);
+    // A hanging mass adds to the mass accelerated: the force is changed by moving masses to the hanger.
+    const [byForce] = eqs(
+      "### Newton's Second Law\n\nF_net = ma, where F_net is the net external force, m is the mass of the system, and a is the acceleration.",
+    ).flatMap((e) => equationPlans(e));
+    expect(byForce?.setBy).toMatch(/from the trolley to a hanger .* total mass accelerated stays the same/);
   });
 
   it("plans the NCERT Ohm's law practical and refuses laws a school cannot test this way", () => {

@@ -376,8 +376,8 @@ function citedSentences(q: TQuestion, ctx: IGateContext): IGateSentence[] {
  */
 const PLAN_METHOD = new Set(
   `graph plot plots straight line origin directly inversely proportional square mean average reading readings
-  known mass masses load loading hanging pulley string level surface surfaces object supply heater switched
-  time same`
+  known mass masses load loading hanging hanger pulley string trolley total level surface surfaces object supply
+  heater switched time same moving`
     .split(/\s+/)
     .map(stem),
 );

@@ -57,7 +57,7 @@ const ROLES: readonly [RegExp, IRole][] = [
   [
     /^mass$/,
     {
-      set: "by adding known masses, checked on a balance",
+      set: "by using different masses, measured on a balance",
       read: "a balance",
       hold: "keep the mass the same",
     },
@@ -124,12 +124,18 @@ export function equationPlans(eq: IEquation, why?: (step: string) => void): IEqu
         why?.("equation plan: a quantity of the equation cannot be held the same in a school lab");
         continue;
       }
+      // F = ma: a hanging mass also adds to the mass accelerated, so the force is changed by moving
+      // masses from the trolley to the hanger (the total mass stays the same).
+      const accelerated = all.some((q) => /\bacceleration$/.test(q.name));
       out.push({
         eq,
         input,
         output,
         exponent: e,
-        setBy: rin.set,
+        setBy:
+          accelerated && /\bforce$/.test(input.name)
+            ? "by moving known masses from the trolley to a hanger on a string over a pulley, so the total mass accelerated stays the same"
+            : rin.set,
         readWith: rout.read,
         holds: holds as string[],
       });
@@ -180,10 +186,8 @@ export const equationPlan: IForm = {
       env.trace?.("equation plan: no stated equation with its symbols named");
     const seen = new Set<string>();
     for (const eq of env.kb.equations) {
-      if (env.used.has(eq.quote)) {
-        env.trace?.("equation plan: equation already used in the set");
-        continue;
-      }
+      // A calculation with the equation may already be in the set: a practical that tests it is
+      // another demand (Create), on the same cited equation.
       for (const p of equationPlans(eq, env.trace)) {
         // One plan per pair of quantities (a_c = v²/r and a_c = (v²)/r are one law).
         const id = `${p.input.name}|${p.output.name}`;
