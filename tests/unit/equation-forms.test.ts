@@ -66,8 +66,8 @@ describe("equations stated in the passages", () => {
     expect(extractEquations([wrong as IContextChunk])).toEqual([]);
   });
 
-  // No Create: plans from an equation alone were removed after round 11 (readers rejected them).
-  it("builds a question at Apply, Analyze and Evaluate that the gate passes, and no plan from the equation", () => {
+  // No plan from an equation alone (removed after round 11: readers rejected them); see below.
+  it("builds a question at Apply, Analyze and Evaluate that the gate passes, and only school-practical plans", () => {
     const gen = createOfflineGenerator([chunk], 3);
     const ctx = createGateContext([chunk]);
     const wanted: [EQuestionType, EBloomLevel][] = [
@@ -88,10 +88,17 @@ describe("equations stated in the passages", () => {
       if (q.type === "mcq") expect(new Set(q.options).size).toBe(4);
       else expect((q.markingScheme ?? []).reduce((n, p) => n + p.marks, 0)).toBe(q.marks);
     }
+    // Round 10's plans from an equation alone stay removed; wave 11's school practicals of it
+    // (equation-plan) never hold the acceleration fixed and read only what an instrument reads.
     const plans = [...gen.candidates(slot("short", "Create"), { used: new Set(), keyAt: 2 })].filter((c) =>
       c.form.startsWith("equation-"),
     );
-    expect(plans).toEqual([]);
+    expect(plans.every((c) => c.form === "equation-plan")).toBe(true);
+    for (const c of plans) {
+      const answer = c.question.type === "mcq" ? "" : c.question.suggestedAnswer;
+      expect(answer).not.toMatch(/keep the acceleration/i);
+      expect(answer).toMatch(/Measure the (?:acceleration|force of friction) with /);
+    }
   });
 
   it("computes the numeric answer from the equation (F = ma with the values in the stem)", () => {

@@ -370,6 +370,18 @@ function citedSentences(q: TQuestion, ctx: IGateContext): IGateSentence[] {
   return ctx.sentences.filter((s) => keys.has(s.key));
 }
 
+/**
+ * In a plan, the words of a school practical's method and of reading its graph (wave 11: plans
+ * that test a stated equation load a block with masses and plot y against x): method, not facts.
+ */
+const PLAN_METHOD = new Set(
+  `graph plot plots straight line origin directly inversely proportional square mean average reading readings
+  known mass masses load loading hanging hanger pulley string trolley total level surface surfaces object supply
+  heater switched time same moving`
+    .split(/\s+/)
+    .map(stem),
+);
+
 /** Words of a marking scheme that are about marking, not about the subject. */
 const SCHEME_WORDS = new Set(
   `identify identifies identified state states stated name names correct correctly correction incorrect claim claims
@@ -458,6 +470,7 @@ export function answerSupport(q: TQuestion, ctx: IGateContext): number | null {
     ...cited.flatMap((s) => [...s.stems]),
     ...stemSet(q.promptText),
     ...(plan ? PLAN_CONDITIONS : []),
+    ...(plan ? PLAN_METHOD : []),
   ]);
   const answer = [q.suggestedAnswer, ...(q.markingScheme ?? []).map((p) => p.point)].join(" ");
   const subject = new Set(

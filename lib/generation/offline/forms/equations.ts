@@ -77,6 +77,10 @@ const EXPONENTS: Record<string, readonly number[]> = {
   "W/m²": [-3, -2],
   "N/C": [3, 4],
   K: [2],
+  // Wave 11: specific heats of school materials (lead 130 … water 4200), capacitors in μF, lab magnets.
+  "J/(kg⋅K)": [2, 3],
+  F: [-6, -5],
+  T: [-2, -1],
 };
 
 function pickValue(q: IQuantity, random: () => number): number {
@@ -377,9 +381,14 @@ function dependences(eq: IEquation): IDependence[] {
   const out: IDependence[] = [];
   const all = quantities(eq);
   const powerOf = (q: IQuantity) => (q === eq.subject ? 1 : ((q as IFactor).power ?? 0));
+  // A wave's speed is set by its medium (wave 11 reading: "kept the wavelength the same and
+  // measured the speed for four frequencies"): in v = fλ only frequency (or period) and
+  // wavelength change together, the speed held.
+  const wave = all.some((q) => /\bwavelength\b/.test(q.name));
   for (const output of all)
     for (const input of all) {
       if (output === input || isGravity(input) || isGravity(output)) continue;
+      if (wave && /\b(?:speed|velocity)\b/.test(`${output.name} ${input.name}`)) continue;
       // subject = Π f^p: with the rest fixed, output ∝ input^e.
       const po = powerOf(output);
       const pi = powerOf(input);

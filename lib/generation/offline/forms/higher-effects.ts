@@ -101,7 +101,7 @@ export const predictEffect: IForm = {
     for (const e of effects) {
       const p = effectPrediction(e);
       const sources = [{ chunkKey: e.chunkKey, quote: e.sentence }];
-      const explanation = `The text states that ${lower(stripEnd(e.sentence))}. So ${p.because}.`;
+      const explanation = `The text states that ${lower(stripEnd(e.stated ?? e.sentence))}. So ${p.because}.`;
       if (env.slot.type === "mcq") {
         const q = mcq(env, {
           prompt: p.stem,
@@ -115,7 +115,7 @@ export const predictEffect: IForm = {
       }
       const q = written(env, {
         prompt: `${p.stem} Explain your prediction.`,
-        answer: `${p.key}. The text states that ${lower(stripEnd(e.sentence))}; ${p.because}.`,
+        answer: `${p.key}. The text states that ${lower(stripEnd(e.stated ?? e.sentence))}; ${p.because}.`,
         points: [
           { point: `Predicts that ${lower(p.key)}`, weight: 1 },
           { point: `Uses the stated effect: ${p.stated}`, weight: 1 },

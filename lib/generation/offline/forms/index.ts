@@ -8,6 +8,7 @@ import { classifySort, classifyWritten } from "./classify";
 import type { IForm } from "./common";
 import { equationClaim, equationData, equationProblem } from "./equations";
 import { predictEffect } from "./higher-effects";
+import { equationPlan } from "./higher-equation-plan";
 import { designInvestigation } from "./higher-investigation";
 import { equationChoice, equationScaling } from "./mcq-equations";
 import { exampleMcq } from "./mcq-examples";
@@ -95,6 +96,7 @@ export const FORMS: readonly IForm[] = [
   judgeException,
   // Create
   designInvestigation,
+  equationPlan,
   // Any level the gate reads it at: the book's own keyed MCQs, after the forms above.
   bookQuestion,
 ];

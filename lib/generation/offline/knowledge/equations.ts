@@ -57,6 +57,9 @@ const UNITS: readonly [RegExp, string][] = [
   [/\bmoment of inertia\b/, "kg⋅m^2"],
   [/\btorque\b/, "N⋅m"],
   [/\blatent heat\b/, "J/kg"],
+  [/\bspecific heat(?: capacity)?\b/, "J/(kg⋅K)"],
+  [/\bcapacitance\b/, "F"],
+  [/\bmagnetic field(?: strength)?\b/, "T"],
   [/\bentropy\b/, "J/K"],
   [/\bintensity\b/, "W/m^2"],
   [/\belectric field\b/, "N/C"],
@@ -130,6 +133,14 @@ const STANDARD: Record<string, readonly string[]> = {
   Δt: ["time interval", "time"],
   Δp: ["change in momentum"],
   Δv: ["change in velocity"],
+  ΔT: ["change in temperature", "temperature change"],
+  λ: ["wavelength"],
+  f: ["frequency"],
+  q: ["charge"],
+  ω: ["angular speed", "angular velocity"],
+  v_w: ["wave speed", "speed of the wave"],
+  c: ["specific heat", "specific heat capacity"],
+  U_E: ["electric potential energy"],
   Δd: ["displacement"],
 };
 
@@ -274,38 +285,65 @@ export const FIXED: Record<string, { name: string; value: number; text: string }
   c: { name: "speed of light", value: 3.0e8, text: "c = 3.0 × 10⁸ m/s" },
 };
 
-/** Every usable equation stated in the question-worthy text of the passages. */
-export function extractEquations(chunks: readonly IContextChunk[]): IEquation[] {
+/** Every usable equation stated in the question-worthy text of the passages (`why`: each equation given up, and the step). */
+export function extractEquations(
+  chunks: readonly IContextChunk[],
+  why?: (step: string) => void,
+): IEquation[] {
   const out: IEquation[] = [];
   const seen = new Set<string>();
-  for (const chunk of chunks) {
-    const text = questionWorthyText(chunk, EQUATION_ZONES);
+  const drop = (text: string, step: string) => {
+    why?.(`${step} (${text})`);
+  };
+  const texts = chunks.map((c) => questionWorthyText(c, EQUATION_ZONES));
+  for (const [i, chunk] of chunks.entries()) {
+    const text = texts[i]!;
+    const others = texts.filter((_, j) => j !== i).join("\n\n");
     for (const m of text.matchAll(EQUATION_RE)) {
       const lhs = m[1]!;
       const rhs = m[2]!.replace(/[.,;]+$/, "");
       const law = parseLaw(rhs);
+      const shown = `${lhs} = ${rhs}`;
       // A law relates at least two quantities to the subject ("T = W" is a step, not a law).
-      if (!law || law.factors.length < 2) continue;
-      if (law.factors.some((f) => CONSTANTS.has(f.symbol) || f.symbol === lhs)) continue;
+      if (!law || law.factors.length < 2) {
+        if (law === null) drop(shown, "not a product or quotient of symbols");
+        continue;
+      }
+      if (law.factors.some((f) => CONSTANTS.has(f.symbol) || f.symbol === lhs)) {
+        drop(shown, "a constant or the subject again");
+        continue;
+      }
       const key = `${lhs}=${rhs}`;
       if (seen.has(key)) continue;
-      const subject = quantity(lhs, text);
-      if (!subject) continue;
+      const subject = quantity(lhs, text, others);
+      if (!subject) {
+        drop(shown, `${lhs} not named`);
+        continue;
+      }
       const factors: IFactor[] = [];
       for (const f of law.factors) {
-        const q = quantity(f.symbol, text);
-        if (!q) break;
+        const q = quantity(f.symbol, text, others);
+        if (!q) {
+          drop(shown, `${f.symbol} not named`);
+          break;
+        }
         factors.push({ ...q, power: f.power });
       }
       if (factors.length !== law.factors.length) continue;
       // Two factors of one quantity ("mass" twice) or the subject again: not a law to vary.
       const names = new Set([subject.name, ...factors.map((f) => f.name)]);
-      if (names.size !== factors.length + 1) continue;
-      if (!dimsAgree(subject, factors)) continue;
+      if (names.size !== factors.length + 1) {
+        drop(shown, `one quantity twice (${[subject.name, ...factors.map((f) => f.name)].join(", ")})`);
+        continue;
+      }
+      if (!dimsAgree(subject, factors)) {
+        drop(shown, `units disagree (${[subject.name, ...factors.map((f) => f.name)].join(", ")})`);
+        continue;
+      }
       seen.add(key);
       const at = m.index ?? 0;
       out.push({
-        text: `${lhs} = ${rhs}`,
+        text: shown,
         subject,
         factors,
         coefficient: law.coefficient,
@@ -317,15 +355,18 @@ export function extractEquations(chunks: readonly IContextChunk[]): IEquation[] 
   return out;
 }
 
-function quantity(symbol: string, text: string): IQuantity | null {
-  // g is a given (9.8 m/s²) in every school problem, named or not; c when the passage names light.
+function quantity(symbol: string, text: string, others = ""): IQuantity | null {
+  // g is a given (9.8 m/s²) in every school problem, named or not; c when the passage names light
+  // (otherwise c is what the passage names it: "the symbol c stands for specific heat").
   const fixed = FIXED[symbol];
   const name =
     fixed && (symbol === "g" || /\bspeed of light\b/i.test(text))
       ? fixed.name
-      : fixed
+      : symbol === "g"
         ? null
-        : nameOf(symbol, text);
+        : // A symbol the equation's own passage does not name, named in another selected passage
+          // of the lesson ("where m is the mass" beside the worked example that uses Q = mcΔT).
+          (nameOf(symbol, text) ?? (others ? nameOf(symbol, others) : null));
   if (!name) return null;
   const unit = unitOfName(name);
   return unit ? { symbol, name, unit: unit.unit, dims: unit.dims } : null;

@@ -665,6 +665,11 @@ export interface IEffect {
   required: boolean;
   sentence: string;
   chunkKey: string;
+  /**
+   * The sentence as read when its opening pronoun was put back to the previous sentence's subject
+   * ("It stimulates …" → "Oxytocin stimulates …"); `sentence` is then both sentences, as quoted.
+   */
+  stated?: string;
 }
 
 const RAISE_V =
@@ -769,6 +774,53 @@ function effectClauses(text: string): string[] {
     );
 }
 
+/** The subject of a sentence that says what it is: "Oxytocin is …", "Growth hormone (GH) is produced …". */
+const DEFINED_SUBJECT =
+  /^((?:The )?\p{L}[\p{L}\p{N}-]*(?: [\p{L}\p{N}-]+){0,3}?)(?: \([^()]{1,20}\))? (is|are|was|were) /u;
+/** "It …", "They …", "This hormone …", "These enzymes …" opening a sentence, then a verb (lower case). */
+const LEAD_PRONOUN = /^(?:(It|They)|(This|These) ([a-z][a-z-]{2,}))\s+(?=[a-z])/;
+
+/**
+ * A sentence opening with "It", "They", "This hormone" or "These enzymes" right after a sentence
+ * (same passage and block) whose subject says what it is, and that subject agrees in number and,
+ * for "This X", is an X ("Oxytocin is a hormone …" before "This hormone stimulates …"): the
+ * sentence with that subject put in, and the two sentences as the quote. Null when the reading
+ * is not that sure, or the sentence still leans on its context once the subject is put in.
+ */
+export function resolveLead(
+  s: ISentence,
+  sentences: readonly ISentence[],
+): { text: string; quote: string } | null {
+  const m = LEAD_PRONOUN.exec(s.text);
+  if (!m) return null;
+  const prev = sentences.find(
+    (p) => p.chunkKey === s.chunkKey && p.heading === s.heading && p.position === s.position - 1,
+  );
+  if (!prev?.standalone || prev.sideBox) return null;
+  const d = DEFINED_SUBJECT.exec(prev.text);
+  if (!d) return null;
+  const subject = d[1]!;
+  const plural = /^(?:are|were)$/.test(d[2]!);
+  if (ANAPHORA.test(subject) || /^(?:a|an|some|many|most|all|each|every|both|there|one|two)\b/i.test(subject))
+    return null;
+  if (plural !== (m[1] === "They" || m[2] === "These")) return null;
+  const kind = m[3];
+  if (kind) {
+    // "This hormone": the subject is a hormone, by its name or by what the sentence says it is.
+    const isKind =
+      subject.toLowerCase().split(/\s+/).pop() === kind ||
+      new RegExp(`^${escapeRe(d[0])}(?:an?|the|one of the)? ?(?:[\\p{L}-]+ ){0,3}${kind}\\b`, "u").test(
+        prev.text,
+      );
+    if (!isKind) return null;
+  }
+  const text = `${subject} ${s.text.slice(m[0].length)}`;
+  if (!isStandalone(text)) return null;
+  return { text, quote: `${prev.text} ${s.text}` };
+}
+
+const escapeRe = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /**
  * The stated effects of the sentences. `why` (diagnostics only, `eval:generation --why`) hears the
  * step at which a clause worded like an effect was given up.
@@ -779,8 +831,13 @@ export function extractEffects(sentences: readonly ISentence[], why?: (step: str
   const clauses = withClauses(sentences).flatMap(({ s, text }) =>
     effectClauses(text).map((c) => ({ s, text: c })),
   );
-  for (const { s, text: raw } of clauses) {
-    if (s.sideBox || !s.standalone || /\d/.test(raw)) {
+  for (const clause of clauses) {
+    const { s } = clause;
+    let raw = clause.text;
+    // "It stimulates …" right after "Oxytocin is a hormone …": read with the subject put back.
+    const lead = !s.standalone && raw === s.text ? resolveLead(s, sentences) : null;
+    if (lead) raw = lead.text;
+    if (s.sideBox || (!s.standalone && !lead) || /\d/.test(raw)) {
       if (why && EFFECT_WORD.test(raw))
         why(
           `effects: ${s.sideBox ? "in a side box" : !s.standalone ? "leans on its context" : "has a number"}`,
@@ -813,7 +870,16 @@ export function extractEffects(sentences: readonly ISentence[], why?: (step: str
       const id = `${a}|${t}`;
       if (seen.has(id)) return;
       seen.add(id);
-      out.push({ kind: "effect", agent, target, sign, required, sentence: s.text, chunkKey: s.chunkKey });
+      out.push({
+        kind: "effect",
+        agent,
+        target,
+        sign,
+        required,
+        sentence: lead ? lead.quote : s.text,
+        chunkKey: s.chunkKey,
+        ...(lead ? { stated: lead.text } : {}),
+      });
     };
     let m = WITHOUT.exec(text);
     if (m) {
