@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { compareSiblings, headPairs, listKind } from "@/lib/generation/offline/forms/written-compare";
+import { buildKnowledge } from "@/lib/generation/offline/knowledge";
+import type { IContextChunk, TQuestion } from "@/types/generation.types";
+import { formSlot } from "../support/form-slots";
+
+// Round 13 (wave 11): kinds the sibling finders missed. Passages in the style of OpenStax Physics /
+// Biology 2e (CC BY 4.0) and an Indian board (NCERT Class 9 "Force and Laws of Motion") textbook.
+const DOC = "7a1c2e4a-1b2c-4d3e-8f40-123456789abc";
+const kbOf = (section: string, ...lines: string[]) =>
+  buildKnowledge([
+    {
+      documentId: DOC,
+      chunkIndex: 0,
+      title: "Book",
+      sectionPath: `Chapter 3: Book > ${section}`,
+      content: [`### ${section.replace(/^[\d.]+\s*/, "")}`, "", ...lines].join("\n"),
+    } satisfies IContextChunk,
+  ]);
+const envOf = (kb: ReturnType<typeof buildKnowledge>) => ({
+  kb,
+  slot: formSlot(DOC, "short", "Understand"),
+  random: () => 0.5,
+  keyAt: 0,
+  used: new Set<string>(),
+  trace: (_s: string) => {},
+});
+const points = (q: TQuestion | undefined) =>
+  q && q.type !== "mcq" ? (q.markingScheme ?? []).map((p) => p.point) : [];
+
+describe("listKind: a broad head narrowed by a content modifier is a kind", () => {
+  it("reads “heat transfer methods” and “temperature scales”, not “small molecules”", () => {
+    expect(
+      listKind(
+        "There are three different heat transfer methods: conduction, convection, and radiation.",
+        "conduction",
+        "convection",
+      ),
+    ).toBe("heat transfer methods");
+    expect(
+      listKind(
+        "There are three main temperature scales: Celsius, Fahrenheit, and Kelvin.",
+        "Celsius",
+        "Kelvin",
+      ),
+    ).toBe("temperature scales");
+    expect(listKind("Water, oxygen and carbon dioxide are small molecules.", "water", "oxygen")).toBeNull();
+    expect(listKind("Nuclei, ribosomes and vacuoles are key structures.", "nuclei", "ribosomes")).toBeNull();
+  });
+});
+
+describe("compare-siblings: names of one head with different modifiers", () => {
+  it("Physics: kinetic and static friction, subjects of sentences far apart (no parallel pair)", () => {
+    const kb = kbOf(
+      "5.1 Friction",
+      "Friction is a force that opposes relative motion between systems in contact.",
+      "Kinetic friction acts on an object that is sliding over a surface, opposing its motion.",
+      "The coefficient of friction depends on the two surfaces that are in contact.",
+      "Pushing a heavy crate across a floor takes a steady effort once it has started to move.",
+      "Engineers measure these forces with a spring scale attached to the object.",
+      "A rougher surface usually means a larger coefficient.",
+      "Lubricants such as oil reduce the effect between moving parts of a machine.",
+      "Static friction acts on an object at rest and can grow up to a maximum value before the object slips.",
+    );
+    const q = [...compareSiblings.build(envOf(kb))][0];
+    expect(q?.promptText).toMatch(/^Compare kinetic friction and static friction/i);
+    expect(points(q)).toContain("Similarity: both are kinds of friction");
+    expect(q?.type === "short" && q.suggestedAnswer).toMatch(
+      /whereas static friction acts on an object at rest/,
+    );
+  });
+
+  it("Biology: aerobic and anaerobic respiration are opposites, not one thing at two stages", () => {
+    const kb = kbOf(
+      "7.1 Energy in Living Systems",
+      "Aerobic respiration uses oxygen as the final electron acceptor and releases a large amount of ATP.",
+      "Many bacteria live in places where there is little oxygen.",
+      "Yeasts are used to make bread and beer.",
+      "Muscle cells can switch between pathways during hard exercise.",
+      "Some archaea live in hot springs and deep-sea vents.",
+      "Fermentation is another way to regenerate NAD+ without oxygen.",
+      "Anaerobic respiration uses another inorganic molecule as the final electron acceptor and releases less ATP.",
+    );
+    const q = [...compareSiblings.build(envOf(kb))][0];
+    expect(q?.promptText).toMatch(/^Compare aerobic respiration and anaerobic respiration/i);
+    expect(points(q)).toContain("Similarity: both are kinds of respiration");
+  });
+
+  it("Indian board: balanced and unbalanced forces; one name inside the other is no pair", () => {
+    const kb = kbOf(
+      "9.1 Balanced and Unbalanced Forces",
+      "Balanced forces produce no change in the state of rest or of uniform motion of an object.",
+      "A football kicked on a field rolls for some time before it stops.",
+      "The players push the ball with their feet.",
+      "The ball slows down because the grass resists its motion.",
+      "A child pulls a toy cart along a smooth floor.",
+      "Unbalanced forces produce a change in the speed or the direction of motion of an object.",
+    );
+    const q = [...compareSiblings.build(envOf(kb))][0];
+    expect(q?.promptText).toMatch(/^Compare balanced forces and unbalanced forces/i);
+    expect(
+      headPairs(
+        envOf(
+          kbOf(
+            "4.3 Net Force",
+            "Net force is the sum of all forces.",
+            "Net external force acts from outside the system.",
+          ),
+        ),
+        ["net force", "net external force"],
+      ),
+    ).toEqual([]);
+  });
+
+  it("refuses features of different kinds for a head pair", () => {
+    const kb = kbOf(
+      "6.2 Energy",
+      "Kinetic energy depends on the mass and the speed of an object.",
+      "Potential energy was first named by the engineer William Rankine in the nineteenth century.",
+    );
+    expect([...compareSiblings.build(envOf(kb))]).toEqual([]);
+  });
+});
