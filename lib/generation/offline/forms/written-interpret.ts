@@ -1,6 +1,6 @@
 import { FIXED, type IEquation, type IFactor } from "@/lib/generation/offline/knowledge/equations";
 import { prettyMath } from "@/lib/generation/offline/knowledge/numeric/units";
-import { andList, formUseKey, type IForm, type IFormEnv, written } from "./common";
+import { andList, capital, formUseKey, type IForm, type IFormEnv, written } from "./common";
 
 /**
  * Understand, written: put a stated equation into words ("interpreting" in the rubric: from
@@ -20,13 +20,13 @@ const show = (s: string) =>
     (_m, a: string | undefined, b: string | undefined) => `_${a ?? b}`,
   );
 
-const HOW: Record<string, { relation: string; doubling: string }> = {
-  "1": { relation: "directly proportional to", doubling: "doubling it doubles" },
-  "-1": { relation: "inversely proportional to", doubling: "doubling it halves" },
-  "2": { relation: "proportional to the square of", doubling: "doubling it makes four times as large" },
+const HOW: Record<string, { relation: string; doubling: (y: string) => string }> = {
+  "1": { relation: "directly proportional to", doubling: (y) => `doubles the ${y}` },
+  "-1": { relation: "inversely proportional to", doubling: (y) => `halves the ${y}` },
+  "2": { relation: "proportional to the square of", doubling: (y) => `makes the ${y} four times as large` },
   "-2": {
     relation: "inversely proportional to the square of",
-    doubling: "doubling it makes a quarter as large",
+    doubling: (y) => `makes the ${y} a quarter as large`,
   },
 };
 
@@ -62,19 +62,21 @@ export const interpretEquation: IForm = {
         const rest = fs.filter((g) => g !== f).map((g) => `the ${g.name}`);
         const how = HOW[String(f.power)]!;
         return {
-          text: `With ${andList(rest)} kept the same, the ${y} is ${how.relation} the ${f.name}: ${how.doubling} the ${y}.`,
-          point: `The ${y} is ${how.relation} the ${f.name} (${how.doubling} the ${y}) when ${andList(rest)} ${rest.length > 1 ? "are" : "is"} fixed`,
+          text: `With ${andList(rest)} kept the same, the ${y} is ${how.relation} the ${f.name}: doubling the ${f.name} ${how.doubling(y)}.`,
+          point: `The ${y} is ${how.relation} the ${f.name} (${andList(rest)} kept the same)`,
+          doubling: `doubling the ${f.name} ${how.doubling(y)}`,
         };
       };
       const lines = fs.map(line);
+      // The stem names the task's words (directly / inversely proportional, doubling): the gate
+      // grounds a model answer in the cited passages and the stem, and the task is to say which
+      // holds for each quantity, not to find the words.
       const q = written(env, {
-        prompt: `The passages give the equation ${show(eq.text)}. Explain in words what it tells you about the ${y}: how it varies with each of ${andList(fs.map((f) => `the ${f.name}`))} when the other${fs.length > 2 ? "s are" : " is"} kept the same.`,
+        prompt: `The passages give the equation ${show(eq.text)}. Explain in words what it says about the ${y}: is it directly or inversely proportional to each of ${andList(fs.map((f) => `the ${f.name}`))} (the other${fs.length > 2 ? "s" : ""} kept the same), and what does doubling each one do to the ${y}?`,
         answer: lines.map((l) => l.text).join(" "),
         points: [
           ...lines.map((l) => ({ point: l.point })),
-          {
-            point: `States that each dependence holds only while the other ${fs.length > 2 ? "quantities are" : "quantity is"} kept the same`,
-          },
+          { point: capital(andList(lines.map((l) => l.doubling))) },
         ],
         keywords: [y, ...fs.map((f) => f.name), "proportional"],
         sources: [{ chunkKey: eq.chunkKey, quote: eq.quote }],
