@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { compareSiblings, headPairs, listKind } from "@/lib/generation/offline/forms/written-compare";
+import { contrastSiblings } from "@/lib/generation/offline/forms/reasoning";
+import {
+  compareSiblings,
+  headPairs,
+  listKind,
+  namesSubject,
+} from "@/lib/generation/offline/forms/written-compare";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
 import { formSlot } from "../support/form-slots";
@@ -119,5 +125,29 @@ describe("compare-siblings: names of one head with different modifiers", () => {
       "Potential energy was first named by the engineer William Rankine in the nineteenth century.",
     );
     expect([...compareSiblings.build(envOf(kb))]).toEqual([]);
+  });
+});
+
+describe("a stated feature is a sentence whose whole subject is the name", () => {
+  it("reads “Bone renewal continues …” as about renewal, not bone (Biology, Physics, Indian board)", () => {
+    expect(namesSubject("Bone renewal continues after birth into adulthood.", "bone")).toBe(false);
+    expect(namesSubject("Irregular bones are bones with complex shapes.", "irregular bones")).toBe(true);
+    expect(
+      namesSubject("Kinetic energy, the energy of motion, is given by KE = ½mv².", "kinetic energy"),
+    ).toBe(true);
+    expect(namesSubject("Friction force opposes the motion of the block.", "friction")).toBe(false);
+    expect(namesSubject("Unbalanced forces change the speed of an object.", "unbalanced forces")).toBe(true);
+  });
+
+  it("contrast-siblings: no pair of the kind itself with a member, nor a feature about another subject", () => {
+    const kb = kbOf(
+      "38.2 Bone",
+      "Long bones, short bones, flat bones, irregular bones, and bone are named in this section.",
+      "Bone renewal continues after birth into adulthood.",
+      "Irregular bones are bones with complex shapes.",
+      "Long bones lengthen as chondrocytes divide and secrete hyaline cartilage.",
+    );
+    for (const q of contrastSiblings.build({ ...envOf(kb) }))
+      expect(q.promptText).not.toMatch(/\bbone and\b|between bone\b/i);
   });
 });

@@ -88,6 +88,13 @@ describe("interpret-equation: a stated equation in words", () => {
       "The final velocity is v = v_0 + at, where v_0 is the initial velocity, a is the acceleration and t is the time.",
     );
     expect(build(sum).qs).toEqual([]);
+    const example = kbOf(
+      "19.1 Current",
+      "If a lightning strike moves 20 C of charge and lasts 2 ms, what is the average electric current?",
+      "###### Strategy",
+      "Use the definition of current, I = ΔQ/Δt, where ΔQ is the charge and Δt is the time.",
+    );
+    expect(build(example).qs).toEqual([]);
     expect(interpretEquation.fits("long", "Understand")).toBe(false);
     expect(interpretEquation.fits("mcq", "Understand")).toBe(false);
     const bio = kbOf(

@@ -17,6 +17,7 @@ import {
 } from "./common";
 import { LEANS_ON_CONTEXT } from "./recall";
 import { ABOUT_NAMES } from "./relations";
+import { namesSubject } from "./written-compare";
 
 /**
  * Questions that ask for more than recall: distinguish two related terms (Understand), judge a
@@ -296,6 +297,8 @@ function featureOf(env: IFormEnv, name: string): { predicate: string; sentence: 
     if (lead < 0) continue;
     const predicate = compress(s.text.slice(lead + n.length).trim());
     if (predicate.split(/\s+/).length < 4 || PRONOUN.test(predicate)) continue;
+    // The name must be the whole subject: "Bone renewal continues …" is about renewal, not bone.
+    if (!namesSubject(s.text, name)) continue;
     return { predicate, sentence: s };
   }
   return null;
@@ -340,7 +343,10 @@ function siblingGroups(
       )
       .map((m) => ({ name: m.name, predicate: m.feature.predicate, sentence: m.feature.sentence }));
     const kind = kindOf(group.map((k) => names.get(k)!));
-    const ofKind = described.filter((m) => kind && pluralOf(headOf(m.name)) === kind);
+    // A member that is the kind itself ("bone" beside "irregular bones") is no sibling.
+    const ofKind = described.filter(
+      (m) => kind && pluralOf(headOf(m.name)) === kind && termKey(m.name) !== termKey(headOf(m.name)),
+    );
     if (ofKind.length >= 2 && kind) out.push({ kind, members: ofKind });
     else
       env.trace?.(

@@ -256,8 +256,9 @@ function sideOf(env: Pick<IFormEnv, "kb" | "used">, name: string, other: string)
     const words = predicate.split(/\s+/);
     if (words.length < 4 || words.length > 30) continue;
     if (PRONOUN.test(predicate) || indexOfName(predicate, other) >= 0) continue;
-    // The subject must be the name, not "the X of …" / "X and Y".
+    // The subject must be the name, not "the X of …" / "X and Y" / "X renewal".
     if (/^(?:of|and|or|in|on|at|to|for|with|from|,)\b/i.test(predicate)) continue;
+    if (!namesSubject(s.text, name)) continue;
     return { name, feature: predicate, sentence: s, defined: false };
   }
   return null;
@@ -521,6 +522,18 @@ function parallelPairs(env: Pick<IFormEnv, "kb" | "used" | "trace">): ISiblingPa
 
 const SUPERLATIVE =
   /\b(?:most|least|best|worst|simplest|largest|smallest|greatest|highest|lowest|\p{L}+iest)\b/iu;
+
+/**
+ * The sentence's subject is the name itself (with an article or a leading aside at most): "Bone
+ * renewal continues after birth" is about renewal, not bone. True when the tagger finds no verb.
+ */
+export function namesSubject(text: string, name: string): boolean {
+  const subject = subjectOf(stripEnd(text).replace(/\s*\([^)]*\)/g, ""))
+    .replace(/,[^,]*,?$/, "")
+    .replace(/^(?:the|an?)\s+/i, "")
+    .trim();
+  return !subject || termKey(subject) === termKey(name);
+}
 
 /** One name's words all inside the other's ("net force" / "net external force"): one is narrower. */
 function nested(a: string, b: string): boolean {

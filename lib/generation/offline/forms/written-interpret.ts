@@ -50,6 +50,12 @@ export const interpretEquation: IForm = {
     if (env.kb.equations.length === 0) env.trace?.("interpret: no equation stated with named quantities");
     for (const eq of env.kb.equations) {
       if (env.used.has(formUseKey("interpret-equation", eq.quote))) continue;
+      // An equation quoted from a worked example's question or strategy ("If the strike lasts 2 ms,
+      // what is …? Strategy: use I = ΔQ/Δt") is cited from the lesson's exposition only.
+      if (/\?|\b(?:Strategy|Solution|Discussion)\b|#{2,}/.test(eq.quote)) {
+        env.trace?.("interpret: the equation is quoted from a worked example, not the exposition");
+        continue;
+      }
       const fs = varied(eq);
       if (!fs) {
         env.trace?.(
