@@ -95,6 +95,11 @@ describe("interpret-equation: a stated equation in words", () => {
       "Use the definition of current, I = ΔQ/Δt, where ΔQ is the charge and Δt is the time.",
     );
     expect(build(example).qs).toEqual([]);
+    const given = kbOf(
+      "19.4 Electric Power",
+      "We are given the voltage and the power output of a simple circuit, so we can use the equation P = IV to find the current I, where P is the power and V is the voltage.",
+    );
+    expect(build(given).qs).toEqual([]);
     expect(interpretEquation.fits("long", "Understand")).toBe(false);
     expect(interpretEquation.fits("mcq", "Understand")).toBe(false);
     const bio = kbOf(

@@ -52,7 +52,12 @@ export const interpretEquation: IForm = {
       if (env.used.has(formUseKey("interpret-equation", eq.quote))) continue;
       // An equation quoted from a worked example's question or strategy ("If the strike lasts 2 ms,
       // what is …? Strategy: use I = ΔQ/Δt") is cited from the lesson's exposition only.
-      if (/\?|\b(?:Strategy|Solution|Discussion)\b|#{2,}/.test(eq.quote)) {
+      if (
+        /\?|\b(?:Strategy|Solution|Discussion)\b|#{2,}|\b(?:we|you) (?:are given|can use|use|know|need)\b|\bto find\b/i.test(
+          eq.quote,
+        ) ||
+        !env.kb.sentences.some((x) => !x.sideBox && eq.quote.includes(x.text))
+      ) {
         env.trace?.("interpret: the equation is quoted from a worked example, not the exposition");
         continue;
       }
