@@ -100,6 +100,11 @@ describe("interpret-equation: a stated equation in words", () => {
       "We are given the voltage and the power output of a simple circuit, so we can use the equation P = IV to find the current I, where P is the power and V is the voltage.",
     );
     expect(build(given).qs).toEqual([]);
+    const remnant = kbOf(
+      "3.2 Representing Acceleration with Equations and Graphs",
+      "v = v_0 + at, or a = v/t when v_0 = 0, where a is the acceleration, v is the velocity and t is the time.",
+    );
+    expect(build(remnant).qs).toEqual([]);
     expect(interpretEquation.fits("long", "Understand")).toBe(false);
     expect(interpretEquation.fits("mcq", "Understand")).toBe(false);
     const bio = kbOf(

@@ -56,7 +56,10 @@ export const interpretEquation: IForm = {
         /\?|\b(?:Strategy|Solution|Discussion)\b|#{2,}|\b(?:we|you) (?:are given|can use|use|know|need)\b|\bto find\b/i.test(
           eq.quote,
         ) ||
-        !env.kb.sentences.some((x) => !x.sideBox && eq.quote.includes(x.text))
+        !env.kb.sentences.some((x) => !x.sideBox && eq.quote.includes(x.text)) ||
+        // A line of equations ("v = v_0 + at, or a = v/t when v0 = 0") is a remnant, not a sentence.
+        (eq.quote.match(/=/g)?.length ?? 0) > 1 ||
+        !/^\p{Lu}\p{Ll}*\s/u.test(eq.quote)
       ) {
         env.trace?.("interpret: the equation is quoted from a worked example, not the exposition");
         continue;
