@@ -118,6 +118,19 @@ describe("compare-siblings: names of one head with different modifiers", () => {
     ).toEqual([]);
   });
 
+  it("names the pair as the text does, not in a heading's title case", () => {
+    const kb = kbOf(
+      "37.3 Regulation of Body Processes",
+      "### Thyroid Gland",
+      "The thyroid gland is located in the neck and produces the hormones thyroxine and triiodothyronine.",
+      "### Adrenal Glands",
+      "The adrenal glands are located on top of the kidneys and produce the hormones cortisol and aldosterone.",
+    );
+    const q = [...compareSiblings.build(envOf(kb))][0];
+    expect(q?.promptText ?? "").not.toMatch(/Thyroid Gland|Adrenal Glands/);
+    expect(headPairs(envOf(kb), ["Thyroid Gland", "Adrenal Gland"])).toEqual([]);
+  });
+
   it("refuses features of different kinds for a head pair", () => {
     const kb = kbOf(
       "6.2 Energy",

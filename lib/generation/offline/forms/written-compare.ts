@@ -420,6 +420,9 @@ export function headPairs(env: Pick<IFormEnv, "kb" | "used">, names: readonly st
   for (const name of names) {
     const words = name.toLowerCase().split(/\s+/);
     if (words.length < 2 || words.length > 3 || !/^[\p{L}\s-]+$/u.test(name)) continue;
+    // A heading's title case ("Thyroid Gland") is no name for a question: the parallel-sentence
+    // reading names it as the text does ("the thyroid gland").
+    if (/\s\p{Lu}/u.test(name)) continue;
     const n = `${name.toLowerCase()} `;
     if (!openers.some((t) => t.startsWith(n))) continue;
     const h = headOf(name);
