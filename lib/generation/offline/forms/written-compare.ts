@@ -531,12 +531,19 @@ const SUPERLATIVE =
  * renewal continues after birth" is about renewal, not bone. True when the tagger finds no verb.
  */
 export function namesSubject(text: string, name: string): boolean {
-  const subject = subjectOf(stripEnd(text).replace(/\s*\([^)]*\)/g, ""))
-    .replace(/,[^,]*,?$/, "")
-    .replace(/^(?:the|an?)\s+/i, "")
-    .trim();
+  let subject = subjects.get(text);
+  if (subject === undefined) {
+    subject = subjectOf(stripEnd(text).replace(/\s*\([^)]*\)/g, ""))
+      .replace(/,[^,]*,?$/, "")
+      .replace(/^(?:the|an?)\s+/i, "")
+      .trim();
+    if (subjects.size > 5_000) subjects.clear();
+    subjects.set(text, subject);
+  }
   return !subject || termKey(subject) === termKey(name);
 }
+/** Subjects by sentence text: the tagger is slow and one sentence is tried for many names. */
+const subjects = new Map<string, string>();
 
 /** One name's words all inside the other's ("net force" / "net external force"): one is narrower. */
 function nested(a: string, b: string): boolean {
