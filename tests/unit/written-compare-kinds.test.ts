@@ -164,3 +164,26 @@ describe("a stated feature is a sentence whose whole subject is the name", () =>
       expect(q.promptText).not.toMatch(/\bbone and\b|between bone\b/i);
   });
 });
+
+describe("contrast-siblings: two members whose features say the same kind of thing", () => {
+  it("Biology: refuses shape beside growth; keeps two places of one kind (NCERT-style muscles)", () => {
+    const bones = kbOf(
+      "38.2 Bone",
+      "The bones of the body are classified as long bones, short bones, and irregular bones.",
+      "Irregular bones are bones with complex shapes.",
+      "Long bones lengthen as chondrocytes divide and secrete hyaline cartilage.",
+      "Short bones provide stability and support as well as some limited motion.",
+    );
+    for (const q of contrastSiblings.build({ ...envOf(bones) }))
+      expect(q.promptText).not.toMatch(/irregular bones and long bones|long bones and irregular bones/i);
+    const muscles = kbOf(
+      "6.3 Muscular Tissue",
+      "Muscle tissue is of three types: skeletal muscle, cardiac muscle and smooth muscle.",
+      "Skeletal muscle is found attached to the bones and moves the body.",
+      "Cardiac muscle is found in the walls of the heart and contracts rhythmically throughout life.",
+      "Smooth muscle is found in the walls of hollow organs such as the stomach and the intestine.",
+    );
+    const [q] = [...contrastSiblings.build({ ...envOf(muscles) })];
+    if (q) expect(q.promptText).toMatch(/^Distinguish between (?:skeletal|cardiac|smooth) muscle and/);
+  });
+});

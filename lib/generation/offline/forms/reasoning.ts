@@ -17,7 +17,11 @@ import {
 } from "./common";
 import { LEANS_ON_CONTEXT } from "./recall";
 import { ABOUT_NAMES } from "./relations";
-import { namesSubject } from "./written-compare";
+import { comparable, namesSubject } from "./written-compare";
+
+/** A heading's title case ("Long Bones") as the text writes the name ("long bones"); acronyms kept. */
+const untitled = (name: string) =>
+  /^\p{Lu}\p{Ll}+(?:[\s-]\p{Lu}\p{Ll}+)+$/u.test(name) ? name.toLowerCase() : name;
 
 /**
  * Questions that ask for more than recall: distinguish two related terms (Understand), judge a
@@ -397,7 +401,22 @@ export const contrastSiblings: IForm = {
   available: (kb) => kb.links.siblings.size,
   *build(env) {
     for (const g of siblingGroups(env)) {
-      const [a, b] = g.members;
+      // Two members whose stated features say the same kind of thing ("are bones with complex
+      // shapes" / "lengthen as chondrocytes divide" tell nothing apart), named as the text does.
+      const side = (m: (typeof g.members)[number]) => ({
+        name: m.name,
+        feature: m.predicate,
+        sentence: m.sentence,
+        defined: false,
+      });
+      const pair = g.members
+        .flatMap((x, i) => g.members.slice(i + 1).map((y) => [x, y] as const))
+        .find(([x, y]) => comparable(side(x), side(y)));
+      if (!pair) {
+        env.trace?.("contrast: no two members with features of one kind");
+        continue;
+      }
+      const [a, b] = pair.map((m) => ({ ...m, name: untitled(m.name) }));
       if (!a || !b) continue;
       const long = env.slot.type === "long";
       const q = written(env, {
