@@ -24,6 +24,7 @@ import { judgeRelation } from "./written-claim";
 import { compareSiblings } from "./written-compare";
 import { explainDifference, judgeGeneralisation } from "./written-contrast";
 import { judgeException } from "./written-exception";
+import { interpretEquation } from "./written-interpret";
 
 export type { IForm, IFormEnv } from "./common";
 
@@ -69,6 +70,8 @@ export const FORMS: readonly IForm[] = [
   compareSiblings,
   // Two counterparts the text contrasts, told apart with one more sentence on one of them.
   explainDifference,
+  // A stated equation put into words: each factor's dependence with the others fixed (interpreting).
+  interpretEquation,
   sequenceOrder,
   // A stated proportion used once ("the current is doubled: the power …"): labelled Apply until
   // round 10, whose readers read it as Understand.

@@ -17,6 +17,11 @@ import {
 } from "./common";
 import { LEANS_ON_CONTEXT } from "./recall";
 import { ABOUT_NAMES } from "./relations";
+import { comparable, namesSubject } from "./written-compare";
+
+/** A heading's title case ("Long Bones") as the text writes the name ("long bones"); acronyms kept. */
+const untitled = (name: string) =>
+  /^\p{Lu}\p{Ll}+(?:[\s-]\p{Lu}\p{Ll}+)+$/u.test(name) ? name.toLowerCase() : name;
 
 /**
  * Questions that ask for more than recall: distinguish two related terms (Understand), judge a
@@ -296,6 +301,8 @@ function featureOf(env: IFormEnv, name: string): { predicate: string; sentence: 
     if (lead < 0) continue;
     const predicate = compress(s.text.slice(lead + n.length).trim());
     if (predicate.split(/\s+/).length < 4 || PRONOUN.test(predicate)) continue;
+    // The name must be the whole subject: "Bone renewal continues …" is about renewal, not bone.
+    if (!namesSubject(s.text, name)) continue;
     return { predicate, sentence: s };
   }
   return null;
@@ -340,7 +347,10 @@ function siblingGroups(
       )
       .map((m) => ({ name: m.name, predicate: m.feature.predicate, sentence: m.feature.sentence }));
     const kind = kindOf(group.map((k) => names.get(k)!));
-    const ofKind = described.filter((m) => kind && pluralOf(headOf(m.name)) === kind);
+    // A member that is the kind itself ("bone" beside "irregular bones") is no sibling.
+    const ofKind = described.filter(
+      (m) => kind && pluralOf(headOf(m.name)) === kind && termKey(m.name) !== termKey(headOf(m.name)),
+    );
     if (ofKind.length >= 2 && kind) out.push({ kind, members: ofKind });
     else
       env.trace?.(
@@ -391,7 +401,22 @@ export const contrastSiblings: IForm = {
   available: (kb) => kb.links.siblings.size,
   *build(env) {
     for (const g of siblingGroups(env)) {
-      const [a, b] = g.members;
+      // Two members whose stated features say the same kind of thing ("are bones with complex
+      // shapes" / "lengthen as chondrocytes divide" tell nothing apart), named as the text does.
+      const side = (m: (typeof g.members)[number]) => ({
+        name: m.name,
+        feature: m.predicate,
+        sentence: m.sentence,
+        defined: false,
+      });
+      const pair = g.members
+        .flatMap((x, i) => g.members.slice(i + 1).map((y) => [x, y] as const))
+        .find(([x, y]) => comparable(side(x), side(y)));
+      if (!pair) {
+        env.trace?.("contrast: no two members with features of one kind");
+        continue;
+      }
+      const [a, b] = pair.map((m) => ({ ...m, name: untitled(m.name) }));
       if (!a || !b) continue;
       const long = env.slot.type === "long";
       const q = written(env, {

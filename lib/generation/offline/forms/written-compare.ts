@@ -82,6 +82,19 @@ function indexOfLower(t: string, n: string): number {
 const KIND_FILLER =
   /^(?:the|a|an|some|all|both|two|three|four|five|several|many|main|major|common|other|different|these|of|numerous|important|known)$/i;
 
+/** Modifiers that do not narrow a broad head into a kind ("small molecules", "key structures"). */
+const VAGUE_MODIFIER =
+  /^(?:small|large|big|simple|complex|basic|key|new|same|similar|first|second|last|final|various|specific|certain|particular|general|special|useful|living|whole|single|individual|separate|distinct|additional|further|such|own|entire|total|overall|natural|normal|typical|primary|secondary)$/i;
+
+/**
+ * A broad head narrowed by a content modifier is a kind the text names: "heat transfer methods"
+ * (conduction, convection, radiation), "temperature scales", "connective tissues". "Small
+ * molecules" or "key structures" are not.
+ */
+const namedBroad = (words: readonly string[]) =>
+  words.length >= 2 &&
+  words.slice(0, -1).every((w) => /^\p{L}[\p{L}-]*$/u.test(w) && !VAGUE_MODIFIER.test(w));
+
 /** A noun phrase read as a kind: fillers dropped, a plural head that is not a broad word. */
 function asKind(phrase: string, qualified = false): string | null {
   const words = phrase.trim().split(/\s+/);
@@ -90,7 +103,7 @@ function asKind(phrase: string, qualified = false): string | null {
   if (words.length === 0 || words.length > 4 || !/\p{Ll}s$/u.test(head) || /(?:ss|us|is)$/.test(head))
     return null;
   if (
-    (!qualified && BROAD.test(head)) ||
+    (!qualified && BROAD.test(head) && !namedBroad(words)) ||
     NO_KIND.test(head) ||
     words.some((w) =>
       /^(?:is|are|was|were|be|been|not|which|that|called|named|into|in|by|out|to|as|from|with|on|at|for|and|or)$/i.test(
@@ -243,8 +256,9 @@ function sideOf(env: Pick<IFormEnv, "kb" | "used">, name: string, other: string)
     const words = predicate.split(/\s+/);
     if (words.length < 4 || words.length > 30) continue;
     if (PRONOUN.test(predicate) || indexOfName(predicate, other) >= 0) continue;
-    // The subject must be the name, not "the X of …" / "X and Y".
+    // The subject must be the name, not "the X of …" / "X and Y" / "X renewal".
     if (/^(?:of|and|or|in|on|at|to|for|with|from|,)\b/i.test(predicate)) continue;
+    if (!namesSubject(s.text, name)) continue;
     return { name, feature: predicate, sentence: s, defined: false };
   }
   return null;
@@ -280,7 +294,7 @@ export function siblingPairs(env: Pick<IFormEnv, "kb" | "used" | "trace">): ISib
   ))
     if (!names.has(termKey(c.name))) names.set(termKey(c.name), c.name);
   for (const t of env.kb.terms) if (!names.has(termKey(t.term))) names.set(termKey(t.term), t.term);
-  const candidates: { a: string; b: string; listed: boolean }[] = [];
+  const candidates: { a: string; b: string; listed: boolean; head?: boolean }[] = [];
   for (const [key, sibs] of env.kb.links.siblings)
     for (const other of sibs) {
       const a = names.get(key);
@@ -303,6 +317,12 @@ export function siblingPairs(env: Pick<IFormEnv, "kb" | "used" | "trace">): ISib
       )
         candidates.push({ a: x.term, b: y.term, listed: false });
     }
+  // Named things of one head with different modifiers ("kinetic / static friction", "transverse /
+  // longitudinal waves"), each opening a lesson sentence of the selection: siblings by their
+  // names, kept below only with a stated feature each, of one kind, and neither a part or a stage
+  // of the other.
+  for (const [a, b] of headPairs(env, [...names.values()]))
+    candidates.push({ a, b, listed: false, head: true });
   // First mention in the passages first ("glucose and fructose", as the list reads).
   const text = env.kb.sentences
     .map((x) => x.text)
@@ -353,13 +373,19 @@ export function siblingPairs(env: Pick<IFormEnv, "kb" | "used" | "trace">): ISib
     }
     if (!kind) kind = headKind(a, b);
     if (!kind) {
-      env.trace?.("compare: the passages name no kind the two share (list words, head noun or genus)");
+      env.trace?.(`compare: the passages name no kind the two share (list words, head noun or genus)`);
       continue;
     }
     const sa = sideOf(env, a, b);
     const sb = sideOf(env, b, a);
     if (!sa || !sb) {
-      env.trace?.("compare: < 2 of the pair with a stated feature of their own");
+      env.trace?.(`compare: < 2 of the pair with a stated feature of their own`);
+      continue;
+    }
+    if (c.head && partOrStage({ subject: a, predicate: sa.feature }, { subject: b, predicate: sb.feature })) {
+      env.trace?.(
+        "compare: one is a part or a stage of the other (“human / axial skeleton”, “semi-solid / solid waste”)",
+      );
       continue;
     }
     if (sa.sentence.text === sb.sentence.text) {
@@ -378,6 +404,41 @@ export function siblingPairs(env: Pick<IFormEnv, "kb" | "used" | "trace">): ISib
     seen.add(id);
     out.push(p);
   }
+  return out;
+}
+
+/**
+ * Names of one head noun with different modifiers ("kinetic friction" / "static friction"), each
+ * the subject of a lesson sentence of the selection; not one name inside the other ("net force" /
+ * "net external force"), at most three words each.
+ */
+export function headPairs(env: Pick<IFormEnv, "kb" | "used">, names: readonly string[]): [string, string][] {
+  const openers = env.kb.sentences
+    .filter((s) => usable(s) && !env.used.has(s.text))
+    .map((s) => s.text.toLowerCase().replace(/^(?:the|an?)\s+/, ""));
+  const byHead = new Map<string, string[]>();
+  for (const name of names) {
+    const words = name.toLowerCase().split(/\s+/);
+    if (words.length < 2 || words.length > 3 || !/^[\p{L}\s-]+$/u.test(name)) continue;
+    // A heading's title case ("Thyroid Gland") is no name for a question: the parallel-sentence
+    // reading names it as the text does ("the thyroid gland").
+    if (/\s\p{Lu}/u.test(name)) continue;
+    const n = `${name.toLowerCase()} `;
+    if (!openers.some((t) => t.startsWith(n))) continue;
+    const h = headOf(name);
+    if (termKey(h) !== termKey(words[words.length - 1]!)) continue;
+    const group = byHead.get(h) ?? [];
+    group.push(name);
+    byHead.set(h, group);
+  }
+  const out: [string, string][] = [];
+  for (const group of byHead.values())
+    for (let i = 0; i < group.length; i++)
+      for (let j = i + 1; j < group.length; j++) {
+        const a = group[i]!;
+        const b = group[j]!;
+        if (!nested(a, b) && headKind(a, b)) out.push([a, b]);
+      }
   return out;
 }
 
@@ -413,40 +474,82 @@ function parallelPairs(env: Pick<IFormEnv, "kb" | "used" | "trace">): ISiblingPa
   const out: ISiblingPair[] = [];
   const ss = env.kb.sentences.filter((s) => usable(s) && !env.used.has(s.text));
   const parts = ss.map((s) => split(s.text));
+  // Near pairs first (one passage, ≤ 4 sentences apart), then subjects of one head anywhere in the
+  // selection ("Kinetic friction acts on …" in one passage, "Static friction acts on …" three
+  // passages on): the selection is one section, and the features must still be of one kind.
+  const heads = parts.map((p) => (p ? headOf(p.subject) : ""));
+  const near: [number, number][] = [];
+  const far: [number, number][] = [];
   for (let i = 0; i < ss.length; i++)
-    for (let j = i + 1; j < Math.min(ss.length, i + 5); j++) {
-      const x = parts[i];
-      const y = parts[j];
-      if (!x || !y || ss[i]!.chunkKey !== ss[j]!.chunkKey) continue;
-      if (sameConcept(x.subject, y.subject)) continue;
-      const kind = headKind(x.subject, y.subject);
-      if (!kind) continue;
-      if (indexOfName(x.predicate, y.subject) >= 0 || indexOfName(y.predicate, x.subject) >= 0) continue;
-      if (partOrStage(x, y)) {
-        env.trace?.(
-          "compare: one is a part or a stage of the other (“human / axial skeleton”, “semi-solid / solid waste”)",
-        );
-        continue;
-      }
-      const a: ISiblingSide = {
-        name: `${x.the ? "the " : ""}${inner(x.subject)}`,
-        feature: x.predicate,
-        sentence: ss[i]!,
-        defined: false,
-      };
-      const b: ISiblingSide = {
-        name: `${y.the ? "the " : ""}${inner(y.subject)}`,
-        feature: y.predicate,
-        sentence: ss[j]!,
-        defined: false,
-      };
-      if (!comparable(a, b)) {
-        env.trace?.("compare: parallel sentences whose features are not of one kind");
-        continue;
-      }
-      out.push({ a, b, kind });
+    for (let j = i + 1; j < ss.length; j++) {
+      if (!heads[i] || heads[i] !== heads[j]) continue;
+      (ss[i]!.chunkKey === ss[j]!.chunkKey && j < i + 5 ? near : far).push([i, j]);
     }
+  for (const [i, j] of [...near, ...far]) {
+    const x = parts[i];
+    const y = parts[j];
+    if (!x || !y) continue;
+    if (sameConcept(x.subject, y.subject) || nested(x.subject, y.subject)) continue;
+    if (POSITION_ONLY.test(x.subject) || POSITION_ONLY.test(y.subject)) continue;
+    // "the simplest collision", "the most common form": a superlative picks one case, not a kind.
+    if (SUPERLATIVE.test(x.subject) || SUPERLATIVE.test(y.subject)) continue;
+    const kind = headKind(x.subject, y.subject);
+    if (!kind) continue;
+    if (indexOfName(x.predicate, y.subject) >= 0 || indexOfName(y.predicate, x.subject) >= 0) continue;
+    if (partOrStage(x, y)) {
+      env.trace?.(
+        "compare: one is a part or a stage of the other (“human / axial skeleton”, “semi-solid / solid waste”)",
+      );
+      continue;
+    }
+    const a: ISiblingSide = {
+      name: `${x.the ? "the " : ""}${inner(x.subject)}`,
+      feature: x.predicate,
+      sentence: ss[i]!,
+      defined: false,
+    };
+    const b: ISiblingSide = {
+      name: `${y.the ? "the " : ""}${inner(y.subject)}`,
+      feature: y.predicate,
+      sentence: ss[j]!,
+      defined: false,
+    };
+    if (!comparable(a, b)) {
+      env.trace?.("compare: parallel sentences whose features are not of one kind");
+      continue;
+    }
+    out.push({ a, b, kind });
+  }
   return out;
+}
+
+const SUPERLATIVE =
+  /\b(?:most|least|best|worst|simplest|largest|smallest|greatest|highest|lowest|\p{L}+iest)\b/iu;
+
+/**
+ * The sentence's subject is the name itself (with an article or a leading aside at most): "Bone
+ * renewal continues after birth" is about renewal, not bone. True when the tagger finds no verb.
+ */
+export function namesSubject(text: string, name: string): boolean {
+  let subject = subjects.get(text);
+  if (subject === undefined) {
+    subject = subjectOf(stripEnd(text).replace(/\s*\([^)]*\)/g, ""))
+      .replace(/,[^,]*,?$/, "")
+      .replace(/^(?:the|an?)\s+/i, "")
+      .trim();
+    if (subjects.size > 5_000) subjects.clear();
+    subjects.set(text, subject);
+  }
+  return !subject || termKey(subject) === termKey(name);
+}
+/** Subjects by sentence text: the tagger is slow and one sentence is tried for many names. */
+const subjects = new Map<string, string>();
+
+/** One name's words all inside the other's ("net force" / "net external force"): one is narrower. */
+function nested(a: string, b: string): boolean {
+  const wa = a.toLowerCase().split(/\s+/);
+  const wb = b.toLowerCase().split(/\s+/);
+  return wa.every((w) => wb.includes(w)) || wb.every((w) => wa.includes(w));
 }
 
 /**
@@ -463,8 +566,8 @@ function partOrStage(
   const my = mods(y.subject);
   if (mx.some((w) => indexOfName(y.predicate, w) >= 0) || my.some((w) => indexOfName(x.predicate, w) >= 0))
     return true;
-  // "striated / unstriated", "polar / non-polar" are opposites, not stages.
-  const opposite = (a: string, b: string) => new RegExp(`^(?:un|non-?|in|im|a)${b}$`).test(a);
+  // "striated / unstriated", "polar / non-polar", "aerobic / anaerobic" are opposites, not stages.
+  const opposite = (a: string, b: string) => new RegExp(`^(?:un|non-?|in|im|an?)${b}$`).test(a);
   return mx.some((a) =>
     my.some((b) => a !== b && ((a.includes(b) && !opposite(a, b)) || (b.includes(a) && !opposite(b, a)))),
   );
