@@ -222,7 +222,13 @@ export function quantityOptions(
       wordAt(stem, q.quantity) < 0 &&
       wordAt(chapter, q.quantity) >= 0,
   )
-    .map((q) => ({ q, score: env.random() }))
+    // The quantities the selected passages use most first (force beside torque, temperature beside
+    // entropy): options a student of the lesson weighs, not any quantity of the chapter.
+    .map((q) => ({
+      q,
+      score:
+        env.kb.sentences.filter((x) => wordAt(x.text.toLowerCase(), q.quantity) >= 0).length + env.random(),
+    }))
     .sort((a, b) => b.score - a.score);
   const out: { text: string; rationale: string }[] = [];
   for (const { q } of ranked) {
