@@ -125,38 +125,3 @@ describe("no narrower kind of the key among its options", () => {
     }
   });
 });
-
-describe("definitions of terms the text lists together are of one kind", () => {
-  // OpenStax Biology 4.4 "The Endomembrane System and Proteins" wording.
-  const ENDOMEMBRANE = [
-    "### The Endomembrane System",
-    "",
-    "The endomembrane system includes the nuclear envelope, lysosomes, vesicles, the endoplasmic reticulum, and the Golgi apparatus. The endoplasmic reticulum (ER) is a series of interconnected membranous sacs and tubules that collectively modifies proteins and synthesizes lipids. The nuclear envelope is a double-membrane structure that constitutes the nucleus' outermost portion. Lysosomes are the digestive organelles of animal cells. Vesicles are small membrane-bound sacs that transport substances within the cell. The Golgi apparatus is a stack of flattened membranous sacs that sorts, tags, and packages lipids and proteins.",
-  ].join("\n");
-
-  it("offers the definitions of the ER's list-mates for the ER", async () => {
-    const { siblingDefinitions } = await import("@/lib/generation/offline/forms/recall");
-    const env = envOf([testChunk(ENDOMEMBRANE, 0, "4.4 The Endomembrane System and Proteins", "bio")]);
-    const t = env.kb.terms.find((x) => x.term === "endoplasmic reticulum");
-    if (!t) throw new Error("the ER expected as a defined term");
-    const names = siblingDefinitions(env, t).map((o) => o.term);
-    expect(names.length).toBeGreaterThanOrEqual(2);
-    for (const n of names)
-      expect(["nuclear envelope", "lysosomes", "vesicles", "golgi apparatus"]).toContain(n.toLowerCase());
-  });
-
-  it("does not take a listed term of another stated kind (NCERT: 'proteins, lipids and nucleic acids' beside lysosomes)", async () => {
-    const { siblingDefinitions } = await import("@/lib/generation/offline/forms/recall");
-    const text = [
-      "### Lysosomes",
-      "",
-      "Lysosomes, lipids and nucleic acids are found in animal cells. Lysosomes are the membrane-bound organelles that contain digestive enzymes. Lipids are the organic molecules that store energy in fats and oils. Nucleic acids are the molecules that carry the genetic information of the cell.",
-    ].join("\n");
-    const env = envOf([testChunk(text, 0, "8.5 Cell Organelles", "ncert-bio")]);
-    const t = env.kb.terms.find((x) => x.term === "lysosomes");
-    if (!t) throw new Error("lysosomes expected as a defined term");
-    const names = siblingDefinitions(env, t).map((o) => o.term);
-    expect(names).not.toContain("lipids");
-    expect(names).not.toContain("nucleic acids");
-  });
-});

@@ -469,7 +469,7 @@ export function siblingDefinitions(env: IFormEnv, t: ITerm, n = 3): ITerm[] {
     return true;
   });
   return candidates
-    .map((o, i) => ({ o, score: Math.max(kinship(t, o), wordNetKin(t, o), listKin(env, t, o)) * 100 - i }))
+    .map((o, i) => ({ o, score: Math.max(kinship(t, o), wordNetKin(t, o)) * 100 - i }))
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score)
     .slice(0, n)
@@ -511,24 +511,6 @@ function poolDefinitions(env: IFormEnv, t: ITerm, have: readonly ITerm[]): ITerm
 function wordNetKin(t: ITerm, o: ITerm): number {
   if (!t.genus || LOOSE.has(t.genus)) return 0;
   return wordNetKinds(bareTerm(o.term)).has(t.genus) ? 2 : 0;
-}
-
-/**
- * 2 when the text lists the two terms together ("the nuclear envelope, lysosomes, vesicles, the
- * endoplasmic reticulum and the Golgi apparatus") and their definitions do not state two different
- * kinds, else 0. A list alone can mix kinds ("lysosomes" beside "lipids" and "nucleic acids",
- * round 10 and 11 readers), so a stated genus that differs, or WordNet knowing the key as a kind of
- * its genus and the other term as something else, outweighs it.
- */
-function listKin(env: IFormEnv, t: ITerm, o: ITerm): number {
-  const listed = env.kb.links.siblings.get(termKey(bareTerm(t.term)))?.has(termKey(bareTerm(o.term)));
-  if (!listed) return 0;
-  if (t.genus && o.genus && t.genus !== o.genus) return 0;
-  if (t.genus && !LOOSE.has(t.genus) && wordNetKinds(bareTerm(t.term)).has(t.genus)) {
-    const kinds = wordNetKinds(bareTerm(o.term));
-    if (kinds.size > 0 && !kinds.has(t.genus)) return 0;
-  }
-  return 2;
 }
 
 /** Words too common to make two definitions kin ("a cell that …" / "a structure in the cell"). */
