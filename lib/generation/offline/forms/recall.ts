@@ -86,7 +86,9 @@ function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
   const def = stripEnd(t.definition);
   // "the rate of change of velocity": the part-of-speech reader takes "rate" for a verb, but the
   // definition's genus is a noun by `extractTerms`' reading.
-  const np = nominal(def) || genusFirst(def, t.genus);
+  // Only for a school quantity, whose options are quantities (`quantityOptions`): in Biology it
+  // let through definitions whose chapter options were of another kind or also fitted (round 13).
+  const np = nominal(def) || (!!quantityKey(t) && genusFirst(def, t.genus));
   if ((!np && !t.plural) || !clozeable(def)) return null;
   const prompt =
     variant % 2 === 0 || !np
