@@ -30,6 +30,8 @@ const keyOf = (q: TQuestion) => (q.type === "mcq" ? q.options[q.correctIndex] : 
 const ACCELERATION = [
   "### Acceleration",
   "",
+  "## Time",
+  "",
   "Acceleration is the rate of change of velocity. Average acceleration is the change in velocity divided by the time over which it changes. The SI unit for acceleration is meters per second squared. A net force on a body changes its momentum and its kinetic energy. The displacement of a car and its speed are read from the same graph.",
 ].join("\n");
 
@@ -44,6 +46,8 @@ describe("a school quantity defined in the passage is asked with other quantitie
     for (const o of wrong)
       expect(["force", "momentum", "displacement", "speed", "time", "energy"]).toContain(o);
     expect(wrong).not.toContain("velocity");
+    // Lower case like the key, whatever heading named them.
+    for (const o of wrong) expect(o).toBe(o.toLowerCase());
     // Speed and velocity share m/s, displacement and distance share m: at most one of each.
     expect(new Set(wrong.map((o) => (o === "speed" ? "m/s" : o))).size).toBe(3);
   });

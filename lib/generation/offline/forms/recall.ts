@@ -109,7 +109,8 @@ function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
       return !!unit && unit.unit !== "" && !sameDims(unit.dims, quantity.dims);
     })
     .map((d) => ({
-      text: d.name,
+      // A heading's capital ("Energy", "Time") beside lower-case options reads as a tell.
+      text: quantity && /^\p{Lu}\p{Ll}+$/u.test(d.name) ? d.name.toLowerCase() : d.name,
       rationale: confusionRationale(env.kb, d, t.term, t.genus),
     }));
   if (options.length < 3 && env.kb.poolTerms.length > 0) {
