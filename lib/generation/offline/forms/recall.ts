@@ -1,6 +1,9 @@
 import nlp from "compromise";
 import type { IConcept, ITerm } from "@/lib/generation/offline/knowledge";
-import { sameConcept, termKey, wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
+import { unitOfName } from "@/lib/generation/offline/knowledge/equations";
+import { sameConcept, singular, termKey, wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
+import { sameDims, type TDims } from "@/lib/generation/offline/knowledge/numeric/units";
+import { dimsOfUnit, QUANTITY_UNITS } from "@/lib/generation/offline/knowledge/numeric-units";
 import { kindOf, poolOptions } from "@/lib/generation/offline/knowledge/pool";
 import { contentWords } from "@/lib/text/tokenize";
 import { usageCount } from "@/lib/text/wordnet";
@@ -44,6 +47,13 @@ function nominal(def: string): boolean {
   return nlp(def).match("^#Determiner #Adverb? #Adjective* #Noun").found;
 }
 
+/** "the rate of …", "a measure of …": an article and then the genus, a noun phrase whatever the tagger says. */
+function genusFirst(def: string, genus: string): boolean {
+  if (!/^\p{L}{3,}$/u.test(genus)) return false;
+  const words = def.toLowerCase().split(/\s+/);
+  return /^(?:an?|the)$/.test(words[0] ?? "") && (words[1] === genus || words[1] === `${genus}s`);
+}
+
 /** Index of `name` in `text` as whole words, or −1. */
 function wordAt(text: string, name: string): number {
   let from = 0;
@@ -74,19 +84,35 @@ export function clozeable(def: string): boolean {
 
 function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
   const def = stripEnd(t.definition);
-  if ((!nominal(def) && !t.plural) || !clozeable(def)) return null;
+  // "the rate of change of velocity": the part-of-speech reader takes "rate" for a verb, but the
+  // definition's genus is a noun by `extractTerms`' reading.
+  // Only for a school quantity, whose options are quantities (`quantityOptions`): in Biology it
+  // let through definitions whose chapter options were of another kind or also fitted (round 13).
+  const np = nominal(def) || (!!quantityKey(t) && genusFirst(def, t.genus));
+  if ((!np && !t.plural) || !clozeable(def)) return null;
   const prompt =
-    variant % 2 === 0 || !nominal(def)
+    variant % 2 === 0 || !np
       ? `${capital(def)} ${be(t)} called ________.`
       : `What is the term for ${lower(def)}?`;
   const chapter = conceptDistractors(env, { ...t, name: t.term }, prompt, 3, {
     samePlurality: true,
     atLeast: 0,
   });
-  const options = chapter.map((d) => ({
-    text: d.name,
-    rationale: confusionRationale(env.kb, d, t.term, t.genus),
-  }));
+  // A key that is a school quantity takes only quantities of other dimensions from the chapter
+  // ("kinematic equation", "unavailability" are no options for acceleration or entropy).
+  const quantity = quantityKey(t);
+  const options = chapter
+    .filter((d) => {
+      if (narrower(d.name, t.term)) return false;
+      if (!quantity) return true;
+      const unit = unitOfName(d.name);
+      return !!unit && unit.unit !== "" && !sameDims(unit.dims, quantity.dims);
+    })
+    .map((d) => ({
+      // A heading's capital ("Energy", "Time") beside lower-case options reads as a tell.
+      text: quantity && /^\p{Lu}\p{Ll}+$/u.test(d.name) ? d.name.toLowerCase() : d.name,
+      rationale: confusionRationale(env.kb, d, t.term, t.genus),
+    }));
   if (options.length < 3 && env.kb.poolTerms.length > 0) {
     // Too few of the key's kind in the chapter: terms of that kind other chapters define.
     const taken = chapter.map((d) => termKey(d.name));
@@ -102,13 +128,24 @@ function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
       },
       prompt,
       { samePlurality: true, exclude: new Set(taken), trace: env.trace },
-    ).filter(({ term }) => !chapter.some((d) => sameConcept(d.name, term.term)));
+    ).filter(
+      ({ term }) => !chapter.some((d) => sameConcept(d.name, term.term)) && !narrower(term.term, t.term),
+    );
     for (const { term } of more.slice(0, 3 - options.length)) {
       options.push({
         text: term.term,
         rationale: `Confuses ${t.term} with ${term.term}, which ${be(term)} ${clip(stripEnd(term.definition), 120)}.`,
       });
     }
+  }
+  if (options.length < 3) {
+    const more = quantityOptions(
+      env,
+      t,
+      prompt,
+      options.map((o) => o.text),
+    );
+    if (options.length + more.length >= 3) options.push(...more.slice(0, 3 - options.length));
   }
   if (options.length < 3) return null;
   return mcq(env, {
@@ -118,6 +155,95 @@ function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
     explanation: `${capital(t.term)} ${be(t)} ${clip(def, 240)}.`,
     sources: [{ chunkKey: t.chunkKey, quote: t.sentence }],
   });
+}
+
+/**
+ * School quantities beside `QUANTITY_UNITS` that a definition may name (speed, work, weight …):
+ * the same unit test keeps each apart from its near names (work / energy, weight / force).
+ */
+const MORE_QUANTITIES: readonly { quantity: string; unit: string }[] = [
+  { quantity: "speed", unit: "m/s" },
+  { quantity: "displacement", unit: "m" },
+  { quantity: "work", unit: "J" },
+  { quantity: "weight", unit: "N" },
+  { quantity: "wavelength", unit: "m" },
+  { quantity: "period", unit: "s" },
+  { quantity: "impulse", unit: "N⋅s" },
+];
+const QUANTITIES = [...QUANTITY_UNITS, ...MORE_QUANTITIES]
+  .map((q) => ({ ...q, key: termKey(q.quantity), dims: dimsOfUnit(q.unit) }))
+  .filter((q): q is typeof q & { dims: TDims } => q.dims !== null);
+
+/** The school quantity a defined term names, when its definition does not state the quantity's own word. */
+function quantityKey(t: ITerm): (typeof QUANTITIES)[number] | null {
+  const keyName = bareTerm(t.term).toLowerCase();
+  const key = QUANTITIES.find((q) => q.key === termKey(keyName));
+  if (!key || t.plural || keyName !== key.quantity) return null;
+  if (wordAt(stripEnd(t.definition).toLowerCase(), key.quantity) >= 0) return null;
+  return key;
+}
+
+/**
+ * A name for a narrower kind of the key, built on the key's own word ("phospholipids" for lipids,
+ * "glycoproteins" for proteins): the key's definition may fit it too (round 13 reading).
+ */
+export function narrower(option: string, key: string): boolean {
+  const k = singular((key.toLowerCase().split(/\s+/).pop() ?? "").replace(/[^\p{L}]/gu, ""));
+  const o = singular((option.toLowerCase().split(/\s+/).pop() ?? "").replace(/[^\p{L}]/gu, ""));
+  return k.length >= 4 && o !== k && o.endsWith(k);
+}
+
+/**
+ * Wrong options for "… is called ________" when the key is a school quantity the passage defines
+ * ("the rate of change of velocity" → acceleration): other quantities, those the chapter names
+ * first. A physical quantity is a kind the text need not state; each option has other SI
+ * dimensions than the key and than each other, so none is another name of the key (speed beside
+ * velocity, work beside energy, weight beside force) and none meets the definition. Never a
+ * quantity the stem names, nor a key whose own head word the definition states ("the energy of
+ * motion": only one option would be an energy).
+ */
+export function quantityOptions(
+  env: IFormEnv,
+  t: ITerm,
+  prompt: string,
+  taken: readonly string[],
+): { text: string; rationale: string }[] {
+  const key = quantityKey(t);
+  if (!key) return [];
+  const stem = prompt.toLowerCase();
+  const chapter = env.kb.scopeSentences.map((s) => s.text.toLowerCase()).join(" ");
+  const used = taken.map((x) => termKey(x));
+  const dims = [
+    key.dims,
+    ...taken.map((x) => unitOfName(x)?.dims).filter((d): d is TDims => !!d && d.some((n) => n !== 0)),
+  ];
+  // Only quantities the chapter names: "temperature" beside velocity is an option no one picks.
+  const ranked = QUANTITIES.filter(
+    (q) =>
+      !used.includes(q.key) &&
+      q.key !== key.key &&
+      wordAt(stem, q.quantity) < 0 &&
+      wordAt(chapter, q.quantity) >= 0,
+  )
+    // The quantities the selected passages use most first (force beside torque, temperature beside
+    // entropy): options a student of the lesson weighs, not any quantity of the chapter.
+    .map((q) => ({
+      q,
+      score:
+        env.kb.sentences.filter((x) => wordAt(x.text.toLowerCase(), q.quantity) >= 0).length + env.random(),
+    }))
+    .sort((a, b) => b.score - a.score);
+  const out: { text: string; rationale: string }[] = [];
+  for (const { q } of ranked) {
+    if (dims.some((d) => sameDims(d, q.dims))) continue;
+    dims.push(q.dims);
+    out.push({
+      text: q.quantity,
+      rationale: `Confuses ${key.quantity} with ${q.quantity}, another quantity (measured in ${q.unit}, not ${key.unit}).`,
+    });
+    if (out.length + taken.length >= 3) break;
+  }
+  return out;
 }
 
 export const definitionMcq: IForm = {
