@@ -18,6 +18,11 @@ export const SupportRowSchema = z.object({
   count: z.number().int().min(0),
   /** Why the count is 0, in the teacher's terms; empty otherwise. */
   reason: z.string(),
+  /**
+   * The same count when the rest of the selected passages' section is also used ("Also use the
+   * rest of the section" in the blueprint; `useSection` on generation): never below `count`.
+   */
+  withSection: z.number().int().min(0).optional(),
 });
 
 export const GenerationSupportResponseSchema = z.object({

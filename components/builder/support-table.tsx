@@ -12,7 +12,8 @@ const LABEL: Record<EQuestionType, string> = { mcq: "MCQ", short: "Short", long:
  * "What the passages can support": per question type and Bloom level, how many distinct questions
  * the offline forms write from the selected passages that pass the quality gate (a dry run, up to
  * 3), and for a 0 the reason (on hover and listed), so the blueprint can be set to what the
- * passages carry before generating.
+ * passages carry before generating. "(+n)" and the hint below say what ticking "Also use the rest of
+ * the section" would add.
  */
 export function SupportTable({ context }: { context: { documentId: string; chunkIndex: number }[] }) {
   const q = useQuery({
@@ -35,10 +36,13 @@ export function SupportTable({ context }: { context: { documentId: string; chunk
             reason:
               (rows.find((r) => r.reason && !r.reason.startsWith("the offline generator has no")) ?? rows[0])
                 ?.reason ?? "",
+            // What "Also use the rest of the section" would give at this level (distinct questions).
+            withSection: Math.max(0, ...rows.map((r) => r.withSection ?? 0)),
           },
         ]
       : [];
   });
+  const sectionAdds = missing.filter((m) => m.withSection > 0).map((m) => m.level);
   return (
     <details className="text-sm" data-testid="support-table" open={missing.length > 0}>
       <summary className="cursor-pointer font-medium">What the selected passages can support</summary>
@@ -74,6 +78,14 @@ export function SupportTable({ context }: { context: { documentId: string; chunk
                     className={n === 0 ? "px-1 py-1 text-muted-foreground" : "px-1 py-1"}
                   >
                     {n}
+                    {(row?.withSection ?? n) > n && (
+                      <span
+                        className="ml-0.5 text-xs text-muted-foreground"
+                        title={`${row?.withSection} with the rest of the section`}
+                      >
+                        (+{(row?.withSection ?? n) - n})
+                      </span>
+                    )}
                   </td>
                 );
               })}
@@ -86,9 +98,16 @@ export function SupportTable({ context }: { context: { documentId: string; chunk
           {missing.map((m) => (
             <li key={m.level}>
               {m.level}: 0 — {m.reason}
+              {m.withSection > 0 && ` (with the rest of the section: ${m.withSection})`}
             </li>
           ))}
         </ul>
+      )}
+      {sectionAdds.length > 0 && (
+        <p className="mt-2 text-muted-foreground" data-testid="support-section-hint">
+          The rest of the section holds material for {sectionAdds.join(", ")}: tick “Also use the rest of the
+          section” to draw on it (questions then cite those passages too).
+        </p>
       )}
     </details>
   );

@@ -119,6 +119,9 @@ describe("levels placed where questions can be written", () => {
     for (const r of rows) {
       expect(r.count).toBeLessThanOrEqual(3);
       expect(r.reason === "").toBe(r.count > 0);
+      // What "Also use the rest of the section" would give: never less than the selection alone.
+      expect(r.withSection).toBeGreaterThanOrEqual(r.count);
+      expect(r.withSection).toBeLessThanOrEqual(3);
     }
     const now = await viaRoute(refs);
     const delivered = new Set(now.map((q) => `${q.type}/${q.bloomLevel}`));
@@ -131,5 +134,26 @@ describe("levels placed where questions can be written", () => {
     );
     expect(zeroed.size).toBeGreaterThan(0);
     for (const q of now) expect(zeroed.has(q.bloomLevel)).toBe(false);
+  });
+
+  it("the panel says what the rest of the section adds, and a set with it delivers there", async () => {
+    const refs = refsAt(WINDOW.from, WINDOW.size);
+    const rows = await supportTable(refs);
+    const gained = rows.filter((r) => (r.withSection ?? 0) > r.count);
+    // These eight passages are part of a longer section: the rest of it holds more material.
+    expect(gained.length).toBeGreaterThan(0);
+    const res = await generate(
+      makeRequest("POST", "/api/generation", {
+        token: env.teacher.token,
+        json: { filters: BIOLOGY, context: refs, blueprint: BLUEPRINT, seed: 3, useSection: true },
+      }),
+      {},
+    );
+    expect(res.status).toBe(200);
+    const wide = finalQuestions((await readGenerationStream(res)).chunks);
+    // Every cell the wider set fills is one the panel counted with the section.
+    for (const q of wide)
+      expect(rows.find((r) => r.type === q.type && r.level === q.bloomLevel)?.withSection).toBeGreaterThan(0);
+    expect(wide.length).toBeGreaterThanOrEqual((await viaRoute(refs)).length);
   });
 });

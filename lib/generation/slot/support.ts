@@ -1,5 +1,6 @@
 import type { IContextChunk } from "@/types/generation.types";
 import { type ISupport, supportTable } from "../offline/forms";
+import { dryRun, type TSupportCounts } from "./dry-run";
 import { buildRunCore, dryRunOf } from "./offload";
 
 /**
@@ -16,14 +17,33 @@ export function supportOf(
 ): ISupport[] {
   const core = buildRunCore(chunks, scope, { seed, useSection: false });
   const counts = dryRunOf(core, { seed }).cells;
+  const section = sectionCounts(chunks, scope, seed);
   return supportTable(core.offline.kb).map((row) => {
     const count = counts[row.type][row.level];
-    if (count > 0) return { ...row, count, reason: "" };
-    if (row.count === 0) return row;
+    const withSection = Math.max(count, section?.[row.type][row.level] ?? count);
+    if (count > 0) return { ...row, count, reason: "", withSection };
+    if (row.count === 0) return { ...row, withSection };
     return {
       ...row,
       count: 0,
       reason: `the passages hold material for ${row.level}, but every ${row.type === "mcq" ? "MCQ" : `${row.type}-answer`} question built from it failed the quality gate`,
+      withSection,
     };
   });
+}
+
+/**
+ * The same dry run with the rest of the selected passages' section(s) ("Also use the rest of the
+ * section"), so the panel can say what ticking it would add; null when the selection already is
+ * its whole section.
+ */
+function sectionCounts(
+  chunks: readonly IContextChunk[],
+  scope: readonly IContextChunk[],
+  seed: number,
+): TSupportCounts | null {
+  const wide = buildRunCore(chunks, scope, { seed, useSection: true });
+  const generator = wide.widened();
+  if (!generator) return null;
+  return dryRun(generator, wide.gateCtx, { seed }).cells;
 }

@@ -134,6 +134,8 @@ export interface ISupport {
   count: number;
   /** Why 0, in the teacher's terms; empty when there is material. */
   reason: string;
+  /** The same count with the rest of the passages' section ("Also use the rest of the section"). */
+  withSection?: number;
 }
 
 /** A cheap reading of the passages per question type and Bloom level (no question is built). */
