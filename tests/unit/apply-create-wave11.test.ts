@@ -255,3 +255,44 @@ describe("equation questions a physics teacher would set", () => {
     }
   });
 });
+
+describe("equations a lesson recalls on the way are not its questions (round 13 reading)", () => {
+  it("reads 'F = ma = mg' as its last link and skips a law the passage says to recall", () => {
+    const chain = eqs(
+      "### Weight\n\nF = ma = mg. In this case, the force is the weight of the object, where m is the mass and a is the acceleration.",
+    ).map((e) => e.text);
+    expect(chain).not.toContain("F = ma");
+    expect(chain).toContain("F = mg");
+    expect(
+      eqs(
+        "### Blackbody Graphs\n\nRecall the equation v = fλ, where v is the speed, f is the frequency and λ is the wavelength.",
+      ),
+    ).toEqual([]);
+    // Stated as the lesson's own law, the same equation is read.
+    expect(
+      eqs(
+        "### Waves\n\nThe speed of a wave is v = fλ, where v is the speed, f is the frequency and λ is the wavelength.",
+      ).map((e) => e.text),
+    ).toEqual(["v = fλ"]);
+  });
+
+  it("writes no v = fλ scaling MCQ, and no speed calculation from made-up f and λ on light", () => {
+    const light = testChunk(
+      "### Light\n\nLight is an electromagnetic wave. Its speed is v = fλ, where v is the speed, f is the frequency and λ is the wavelength.",
+      0,
+      "15.2 The Behavior of Electromagnetic Radiation",
+      "d1",
+    );
+    const apply = [
+      ...createOfflineGenerator([light], 1, [light]).candidates(formSlot(light.documentId, "mcq", "Apply"), {
+        used: new Set<string>(),
+        keyAt: 0,
+        random: () => 0.5,
+      }),
+    ].map((c) => c.question.promptText);
+    for (const p of apply) {
+      expect(p).not.toMatch(/frequency is .* and the wavelength is/);
+      expect(p).not.toMatch(/calculate the speed/i);
+    }
+  });
+});

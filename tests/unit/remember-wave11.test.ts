@@ -129,3 +129,31 @@ describe("no narrower kind of the key among its options", () => {
     }
   });
 });
+
+describe("quantity options the lesson makes plausible (round 13 reading)", () => {
+  it("offers no base quantity (time, length) for a derived key, and only quantities the selected passages name", () => {
+    const text = [
+      "### Speed and Velocity",
+      "",
+      "Velocity is the rate of change of displacement. The time of travel is read from a clock, and the distance along the path is measured. A net force gives the object an acceleration, and its momentum changes. The kinetic energy of the car rises as it speeds up.",
+    ].join("\n");
+    // "power" is named only in the chapter's other passage: not an option for this lesson.
+    const elsewhere = testChunk(
+      "### Power\n\nThe engine's power is discussed later.",
+      1,
+      "2.9 Power",
+      "phys",
+    );
+    const selected = testChunk(text, 0, "2.3 Speed and Velocity", "phys");
+    const env = { ...envOf([selected]), kb: buildKnowledge([selected], [selected, elsewhere]) };
+    const t = env.kb.terms.find((x) => x.term === "velocity");
+    if (!t) throw new Error("velocity expected as a defined term");
+    const names = quantityOptions(env, t, "Which term describes the rate of change of displacement?", []).map(
+      (o) => o.text,
+    );
+    expect(names.length).toBeGreaterThan(0);
+    for (const base of ["time", "distance", "length", "mass", "power"]) expect(names).not.toContain(base);
+    for (const n of names)
+      expect(["force", "acceleration", "momentum", "energy", "kinetic energy"]).toContain(n);
+  });
+});

@@ -295,6 +295,16 @@ export const equationProblem: IForm = {
     for (const eq of ordered(env, 0, "equation-problem")) {
       // "c = fλ": the speed of light is not something to calculate.
       if (isGravity(eq.subject)) continue;
+      // "v = fλ" in passages on light: its speed is c, whatever f and λ a problem makes up (round 13
+      // readers rejected "f = 56 Hz and λ = 61 m … calculate the speed" in a section on light).
+      if (
+        /\b(?:speed|velocity)\b/.test(eq.subject.name) &&
+        eq.factors.some((f) => /\bwavelength\b/.test(f.name)) &&
+        env.kb.chunks.some((c) => /\b(?:light|electromagnetic|photons?)\b/i.test(c.content))
+      ) {
+        env.trace?.("the speed of a light wave is c: not calculated from a made-up f and λ");
+        continue;
+      }
       const solved = solveFor(eq, eq.subject);
       if (!solved) continue;
       // An answer the passages already state ("50 N") would be found, not computed: new values.

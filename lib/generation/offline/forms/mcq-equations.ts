@@ -214,6 +214,15 @@ export const equationScaling: IForm = {
         env.trace?.("the subject is a constant (c, g)");
         continue;
       }
+      // "v = fλ": a wave's speed is set by its medium; changing f and λ independently to change it
+      // contradicts the passage (round 13 readers rejected "frequency doubled, wavelength tripled").
+      if (
+        /\b(?:speed|velocity)\b/.test(eq.subject.name) &&
+        eq.factors.some((f) => /\bwavelength\b/.test(f.name))
+      ) {
+        env.trace?.("a wave's speed is set by its medium, not by its frequency and wavelength");
+        continue;
+      }
       const varied = eq.factors.filter((f) => !isGiven(f));
       if (varied.length < 2) {
         env.trace?.("fewer than two quantities to change");

@@ -183,6 +183,9 @@ function quantityKey(t: ITerm): (typeof QUANTITIES)[number] | null {
   return key;
 }
 
+/** A quantity whose SI unit combines two or more base units (velocity, energy), not a base one (time). */
+const derived = (dims: TDims) => dims.filter((n) => n !== 0).length >= 2;
+
 /**
  * A name for a narrower kind of the key, built on the key's own word ("phospholipids" for lipids,
  * "glycoproteins" for proteins): the key's definition may fit it too (round 13 reading).
@@ -229,10 +232,14 @@ export function quantityOptions(
     // entropy): options a student of the lesson weighs, not any quantity of the chapter.
     .map((q) => ({
       q,
-      score:
-        env.kb.sentences.filter((x) => wordAt(x.text.toLowerCase(), q.quantity) >= 0).length + env.random(),
+      uses: env.kb.sentences.filter((x) => wordAt(x.text.toLowerCase(), q.quantity) >= 0).length,
+      tie: env.random(),
     }))
-    .sort((a, b) => b.score - a.score);
+    // Named in the selected passages themselves (round 13: "speed" and "time" offered for entropy
+    // in a Biology chapter on energy); a base quantity (time, length) is no rival for a derived one
+    // ("time" beside velocity or speed: readers called it an option no one picks).
+    .filter(({ q, uses }) => uses > 0 && !(derived(key.dims) && !derived(q.dims)))
+    .sort((a, b) => b.uses - a.uses || b.tie - a.tie);
   const out: { text: string; rationale: string }[] = [];
   for (const { q } of ranked) {
     if (dims.some((d) => sameDims(d, q.dims))) continue;

@@ -149,6 +149,9 @@ const SYMBOL = `[A-Za-z${GREEK}](?:_(?:\\([^()]{1,12}\\)|[A-Za-z]{1,5}|\\d))?`;
 /** One factor: an optional Δ, a symbol, an optional integer power. */
 const FACTOR_RE = new RegExp(`^(Δ?${SYMBOL})(?:\\^(?:\\((\\d)\\)|(\\d)))?`, "u");
 /** "SYM = RHS" where RHS is a product/quotient of symbols with no spaces. */
+/** The next link of a chain of equalities right after an equation ("… = mg"). */
+const LINK_RE = new RegExp(`^\\s?=\\s?([0-9A-Za-z${GREEK}_^()/⋅·×]{1,24})(?=[\\s,.;)]|$)`, "u");
+
 const EQUATION_RE = new RegExp(
   `(?:^|[\\s(])(Δ?${SYMBOL})\\s?=\\s?([0-9A-Za-z${GREEK}_^()/⋅·×]{1,24})(?=[\\s,.;)]|$)`,
   "gmu",
@@ -301,9 +304,24 @@ export function extractEquations(
     const others = texts.filter((_, j) => j !== i).join("\n\n");
     for (const m of text.matchAll(EQUATION_RE)) {
       const lhs = m[1]!;
-      const rhs = m[2]!.replace(/[.,;]+$/, "");
-      const law = parseLaw(rhs);
+      let rhs = m[2]!.replace(/[.,;]+$/, "");
+      let end = (m.index ?? 0) + m[0].length;
+      // "F = ma = mg": a law recalled on the way to the passage's own result (the weight); the
+      // questions belong to the last link, F = mg, not the recalled first one (round 13: F = ma
+      // problems in a section on gravitation, read as off topic).
+      for (let link = LINK_RE.exec(text.slice(end)); link; link = LINK_RE.exec(text.slice(end))) {
+        rhs = link[1]!.replace(/[.,;]+$/, "");
+        end += link[0].length;
+      }
       const shown = `${lhs} = ${rhs}`;
+      const law = parseLaw(rhs);
+      // "Recall the equation v = fλ." / "Recall that …": an earlier lesson's law, not this one's.
+      const sentenceStart =
+        Math.max(text.lastIndexOf(". ", m.index ?? 0), text.lastIndexOf("\n", m.index ?? 0)) + 1;
+      if (/^\s*(?:recall|remember)\b/i.test(text.slice(sentenceStart, m.index ?? 0))) {
+        drop(shown, "a law the passage recalls from an earlier lesson");
+        continue;
+      }
       // A law relates at least two quantities to the subject ("T = W" is a step, not a law).
       if (!law || law.factors.length < 2) {
         if (law === null) drop(shown, "not a product or quotient of symbols");
