@@ -7,9 +7,9 @@
  * dry-runs the selection with the rest of its section ("withSection"), beside the selection-only
  * dry run it replaced, and how many cells the section adds.
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Command } from "commander";
+import { filtersOf, readManifest, selectPassages, spreadTopics } from "./support/eval-corpus";
 import { openOfflineWorkspace } from "./support/workspace";
 
 const opts = new Command()
@@ -23,40 +23,22 @@ const opts = new Command()
 const workspace = await openOfflineWorkspace(
   path.resolve(opts.dataDir, path.basename(path.resolve(opts.corpus))),
 );
-const { retrieve } = await import("@/lib/retrieval/retrieve");
-const { loadContext, loadScope } = await import("@/lib/generation/store");
+const { loadScope } = await import("@/lib/generation/store");
 const { supportOf } = await import("@/lib/generation/slot/support");
 const { buildRunCore, dryRunOf } = await import("@/lib/generation/slot/offload");
 
-interface IManifest {
-  board: string;
-  grade: string;
-  subject: string;
-  chapters: { chapterNumber: number; sections: { id: string; number: string; title: string }[] }[];
-}
-const manifest = JSON.parse(await readFile(path.join(opts.corpus, "manifest.json"), "utf8")) as IManifest;
-const every = Number(opts.every);
-const topics = manifest.chapters
-  .flatMap((c) =>
-    c.sections.filter((s) => !s.number.endsWith(".0")).map((s) => ({ ...s, chapter: c.chapterNumber })),
-  )
-  .filter((_, i) => i % every === Number(opts.offset) % every);
-const { db, userId, embedder } = workspace;
+const manifest = await readManifest(opts.corpus);
+const topics = spreadTopics(manifest, Number(opts.every), Number(opts.offset));
+const { db, userId } = workspace;
 await workspace.ingest([opts.corpus]);
-const filters = { board: manifest.board, grade: String(manifest.grade), subject: manifest.subject };
+const filters = filtersOf(manifest);
 
 const whole: number[] = [];
 const selectionOnly: number[] = [];
 let cells = 0;
 let gained = 0;
 for (const topic of topics) {
-  const found = await retrieve({ db, embedder, model: null, llmTimeoutMs: 0 }, userId, {
-    filters: { ...filters, chapterNumber: topic.chapter },
-    query: topic.title,
-    topK: 8,
-    enableRerank: true,
-  });
-  const chunks = await loadContext(db, userId, found.items);
+  const { chunks } = await selectPassages(workspace, filters, topic);
   const scope = await loadScope(
     db,
     userId,

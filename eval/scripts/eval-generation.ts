@@ -23,6 +23,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Command } from "commander";
 import { passageKey } from "@/types/generation.types";
+import { selectPassages } from "./support/eval-corpus";
 import { openOfflineWorkspace } from "./support/workspace";
 
 const opts = new Command()
@@ -64,7 +65,6 @@ const opts = new Command()
 const workspace = await openOfflineWorkspace(
   path.resolve(opts.dataDir, path.basename(path.resolve(opts.corpus))),
 );
-const { retrieve } = await import("@/lib/retrieval/retrieve");
 const { runGeneration } = await import("@/lib/generation/generate");
 const { classifyBloom } = await import("@/lib/generation/bloom-classifier");
 const { createGateContext, gateQuestion, estimateDemand, QUALITY_FLAGS } = await import(
@@ -72,7 +72,7 @@ const { createGateContext, gateQuestion, estimateDemand, QUALITY_FLAGS } = await
 );
 const { coverage, stemSet } = await import("@/lib/generation/gate/text");
 const { passageSentences, mainSections } = await import("@/lib/generation/offline/knowledge/sentences");
-const { loadContext, loadScope } = await import("@/lib/generation/store");
+const { loadScope } = await import("@/lib/generation/store");
 const { createOfflineGenerator } = await import("@/lib/generation/offline/generator");
 const { formsFor } = await import("@/lib/generation/offline/forms");
 const { GenerationRequestSchema } = await import("@/schema/generation.schema");
@@ -100,7 +100,7 @@ const topics = allSections
   .filter((_, i) => i % every === Number(opts.offset) % every)
   .slice(0, opts.limit ? Number(opts.limit) : undefined);
 
-const { db, userId, embedder } = workspace;
+const { db, userId } = workspace;
 await workspace.ingest([opts.corpus]);
 const filters = { board: manifest.board, grade: String(manifest.grade), subject: manifest.subject };
 
@@ -158,13 +158,7 @@ const normKey = (q: TQuestion) =>
   q.type === "mcq" ? `${q.type}:${(q.options[q.correctIndex] ?? "").toLowerCase().trim()}` : "";
 
 for (const topic of topics) {
-  const found = await retrieve({ db, embedder, model: null, llmTimeoutMs: 0 }, userId, {
-    filters: { ...filters, chapterNumber: topic.chapter },
-    query: topic.title,
-    topK: 8,
-    enableRerank: true,
-  });
-  const chunks = await loadContext(db, userId, found.items);
+  const { found, chunks } = await selectPassages(workspace, filters, topic);
   const scopeStarted = performance.now();
   const scope = await loadScope(
     db,

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { ISqlExecutor } from "@/lib/db";
+import type { IDatabase, ISqlExecutor } from "@/lib/db";
+import type { IEmbedder } from "@/types/chunk.types";
 import { passageKey } from "@/types/generation.types";
 
 export interface IManifest {
@@ -63,4 +64,46 @@ export const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => 
 export function quantile(xs: readonly number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : 0;
+}
+
+/** A section of the manifest as a generation topic (its chapter for the retrieval filter). */
+export interface ISectionTopic {
+  id: string;
+  number: string;
+  title: string;
+  chapter: number;
+}
+
+/** Every non-introduction section (N.0 is the chapter's opening), every `every`-th from `offset`. */
+export function spreadTopics(m: IManifest, every: number, offset: number): ISectionTopic[] {
+  return m.chapters
+    .flatMap((c) =>
+      c.sections.filter((s) => !s.number.endsWith(".0")).map((s) => ({ ...s, chapter: c.chapterNumber })),
+    )
+    .filter((_, i) => i % every === offset % every);
+}
+
+/**
+ * The passages a teacher would select for a section, as the generation evals select them: the
+ * section's title searched inside its chapter (offline, reranked), top 8, loaded as context. The
+ * library is imported here, after the workspace has set the process configuration.
+ */
+export async function selectPassages(
+  ws: { db: IDatabase; userId: string; embedder: IEmbedder },
+  filters: { board: string; grade: string; subject: string },
+  topic: ISectionTopic,
+) {
+  const { retrieve } = await import("@/lib/retrieval/retrieve");
+  const { loadContext } = await import("@/lib/generation/store");
+  const found = await retrieve(
+    { db: ws.db, embedder: ws.embedder, model: null, llmTimeoutMs: 0 },
+    ws.userId,
+    {
+      filters: { ...filters, chapterNumber: topic.chapter },
+      query: topic.title,
+      topK: 8,
+      enableRerank: true,
+    },
+  );
+  return { found, chunks: await loadContext(ws.db, ws.userId, found.items) };
 }
