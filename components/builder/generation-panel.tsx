@@ -49,7 +49,10 @@ export function GenerationPanel({ onBack, ...props }: IGenerationPanelProps & { 
         </span>
       </section>
       <BlueprintForm form={p.blueprint} running={running} onGenerate={generate} onStop={p.gen.stop} />
-      <SupportTable context={context.map((c) => ({ documentId: c.documentId, chunkIndex: c.chunkIndex }))} />
+      <SupportTable
+        context={context.map((c) => ({ documentId: c.documentId, chunkIndex: c.chunkIndex }))}
+        useSection={p.blueprint.useSection}
+      />
       <GenerationStatus panel={p} />
       {p.finals.length > 0 && !running && (
         <MixChart byLevel={p.byLevel} targets={p.blueprint.targets()} byType={p.byType} />

@@ -15,7 +15,14 @@ const LABEL: Record<EQuestionType, string> = { mcq: "MCQ", short: "Short", long:
  * passages carry before generating. "(+n)" and the hint below say what ticking "Also use the rest of
  * the section" would add.
  */
-export function SupportTable({ context }: { context: { documentId: string; chunkIndex: number }[] }) {
+export function SupportTable({
+  context,
+  useSection = false,
+}: {
+  context: { documentId: string; chunkIndex: number }[];
+  /** "Also use the rest of the section" is ticked: the hint says the set draws on it. */
+  useSection?: boolean;
+}) {
   const q = useQuery({
     queryKey: ["generation-support", context.map((c) => `${c.documentId}:${c.chunkIndex}`).join(",")],
     queryFn: () => getGenerationSupport(context),
@@ -105,8 +112,9 @@ export function SupportTable({ context }: { context: { documentId: string; chunk
       )}
       {sectionAdds.length > 0 && (
         <p className="mt-2 text-muted-foreground" data-testid="support-section-hint">
-          The rest of the section holds material for {sectionAdds.join(", ")}: tick “Also use the rest of the
-          section” to draw on it (questions then cite those passages too).
+          {useSection
+            ? `“Also use the rest of the section” is ticked: slots at ${sectionAdds.join(", ")} draw on it (their questions cite those passages).`
+            : `The rest of the section holds material for ${sectionAdds.join(", ")}: tick “Also use the rest of the section” to draw on it (questions then cite those passages too).`}
         </p>
       )}
     </details>

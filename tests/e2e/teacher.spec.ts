@@ -60,8 +60,15 @@ test("retrieve, enhance, select context, generate a mixed blueprint and review q
     await page.locator(`#level-${level}`).fill("0");
   // Questions cite only the kept passages unless the teacher allows the rest of their section: this
   // small selection needs it to fill all six slots.
+  // The support table says what ticking it would add before the teacher ticks it, then that the
+  // set draws on it.
   await expect(page.getByTestId("use-section")).not.toBeChecked();
+  const hint = page.getByTestId("support-section-hint");
+  await expect(hint).toContainText("The rest of the section holds material for Understand", {
+    timeout: 30_000,
+  });
   await page.getByTestId("use-section").check();
+  await expect(hint).toContainText("is ticked");
   await page.getByTestId("generate").click();
   await expect(builder.questionCards()).toHaveCount(6);
   await expect(page.getByTestId("set-saved")).toBeVisible({ timeout: 30_000 });
