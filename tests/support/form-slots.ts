@@ -1,4 +1,5 @@
 import type { EBloomLevel } from "@/types/bloom.types";
+import type { ISlot } from "@/types/generation.types";
 
 /**
  * A blueprint slot for a form's unit test: one question of `type` at `bloomLevel`, with the marks
@@ -13,3 +14,13 @@ export const formSlot = (documentId: string, type: "mcq" | "short" | "long", blo
   difficulty: "medium" as const,
   sourceKeys: [`${documentId}:0`],
 });
+
+/** A Remember MCQ slot with no source passage of its own: a form reads every passage it is given. */
+export const rememberMcqSlot: ISlot = {
+  id: "s",
+  index: 0,
+  type: "mcq",
+  bloomLevel: "Remember",
+  marks: 1,
+  difficulty: "medium",
+} as ISlot;

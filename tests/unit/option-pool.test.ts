@@ -4,7 +4,8 @@ import { definesMcq, definitionMcq } from "@/lib/generation/offline/forms/recall
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import { extractTerms, type ITerm } from "@/lib/generation/offline/knowledge/lexicon";
 import { compactPool, kindOf, poolOptions, sameKind } from "@/lib/generation/offline/knowledge/pool";
-import type { IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
+import type { IContextChunk, TQuestion } from "@/types/generation.types";
+import { rememberMcqSlot } from "../support/form-slots";
 import { testChunk, testSentence } from "../support/sentence";
 
 /**
@@ -21,14 +22,7 @@ const term = (text: string): ITerm => {
 const chunk = (content: string, i: number, section: string, documentId = "ch4") =>
   testChunk(content, i, section, documentId);
 
-const slot: ISlot = {
-  id: "s",
-  index: 0,
-  type: "mcq",
-  bloomLevel: "Remember",
-  marks: 1,
-  difficulty: "medium",
-} as ISlot;
+const slot = rememberMcqSlot;
 
 function build(form: typeof definesMcq, chunks: IContextChunk[], scope: IContextChunk[]) {
   const kb = buildKnowledge(chunks, scope);

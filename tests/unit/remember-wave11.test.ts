@@ -2,17 +2,11 @@ import { describe, expect, it } from "vitest";
 import { mulberry32 } from "@/lib/generation/offline/forms/common";
 import { definitionMcq, narrower, quantityOptions } from "@/lib/generation/offline/forms/recall";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
-import type { IContextChunk, ISlot, TQuestion } from "@/types/generation.types";
+import type { IContextChunk, TQuestion } from "@/types/generation.types";
+import { rememberMcqSlot } from "../support/form-slots";
 import { testChunk } from "../support/sentence";
 
-const slot = {
-  id: "s",
-  index: 0,
-  type: "mcq",
-  bloomLevel: "Remember",
-  marks: 1,
-  difficulty: "medium",
-} as ISlot;
+const slot = rememberMcqSlot;
 const envOf = (chunks: IContextChunk[], seed = 3) => ({
   kb: buildKnowledge(chunks),
   slot,
