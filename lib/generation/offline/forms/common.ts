@@ -1,5 +1,5 @@
 import type { IConcept, IKnowledge } from "@/lib/generation/offline/knowledge";
-import { sameConcept, termKey, wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
+import { capital, sameConcept, termKey, wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
 import { dimsOfUnit, readUnit } from "@/lib/generation/offline/knowledge/numeric-units";
 import { LOOSE as LOOSE_GENUS } from "@/lib/generation/offline/knowledge/pool";
 import { contextRef } from "@/lib/generation/offline/knowledge/sentences";
@@ -37,9 +37,7 @@ export interface IForm {
 /** The key in a set's `used` recording that `form` wrote an accepted question on `quote`. */
 export const formUseKey = (form: string, quote: string) => `form:${form}\u0000${quote}`;
 
-/** Upper-cases the first letter, except in a word like "tRNAs", "mRNA" or "pH" (round 12: "TRNAs are …"). */
-export const capital = (s: string) =>
-  /^\p{Ll}+\p{Lu}/u.test(s) ? s : s.charAt(0).toUpperCase() + s.slice(1);
+export { capital };
 /** Lower-cases the first letter unless it starts an acronym or a name-like word ("ATP", "DNA", "Mendel"). */
 export const lower = (s: string) =>
   /^\p{Lu}(?:\p{Ll}|\s)/u.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;

@@ -215,6 +215,7 @@ export function quantityOptions(
   if (!key) return [];
   const stem = prompt.toLowerCase();
   const chapter = env.kb.scopeSentences.map((s) => s.text.toLowerCase()).join(" ");
+  const lesson = env.kb.sentences.map((s) => s.text.toLowerCase());
   const used = taken.map((x) => termKey(x));
   const dims = [
     key.dims,
@@ -232,7 +233,7 @@ export function quantityOptions(
     // entropy): options a student of the lesson weighs, not any quantity of the chapter.
     .map((q) => ({
       q,
-      uses: env.kb.sentences.filter((x) => wordAt(x.text.toLowerCase(), q.quantity) >= 0).length,
+      uses: lesson.filter((x) => wordAt(x, q.quantity) >= 0).length,
       tie: env.random(),
     }))
     // Named in the selected passages themselves (round 13: "speed" and "time" offered for entropy

@@ -1,4 +1,5 @@
 import nlp from "compromise";
+import { capital } from "./lexicon";
 import type { ICausal } from "./relations";
 import { isFullClause } from "./relations";
 import { type ISentence, isStandalone } from "./sentences";
@@ -52,8 +53,6 @@ export function resolveSubject(reason: string, earlier: string): string {
   const named = /^(?:the|a|an)\b/i.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
   return `${named} ${m[2]!}`;
 }
-/** Upper-cases the first letter, except in "tRNA", "pH", "mRNA". */
-const capital = (t: string) => (/^\p{Ll}+\p{Lu}/u.test(t) ? t : t.charAt(0).toUpperCase() + t.slice(1));
 
 export function extractLinkedCauses(sentences: readonly ISentence[]): ICausal[] {
   const out: ICausal[] = [];

@@ -71,6 +71,10 @@ const DEF_PLURAL =
 const PREPOSITION_CUT =
   /\s(?:that|which|who|whose|where|when|of|in|on|with|by|for|from|to|and|or|as|at|into|through|between|within|consisting|containing|made|composed|used|found|formed|produced|called|known|such)\b.*$/i;
 
+/** Upper-cases the first letter, except in a word like "tRNAs", "mRNA" or "pH" (round 12: "TRNAs are …"). */
+export const capital = (s: string) =>
+  /^\p{Ll}+\p{Lu}/u.test(s) ? s : s.charAt(0).toUpperCase() + s.slice(1);
+
 /** The regular plural of a singular noun ("tissue" → "tissues", "class" → "classes", "body" → "bodies"). */
 export const pluralOf = (w: string): string =>
   /(?:s|x|ch|sh)$/.test(w) ? `${w}es` : /[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`;
