@@ -3,6 +3,7 @@ import {
   type IEquation,
   type IFactor,
   type IQuantity,
+  isWaveSpeedLaw,
 } from "@/lib/generation/offline/knowledge/equations";
 import { formatSig, roundSig } from "@/lib/generation/offline/knowledge/numeric/format";
 import { prettyMath } from "@/lib/generation/offline/knowledge/numeric/units";
@@ -298,8 +299,7 @@ export const equationProblem: IForm = {
       // "v = fλ" in passages on light: its speed is c, whatever f and λ a problem makes up (round 13
       // readers rejected "f = 56 Hz and λ = 61 m … calculate the speed" in a section on light).
       if (
-        /\b(?:speed|velocity)\b/.test(eq.subject.name) &&
-        eq.factors.some((f) => /\bwavelength\b/.test(f.name)) &&
+        isWaveSpeedLaw(eq) &&
         env.kb.chunks.some((c) => /\b(?:light|electromagnetic|photons?)\b/i.test(c.content))
       ) {
         env.trace?.("the speed of a light wave is c: not calculated from a made-up f and λ");

@@ -1,4 +1,9 @@
-import { FIXED, type IEquation, type IQuantity } from "@/lib/generation/offline/knowledge/equations";
+import {
+  FIXED,
+  type IEquation,
+  type IQuantity,
+  isWaveSpeedLaw,
+} from "@/lib/generation/offline/knowledge/equations";
 import { formatSig } from "@/lib/generation/offline/knowledge/numeric/format";
 import { prettyMath } from "@/lib/generation/offline/knowledge/numeric/units";
 import { andList, formUseKey, type IForm, type IFormEnv, type IOption, mcq, shuffle } from "./common";
@@ -216,10 +221,7 @@ export const equationScaling: IForm = {
       }
       // "v = fλ": a wave's speed is set by its medium; changing f and λ independently to change it
       // contradicts the passage (round 13 readers rejected "frequency doubled, wavelength tripled").
-      if (
-        /\b(?:speed|velocity)\b/.test(eq.subject.name) &&
-        eq.factors.some((f) => /\bwavelength\b/.test(f.name))
-      ) {
+      if (isWaveSpeedLaw(eq)) {
         env.trace?.("a wave's speed is set by its medium, not by its frequency and wavelength");
         continue;
       }

@@ -148,14 +148,12 @@ const GREEK = "αβγδεζηθικλμνξπρστυφχψωΔΣΩ";
 const SYMBOL = `[A-Za-z${GREEK}](?:_(?:\\([^()]{1,12}\\)|[A-Za-z]{1,5}|\\d))?`;
 /** One factor: an optional Δ, a symbol, an optional integer power. */
 const FACTOR_RE = new RegExp(`^(Δ?${SYMBOL})(?:\\^(?:\\((\\d)\\)|(\\d)))?`, "u");
-/** "SYM = RHS" where RHS is a product/quotient of symbols with no spaces. */
+/** "= RHS": a product/quotient of symbols with no spaces, up to a space or punctuation. */
+const EQUALS_RHS = `\\s?=\\s?([0-9A-Za-z${GREEK}_^()/⋅·×]{1,24})(?=[\\s,.;)]|$)`;
+/** "SYM = RHS". */
+const EQUATION_RE = new RegExp(`(?:^|[\\s(])(Δ?${SYMBOL})${EQUALS_RHS}`, "gmu");
 /** The next link of a chain of equalities right after an equation ("… = mg"). */
-const LINK_RE = new RegExp(`^\\s?=\\s?([0-9A-Za-z${GREEK}_^()/⋅·×]{1,24})(?=[\\s,.;)]|$)`, "u");
-
-const EQUATION_RE = new RegExp(
-  `(?:^|[\\s(])(Δ?${SYMBOL})\\s?=\\s?([0-9A-Za-z${GREEK}_^()/⋅·×]{1,24})(?=[\\s,.;)]|$)`,
-  "gmu",
-);
+const LINK_RE = new RegExp(`^${EQUALS_RHS}`, "u");
 
 /** A product like "mv^2" or "(mv^2)" → factors with powers; null when anything is not a symbol. */
 function product(text: string, sign: 1 | -1): { symbol: string; power: number }[] | null {
@@ -287,6 +285,13 @@ export const FIXED: Record<string, { name: string; value: number; text: string }
   g: { name: "acceleration due to gravity", value: 9.8, text: "g = 9.8 m/s²" },
   c: { name: "speed of light", value: 3.0e8, text: "c = 3.0 × 10⁸ m/s" },
 };
+
+/**
+ * "v = fλ": a wave's speed in terms of its frequency and wavelength. The medium sets the speed, so
+ * no question changes it through f and λ (round 13 readers).
+ */
+export const isWaveSpeedLaw = (eq: Pick<IEquation, "subject" | "factors">) =>
+  /\b(?:speed|velocity)\b/.test(eq.subject.name) && eq.factors.some((f) => /\bwavelength\b/.test(f.name));
 
 /** Every usable equation stated in the question-worthy text of the passages (`why`: each equation given up, and the step). */
 export function extractEquations(
