@@ -1,9 +1,11 @@
 import {
+  exponentOf,
   FIXED,
   type IEquation,
   type IFactor,
   type IQuantity,
   isWaveSpeedLaw,
+  quantitiesOf,
 } from "@/lib/generation/offline/knowledge/equations";
 import { formatSig, roundSig } from "@/lib/generation/offline/knowledge/numeric/format";
 import { prettyMath } from "@/lib/generation/offline/knowledge/numeric/units";
@@ -384,13 +386,10 @@ export interface IDependence {
   others: IQuantity[];
 }
 
-const quantities = (eq: IEquation): IQuantity[] => [eq.subject, ...eq.factors];
-
 /** Pairs (output, input) with a whole or square-law exponent, subject-as-output first. */
 function dependences(eq: IEquation): IDependence[] {
   const out: IDependence[] = [];
-  const all = quantities(eq);
-  const powerOf = (q: IQuantity) => (q === eq.subject ? 1 : ((q as IFactor).power ?? 0));
+  const all = quantitiesOf(eq);
   // A wave's speed is set by its medium (wave 11 reading: "kept the wavelength the same and
   // measured the speed for four frequencies"): in v = fλ only frequency (or period) and
   // wavelength change together, the speed held.
@@ -399,13 +398,7 @@ function dependences(eq: IEquation): IDependence[] {
     for (const input of all) {
       if (output === input || isGravity(input) || isGravity(output)) continue;
       if (wave && /\b(?:speed|velocity)\b/.test(`${output.name} ${input.name}`)) continue;
-      // subject = Π f^p: with the rest fixed, output ∝ input^e.
-      const po = powerOf(output);
-      const pi = powerOf(input);
-      let e: number;
-      if (output === eq.subject) e = pi;
-      else if (input === eq.subject) e = 1 / po;
-      else e = -pi / po;
+      const e = exponentOf(eq, output, input);
       if (![1, -1, 2, -2].includes(e)) continue;
       out.push({ output, input, exponent: e, others: all.filter((q) => q !== output && q !== input) });
     }
@@ -507,7 +500,7 @@ export const equationClaim: IForm = {
         }
         const long = env.slot.type === "long";
         const vals = new Map<string, number>();
-        for (const q of quantities(eq))
+        for (const q of quantitiesOf(eq))
           vals.set(q.symbol, isGravity(q) ? fixedValue(q) : pickValue(q, env.random));
         const q = written(env, {
           prompt: `A student claims: “${claim}” Evaluate the claim. ${long ? "Justify your judgement from how the quantities in the equation are proportional, check it with numbers of your own choice put into the equation before and after the change, and state the correct relationship." : "Is the student right? Justify your answer from how the quantities in the equation are proportional; marks are for the justification."}`,

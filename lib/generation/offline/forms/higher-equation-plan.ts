@@ -1,4 +1,9 @@
-import type { IEquation, IQuantity } from "@/lib/generation/offline/knowledge/equations";
+import {
+  exponentOf,
+  type IEquation,
+  type IQuantity,
+  quantitiesOf,
+} from "@/lib/generation/offline/knowledge/equations";
 import { type IForm, keywords, written } from "./common";
 
 /**
@@ -78,19 +83,6 @@ function roleOf(q: IQuantity): IRole | null {
   return ROLES.find(([re]) => re.test(q.name))?.[1] ?? null;
 }
 
-const quantities = (eq: IEquation): IQuantity[] => [eq.subject, ...eq.factors];
-const powerOf = (eq: IEquation, q: IQuantity) =>
-  q === eq.subject ? 1 : (eq.factors.find((f) => f === q)?.power ?? 0);
-
-/** How the read quantity follows the changed one, the rest held: output ∝ input^e. */
-function exponentOf(eq: IEquation, output: IQuantity, input: IQuantity): number {
-  const po = powerOf(eq, output);
-  const pi = powerOf(eq, input);
-  if (output === eq.subject) return pi;
-  if (input === eq.subject) return 1 / po;
-  return -pi / po;
-}
-
 export interface IEquationPlan {
   eq: IEquation;
   input: IQuantity;
@@ -104,7 +96,7 @@ export interface IEquationPlan {
 /** The plannable (changed, read) pairs of a stated equation, by the school-practical table. */
 export function equationPlans(eq: IEquation, why?: (step: string) => void): IEquationPlan[] {
   const out: IEquationPlan[] = [];
-  const all = quantities(eq);
+  const all = quantitiesOf(eq);
   // "c = fλ", "W = mg": a constant of nature in the law is not a school practical of it.
   if (all.some((q) => q.symbol === "g" || (q.symbol === "c" && /light/.test(q.name)))) {
     why?.("equation plan: a constant of nature in the equation");

@@ -286,6 +286,27 @@ export const FIXED: Record<string, { name: string; value: number; text: string }
   c: { name: "speed of light", value: 3.0e8, text: "c = 3.0 × 10⁸ m/s" },
 };
 
+/** An equation's quantities: its subject, then its factors. */
+export const quantitiesOf = (eq: Pick<IEquation, "subject" | "factors">): IQuantity[] => [
+  eq.subject,
+  ...eq.factors,
+];
+
+/**
+ * How `output` follows `input` with the equation's other quantities held (output ∝ input^e): for
+ * subject = Π factor^p, the factor's power, its inverse, or the ratio of the two powers.
+ */
+export function exponentOf(
+  eq: Pick<IEquation, "subject" | "factors">,
+  output: IQuantity,
+  input: IQuantity,
+): number {
+  const powerOf = (q: IQuantity) => (q === eq.subject ? 1 : (eq.factors.find((f) => f === q)?.power ?? 0));
+  if (output === eq.subject) return powerOf(input);
+  if (input === eq.subject) return 1 / powerOf(output);
+  return -powerOf(input) / powerOf(output);
+}
+
 /**
  * "v = fλ": a wave's speed in terms of its frequency and wavelength. The medium sets the speed, so
  * no question changes it through f and λ (round 13 readers).
