@@ -7,6 +7,7 @@ import { recentSetsKey } from "@/hooks/use-question-sets";
 import { useFacets, useRetrievalEnhancement, useRetrievalQuery } from "@/hooks/use-retrieval";
 import { useRetrievalSession } from "@/hooks/use-retrieval-session";
 import { orderByRelevance } from "@/lib/retrieval/result-order";
+import { escapeRegExp } from "@/lib/text/regex";
 import type { TQuestionSet } from "@/schema/generation.schema";
 import type { TEnhanceQueryResponse, TRetrievalItem, TRetrievalQueryInput } from "@/schema/retrieval.schema";
 import { getQuestionSet } from "@/services/generation.services";
@@ -29,8 +30,7 @@ function composeFinalQuery(
   if (!enhanced) return query;
   if (edited !== null) return edited;
   let text = enhanced.enhancedQuery;
-  for (const t of disabledTerms)
-    text = text.replace(new RegExp(`\\s*\\b${t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "i"), "");
+  for (const t of disabledTerms) text = text.replace(new RegExp(`\\s*\\b${escapeRegExp(t)}\\b`, "i"), "");
   return text.trim();
 }
 

@@ -1,5 +1,6 @@
 import type { ITerm } from "@/lib/generation/offline/knowledge";
 import { termKey } from "@/lib/generation/offline/knowledge/lexicon";
+import { escapeRegExp } from "@/lib/text/regex";
 import {
   capital,
   formUseKey,
@@ -45,7 +46,7 @@ const be = (t: Pick<ITerm, "plural">) => (t.plural ? "are" : "is");
 
 /** `term` named in `text`, by its first letters ("fungi" in "a group of fungal …"). */
 const named = (text: string, term: string) => {
-  const head = term.slice(0, Math.max(4, term.length - 2)).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const head = escapeRegExp(term.slice(0, Math.max(4, term.length - 2)));
   return new RegExp(`\\b${head}`, "i").test(text);
 };
 

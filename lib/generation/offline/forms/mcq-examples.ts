@@ -2,6 +2,7 @@ import type { IKnowledge } from "@/lib/generation/offline/knowledge";
 import { classification, extractGroups, type IGroup } from "@/lib/generation/offline/knowledge/groups";
 import { singular, wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
 import { extractEnumerations } from "@/lib/generation/offline/knowledge/lists";
+import { escapeRegExp } from "@/lib/text/regex";
 import { contentWords, stem } from "@/lib/text/tokenize";
 import { groupsOf } from "./classify";
 import { andList, capital, formUseKey, type IForm, type IFormEnv, lower, mcq, shuffle } from "./common";
@@ -35,9 +36,7 @@ const headOf = (name: string) => singular((name.split(/\s+/).at(-1) ?? "").toLow
 
 const stems = (s: string) => new Set(contentWords(s).map(stem));
 const mentions = (text: string, phrase: string) =>
-  new RegExp(`(?:^|[^\\p{L}])${phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:$|[^\\p{L}])`, "iu").test(
-    text,
-  );
+  new RegExp(`(?:^|[^\\p{L}])${escapeRegExp(phrase)}(?:$|[^\\p{L}])`, "iu").test(text);
 
 /**
  * A member of another group that is definitely not one of `x`: no sentence of the chapter names it

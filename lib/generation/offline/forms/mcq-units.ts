@@ -1,6 +1,7 @@
 import type { IKnowledge } from "@/lib/generation/offline/knowledge";
 import { sameDims, type TDims } from "@/lib/generation/offline/knowledge/numeric/units";
 import { dimsOfUnit, QUANTITY_UNITS, statedUnits } from "@/lib/generation/offline/knowledge/numeric-units";
+import { escapeRegExp } from "@/lib/text/regex";
 import { clip, formUseKey, type IForm, type IOption, mcq, shuffle } from "./common";
 import { usedUnits } from "./recall-units";
 
@@ -58,7 +59,7 @@ const namePattern = (quantity: string) =>
     `\\b${quantity
       .toLowerCase()
       .split(/\s+/)
-      .map((w) => `${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:s|es|al)?`)
+      .map((w) => `${escapeRegExp(w)}(?:s|es|al)?`)
       .join("\\s+")}\\b`,
   );
 

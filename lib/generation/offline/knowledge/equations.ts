@@ -1,3 +1,4 @@
+import { escapeRegExp } from "@/lib/text/regex";
 import type { EZone } from "@/types/chunk.types";
 import type { IContextChunk } from "@/types/generation.types";
 import { formatSig } from "./numeric/format";
@@ -210,7 +211,6 @@ function splitTopLevel(s: string, sep: string): string[] | null {
   return out.some((p) => p.length === 0) ? null : out;
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const NAME_WORDS = "[a-z][a-z-]*(?: [a-z][a-z-]*){0,4}";
 const STOP = /\s(?:and|of the object|on the object|acting|that|which|on|for|with|at)\b.*$/;
 
@@ -243,7 +243,7 @@ export function quantityName(phrase: string): string | null {
 
 /** The name the text gives a symbol ("where μ is the coefficient of friction", "mass m", "weight (W)"). */
 export function nameOf(symbol: string, text: string): string | null {
-  const s = escapeRe(symbol);
+  const s = escapeRegExp(symbol);
   const patterns = [
     // "v is the speed", never "v is proportional to the distance r".
     new RegExp(
@@ -269,7 +269,7 @@ export function nameOf(symbol: string, text: string): string | null {
   const standard = STANDARD[symbol];
   if (standard) {
     const lower = text.toLowerCase();
-    const used = standard.filter((n) => new RegExp(`\\b${escapeRe(n)}\\b`).test(lower));
+    const used = standard.filter((n) => new RegExp(`\\b${escapeRegExp(n)}\\b`).test(lower));
     // Two standard names in the passage (weight and work): the symbol is ambiguous.
     if (used.length === 1 || (used.length > 1 && standard[0] === used[0] && symbol.length > 1))
       return used[0]!;

@@ -1,5 +1,6 @@
 import nlp from "compromise";
 import { isNounPhrase } from "@/lib/text/phrases";
+import { escapeRegExp } from "@/lib/text/regex";
 import { contentWords } from "@/lib/text/tokenize";
 import { ANAPHORA, type ISentence, isStandalone } from "./sentences";
 
@@ -809,7 +810,7 @@ export function resolveLead(
     // "This hormone": the subject is a hormone, by its name or by what the sentence says it is.
     const isKind =
       subject.toLowerCase().split(/\s+/).pop() === kind ||
-      new RegExp(`^${escapeRe(d[0])}(?:an?|the|one of the)? ?(?:[\\p{L}-]+ ){0,3}${kind}\\b`, "u").test(
+      new RegExp(`^${escapeRegExp(d[0])}(?:an?|the|one of the)? ?(?:[\\p{L}-]+ ){0,3}${kind}\\b`, "u").test(
         prev.text,
       );
     if (!isKind) return null;
@@ -818,8 +819,6 @@ export function resolveLead(
   if (!isStandalone(text)) return null;
   return { text, quote: `${prev.text} ${s.text}` };
 }
-
-const escapeRe = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * The stated effects of the sentences. `why` (diagnostics only, `eval:generation --why`) hears the
