@@ -51,10 +51,12 @@ export function buildRunCore(
   chunks: readonly IContextChunk[],
   scope: readonly IContextChunk[],
   request: Pick<TGenerationRequest, "seed" | "topic" | "useSection">,
+  /** The selection's generator when the caller already built it for the same seed and topic. */
+  built?: IOfflineGenerator,
 ): IRunCore {
   const seed = request.seed ?? 1;
   const topic = mainSections(chunks, request.topic);
-  const offline = createOfflineGenerator(chunks, seed, scope, topic);
+  const offline = built ?? createOfflineGenerator(chunks, seed, scope, topic);
   // The rest of the selected passages' own section(s), when the teacher asks for it: drawn on only
   // for a slot the selection cannot fill, and said so. By default questions cite the selection only.
   const reserve = request.useSection ? sectionReserve(chunks, scope, topic) : [];

@@ -1,5 +1,6 @@
 import type { IContextChunk } from "@/types/generation.types";
 import { type ISupport, supportTable } from "../offline/forms";
+import type { IOfflineGenerator } from "../offline/generator";
 import { dryRun, type TSupportCounts } from "./dry-run";
 import { buildRunCore, dryRunOf } from "./offload";
 
@@ -17,7 +18,7 @@ export function supportOf(
 ): ISupport[] {
   const core = buildRunCore(chunks, scope, { seed, useSection: false });
   const counts = dryRunOf(core, { seed }).cells;
-  const section = sectionCounts(chunks, scope, seed);
+  const section = sectionCounts(chunks, scope, seed, core.offline);
   return supportTable(core.offline.kb).map((row) => {
     const count = counts[row.type][row.level];
     const withSection = Math.max(count, section?.[row.type][row.level] ?? count);
@@ -41,8 +42,10 @@ function sectionCounts(
   chunks: readonly IContextChunk[],
   scope: readonly IContextChunk[],
   seed: number,
+  selection: IOfflineGenerator,
 ): TSupportCounts | null {
-  const wide = buildRunCore(chunks, scope, { seed, useSection: true });
+  // The selection's own generator is the one the first dry run built; only the wider one is new.
+  const wide = buildRunCore(chunks, scope, { seed, useSection: true }, selection);
   const generator = wide.widened();
   if (!generator) return null;
   return dryRun(generator, wide.gateCtx, { seed }).cells;
