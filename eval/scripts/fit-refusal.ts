@@ -45,6 +45,10 @@ const opts = new Command()
     "--add-meaning",
     "fill in the words' WordNet meaning evidence from the scopes of --data-dir (for files judged before it existed)",
   )
+  .option(
+    "--add-phrases",
+    "fill in the queries' two-word phrase counts from the scopes of --data-dir (for files judged before it existed)",
+  )
   .option("--evaluate", "score the current model file instead of fitting")
   .option("--write", `write the fitted model to ${MODEL_FILE}`)
   .option("--verbose", "list the out-of-scope queries kept and the in-scope ones refused, with features")
@@ -75,6 +79,7 @@ const opts = new Command()
     l2: string;
     evaluate?: boolean;
     addMeaning?: boolean;
+    addPhrases?: boolean;
     write?: boolean;
     verbose?: boolean;
     queries: string;
@@ -125,6 +130,24 @@ if (opts.addMeaning) {
     );
     for (const q of lines) for (const w of q.judged?.words ?? []) w.meaning = meaningLift(w.word, profile);
   }
+  await ws.db.close();
+  if (opts.saveJudged && opts.judged)
+    await writeFile(opts.saveJudged, `${judged.map((q) => JSON.stringify(q)).join("\n")}\n`);
+}
+if (opts.addPhrases) {
+  // The phrase counts as the server looks them up (store.ts scopePhraseCounts), per book.
+  const { openOfflineWorkspace } = await import("./support/workspace");
+  const { scopePhraseLookup } = await import("@/lib/retrieval/scope-vocabulary");
+  const ws = await openOfflineWorkspace(path.resolve(opts.dataDir));
+  const manifests = await Promise.all(opts.corpora.map((c) => readManifest(c)));
+  const t0 = performance.now();
+  let n = 0;
+  for (const m of manifests)
+    for (const q of judged.filter((x) => x.scope === m.book && x.judged)) {
+      if (q.judged) q.judged.phrases = await scopePhraseLookup(ws.db, ws.userId, filtersOf(m), q.query);
+      if (++n % 500 === 0) console.error(`phrases of ${n} queries`);
+    }
+  console.log(`phrase counts of ${n} queries in ${Math.round(performance.now() - t0)} ms`);
   await ws.db.close();
   if (opts.saveJudged && opts.judged)
     await writeFile(opts.saveJudged, `${judged.map((q) => JSON.stringify(q)).join("\n")}\n`);

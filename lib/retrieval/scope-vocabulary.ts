@@ -2,8 +2,10 @@ import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
 import { type IMeaningProfile, meaningProfile } from "@/lib/text/wordnet-domains";
 import type { TRetrievalQueryRequest } from "@/schema/retrieval.schema";
+import type { IScopePhrase } from "./calibrate";
 import { toResourceTypes } from "./pipeline/search";
-import { scopeTermCounts, scopeWordCounts } from "./store";
+import { queryPhrases } from "./query-phrases";
+import { scopePhraseCounts, scopeTermCounts, scopeWordCounts } from "./store";
 
 /**
  * How often each of the query's words occurs in the whole scope (board, grade, subject, resource
@@ -31,6 +33,8 @@ export interface IScopeVocabulary {
    * weighted by passages; wordnet-domains.ts), or null if it could not be built.
    */
   meaning: IMeaningProfile | null;
+  /** The query's two-word phrases with their counts, when asked for (`opts.phrasesOf`). */
+  phrases?: IScopePhrase[];
 }
 
 type TScope = Parameters<typeof scopeTermCounts>[2];
@@ -82,7 +86,7 @@ export async function scopeVocabulary(
   userId: string,
   filters: TRetrievalQueryRequest["filters"],
   words: readonly string[],
-  opts: { meaning: boolean } = { meaning: false },
+  opts: { meaning: boolean; phrasesOf?: string } = { meaning: false },
 ): Promise<IScopeVocabulary> {
   const unique = [...new Set(words.map((w) => w.toLowerCase()))].slice(0, MAX_WORDS);
   const scope = {
@@ -91,6 +95,10 @@ export async function scopeVocabulary(
     subject: filters.subject,
     resourceTypes: toResourceTypes(filters.resourceType),
   };
+  const phrases =
+    opts.phrasesOf === undefined
+      ? undefined
+      : scopePhraseLookup(db, userId, filters, opts.phrasesOf).catch(() => undefined);
   const rows = await scopeWordCounts(db, userId, scope, unique);
   const df = new Map<string, number>();
   const bgDf = new Map<string, number>();
@@ -106,5 +114,35 @@ export async function scopeVocabulary(
   }
   const meaning =
     opts.meaning && passages > 0 ? await scopeMeaning(db, userId, scope, passages).catch(() => null) : null;
-  return { passages, df, bgPassages, bgDf, meaning };
+  const found = await phrases;
+  return { passages, df, bgPassages, bgDf, meaning, ...(found ? { phrases: found } : {}) };
+}
+
+/**
+ * The query's two-word phrases (query-phrases.ts) with their passages in the scope and the
+ * background: the refusal's phrase evidence (`calibrate.ts phraseEvidence`). One statement.
+ */
+export async function scopePhraseLookup(
+  db: ISqlExecutor,
+  userId: string,
+  filters: TRetrievalQueryRequest["filters"],
+  query: string,
+): Promise<IScopePhrase[]> {
+  const phrases = queryPhrases(query);
+  const rows = await scopePhraseCounts(
+    db,
+    userId,
+    {
+      board: filters.board,
+      grade: filters.grade,
+      subject: filters.subject,
+      resourceTypes: toResourceTypes(filters.resourceType),
+    },
+    phrases.map((p) => p.text),
+  );
+  const counts = new Map(rows.map((r) => [r.phrase, r]));
+  return phrases.flatMap((p) => {
+    const r = counts.get(p.text);
+    return r ? [{ phrase: p.text, words: p.words, df: Number(r.df), bgDf: Number(r.bg_df) }] : [];
+  });
 }

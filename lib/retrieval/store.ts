@@ -262,6 +262,48 @@ export function scopeWordCounts(
   );
 }
 
+/** One phrase's passages in the scope and in the background (scopePhraseCounts). */
+export interface IScopePhraseRow {
+  phrase: string;
+  df: number;
+  bg_df: number;
+}
+
+/**
+ * How many passages of the scope, and of the background (other visible documents of another
+ * board, class or subject), hold each phrase: the full-text index read with `phraseto_tsquery`
+ * (its words in this order, as close as the phrase has them; stop words only keep the distance).
+ * The refusal's phrase evidence (`calibrate.ts phraseEvidence`). One statement, the GIN index.
+ */
+export function scopePhraseCounts(
+  db: ISqlExecutor,
+  userId: string,
+  scope: { board: string; grade: string; subject: string; resourceTypes: string[] | null },
+  phrases: readonly string[],
+): Promise<IScopePhraseRow[]> {
+  if (phrases.length === 0) return Promise.resolve([]);
+  return db.query<IScopePhraseRow>(
+    `with visible as (
+       select d.id,
+              (d.board = $1 and d.grade = $2 and d.subject = $3
+                and ($5::text[] is null or d.resource_type = any ($5::text[]))) as in_scope,
+              (d.board = $1 and d.grade = $2 and d.subject = $3) as same_class
+       from documents d
+       where d.visibility = 'shared' or d.owner_id = $4
+     ),
+     ph as (
+       select p.phrase, phraseto_tsquery('english', p.phrase) as q from unnest($6::text[]) as p(phrase)
+     )
+     select ph.phrase,
+            (select count(*) from document_chunks c
+              where c.fts @@ ph.q and c.document_id in (select id from visible where in_scope))::int as df,
+            (select count(*) from document_chunks c
+              where c.fts @@ ph.q and c.document_id in (select id from visible where not same_class))::int as bg_df
+     from ph where numnode(ph.q) > 1`,
+    [scope.board, scope.grade, scope.subject, userId, scope.resourceTypes, phrases],
+  );
+}
+
 /**
  * Every index term of the scope with the number of its passages holding it (the BM25 postings,
  * `chunk_terms`): the scope's whole vocabulary, for its WordNet meaning profile (scope-vocabulary.ts
