@@ -137,16 +137,37 @@ if (opts.addMeaning) {
 if (opts.addPhrases) {
   // The phrase counts as the server looks them up (store.ts scopePhraseCounts), per book.
   const { openOfflineWorkspace } = await import("./support/workspace");
-  const { scopePhraseLookup } = await import("@/lib/retrieval/scope-vocabulary");
+  const { scopePhraseIndex, scopePhraseLookup } = await import("@/lib/retrieval/scope-vocabulary");
   const ws = await openOfflineWorkspace(path.resolve(opts.dataDir));
   const manifests = await Promise.all(opts.corpora.map((c) => readManifest(c)));
   const t0 = performance.now();
   let n = 0;
-  for (const m of manifests)
-    for (const q of judged.filter((x) => x.scope === m.book && x.judged)) {
-      if (q.judged) q.judged.phrases = await scopePhraseLookup(ws.db, ws.userId, filtersOf(m), q.query);
+  for (const m of manifests) {
+    const lines = judged.filter((x) => x.scope === m.book && x.judged);
+    const first = lines[0]?.judged;
+    if (!first) continue;
+    // The index build as the server pays it on a scope's first refusal-checked query.
+    const rss = process.memoryUsage().rss;
+    const t1 = performance.now();
+    const index = await scopePhraseIndex(
+      ws.db,
+      ws.userId,
+      { ...filtersOf(m), resourceTypes: null },
+      { passages: first.passages, bgPassages: first.bgPassages },
+    );
+    console.log(
+      `phrase index of ${m.book}: ${index.scope.size} scope and ${index.background.size} background phrases, built in ${Math.round(performance.now() - t1)} ms (rss +${Math.round((process.memoryUsage().rss - rss) / 1e6)} MB)`,
+    );
+    for (const q of lines) {
+      if (q.judged)
+        q.judged.phrases =
+          (await scopePhraseLookup(ws.db, ws.userId, filtersOf(m), q.query, {
+            passages: q.judged.passages,
+            bgPassages: q.judged.bgPassages,
+          })) ?? [];
       if (++n % 500 === 0) console.error(`phrases of ${n} queries`);
     }
+  }
   console.log(`phrase counts of ${n} queries in ${Math.round(performance.now() - t0)} ms`);
   await ws.db.close();
   if (opts.saveJudged && opts.judged)

@@ -18,9 +18,11 @@ export interface IQueryPhrase {
   text: string;
   /** Its two content words. */
   words: [string, string];
+  /** The two words' stems, the key the scope's phrase index uses ("suppli demand"). */
+  key: string;
 }
 
-const TOKEN = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*|[^\s\p{L}\p{N}]+/gu;
+const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*|[^\s\p{L}\p{N}]+/gu;
 const OPTION = /(?:^|\s)(?:\(?[A-Da-d1-9][).]|\([A-Da-d1-9ivx]+\))(?=\s)/g;
 
 const isContent = (w: string) => /^\p{L}/u.test(w) && w.length >= 3 && !isStopword(w);
@@ -32,8 +34,10 @@ export function queryPhrases(query: string, max = 16): IQueryPhrase[] {
   let prev: string | null = null;
   let between: string[] = [];
   for (const token of text.match(TOKEN) ?? []) {
+    // A hyphen joins its words into the phrase ("light-dependent" is "light dependent").
+    if (token === "-") continue;
     if (!/^[\p{L}\p{N}]/u.test(token)) {
-      // Punctuation other than an inner hyphen or apostrophe ends the clause.
+      // Other punctuation ends the clause.
       prev = null;
       between = [];
       continue;
@@ -50,7 +54,7 @@ export function queryPhrases(query: string, max = 16): IQueryPhrase[] {
       const phrase = [prev, ...between, token].join(" ");
       if (!seen.has(phrase)) {
         seen.add(phrase);
-        out.push({ text: phrase, words: [prev, token] });
+        out.push({ text: phrase, words: [prev, token], key: `${stem(prev)} ${stem(token)}` });
         if (out.length >= max) break;
       }
     }
@@ -58,4 +62,16 @@ export function queryPhrases(query: string, max = 16): IQueryPhrase[] {
     between = [];
   }
   return out;
+}
+
+/**
+ * Every phrase key of a passage (the same pairing as `queryPhrases`, without its cap): what the
+ * scope's phrase index (scope-vocabulary.ts `scopePhraseIndex`) holds per passage.
+ */
+export function passagePhraseKeys(text: string): Set<string> {
+  const keys = new Set<string>();
+  // Paragraph by paragraph, so the cap never cuts a long passage short.
+  for (const part of text.split(/\n+/))
+    for (const p of queryPhrases(part, Number.POSITIVE_INFINITY)) keys.add(p.key);
+  return keys;
 }

@@ -142,6 +142,8 @@ export async function retrieve(
           {
             meaning: MODEL_USES_MEANING || Boolean(settings.onJudged),
             ...(MODEL_USES_PHRASES || settings.onJudged ? { phrasesOf: req.query } : {}),
+            // A fit collects every query's evidence: it waits for the scope's phrase index.
+            ...(settings.onJudged ? { phraseWaitMs: 600_000 } : {}),
           },
         ).catch(() => null);
   const judgement = judgeRelevance(

@@ -262,27 +262,17 @@ export function scopeWordCounts(
   );
 }
 
-/** One phrase's passages in the scope and in the background (scopePhraseCounts). */
-export interface IScopePhraseRow {
-  phrase: string;
-  df: number;
-  bg_df: number;
-}
-
 /**
- * How many passages of the scope, and of the background (other visible documents of another
- * board, class or subject), hold each phrase: the full-text index read with `phraseto_tsquery`
- * (its words in this order, as close as the phrase has them; stop words only keep the distance).
- * The refusal's phrase evidence (`calibrate.ts phraseEvidence`). One statement, the GIN index.
+ * The text of every passage of the scope and of its background (the other visible documents of
+ * another board, class or subject), for the scope's phrase index (scope-vocabulary.ts
+ * `scopePhraseIndex`, built once per scope and cached).
  */
-export function scopePhraseCounts(
+export function scopeAndBackgroundTexts(
   db: ISqlExecutor,
   userId: string,
   scope: { board: string; grade: string; subject: string; resourceTypes: string[] | null },
-  phrases: readonly string[],
-): Promise<IScopePhraseRow[]> {
-  if (phrases.length === 0) return Promise.resolve([]);
-  return db.query<IScopePhraseRow>(
+): Promise<{ content: string; in_scope: boolean }[]> {
+  return db.query<{ content: string; in_scope: boolean }>(
     `with visible as (
        select d.id,
               (d.board = $1 and d.grade = $2 and d.subject = $3
@@ -290,17 +280,11 @@ export function scopePhraseCounts(
               (d.board = $1 and d.grade = $2 and d.subject = $3) as same_class
        from documents d
        where d.visibility = 'shared' or d.owner_id = $4
-     ),
-     ph as (
-       select p.phrase, phraseto_tsquery('english', p.phrase) as q from unnest($6::text[]) as p(phrase)
      )
-     select ph.phrase,
-            (select count(*) from document_chunks c
-              where c.fts @@ ph.q and c.document_id in (select id from visible where in_scope))::int as df,
-            (select count(*) from document_chunks c
-              where c.fts @@ ph.q and c.document_id in (select id from visible where not same_class))::int as bg_df
-     from ph where numnode(ph.q) > 1`,
-    [scope.board, scope.grade, scope.subject, userId, scope.resourceTypes, phrases],
+     select c.content, v.in_scope
+     from document_chunks c join visible v on v.id = c.document_id
+     where v.in_scope or not v.same_class`,
+    [scope.board, scope.grade, scope.subject, userId, scope.resourceTypes],
   );
 }
 

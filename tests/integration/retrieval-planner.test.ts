@@ -5,7 +5,7 @@ import { POST as query } from "@/app/api/retrieval/query/route";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
-import { scopePhraseLookup } from "@/lib/retrieval/scope-vocabulary";
+import { scopeVocabulary } from "@/lib/retrieval/scope-vocabulary";
 import { getStorage } from "@/lib/storage";
 import { RetrievalQueryResponseSchema, type TRetrievalQueryResponse } from "@/schema/retrieval.schema";
 import { failingModel, hangingModel, textModel } from "../support/mock-models";
@@ -311,6 +311,14 @@ describe("follow-ups across a builder session", () => {
 });
 
 describe("the refusal's phrase evidence (scope-vocabulary.ts scopePhraseLookup)", () => {
+  const scopePhraseLookup = async (_db: unknown, userId: string, filters: typeof BIOLOGY, query: string) =>
+    (
+      await scopeVocabulary(env.db, userId, filters, ["force"], {
+        meaning: false,
+        phrasesOf: query,
+        phraseWaitMs: 60_000,
+      })
+    ).phrases ?? [];
   it("counts a phrase's passages in the scope and in the other subject, not across an option list", async () => {
     const PHYSICS = { board: "OpenStax", grade: "11", subject: "Physics" };
     const physics = await scopePhraseLookup(
