@@ -45,6 +45,10 @@ const opts = new Command()
     "--add-meaning",
     "fill in the words' WordNet meaning evidence from the scopes of --data-dir (for files judged before it existed)",
   )
+  .option(
+    "--add-phrases",
+    "fill in the queries' two-word phrase counts from the scopes of --data-dir (for files judged before it existed)",
+  )
   .option("--evaluate", "score the current model file instead of fitting")
   .option("--write", `write the fitted model to ${MODEL_FILE}`)
   .option("--verbose", "list the out-of-scope queries kept and the in-scope ones refused, with features")
@@ -75,6 +79,7 @@ const opts = new Command()
     l2: string;
     evaluate?: boolean;
     addMeaning?: boolean;
+    addPhrases?: boolean;
     write?: boolean;
     verbose?: boolean;
     queries: string;
@@ -125,6 +130,45 @@ if (opts.addMeaning) {
     );
     for (const q of lines) for (const w of q.judged?.words ?? []) w.meaning = meaningLift(w.word, profile);
   }
+  await ws.db.close();
+  if (opts.saveJudged && opts.judged)
+    await writeFile(opts.saveJudged, `${judged.map((q) => JSON.stringify(q)).join("\n")}\n`);
+}
+if (opts.addPhrases) {
+  // The phrase counts as the server looks them up (store.ts scopePhraseCounts), per book.
+  const { openOfflineWorkspace } = await import("./support/workspace");
+  const { scopePhraseIndex, scopePhraseLookup } = await import("@/lib/retrieval/scope-vocabulary");
+  const ws = await openOfflineWorkspace(path.resolve(opts.dataDir));
+  const manifests = await Promise.all(opts.corpora.map((c) => readManifest(c)));
+  const t0 = performance.now();
+  let n = 0;
+  for (const m of manifests) {
+    const lines = judged.filter((x) => x.scope === m.book && x.judged);
+    const first = lines[0]?.judged;
+    if (!first) continue;
+    // The index build as the server pays it on a scope's first refusal-checked query.
+    const rss = process.memoryUsage().rss;
+    const t1 = performance.now();
+    const index = await scopePhraseIndex(
+      ws.db,
+      ws.userId,
+      { ...filtersOf(m), resourceTypes: null },
+      { passages: first.passages, bgPassages: first.bgPassages },
+    );
+    console.log(
+      `phrase index of ${m.book}: ${index.scope.size} scope and ${index.background.size} background phrases, built in ${Math.round(performance.now() - t1)} ms (rss +${Math.round((process.memoryUsage().rss - rss) / 1e6)} MB)`,
+    );
+    for (const q of lines) {
+      if (q.judged)
+        q.judged.phrases =
+          (await scopePhraseLookup(ws.db, ws.userId, filtersOf(m), q.query, {
+            passages: q.judged.passages,
+            bgPassages: q.judged.bgPassages,
+          })) ?? [];
+      if (++n % 500 === 0) console.error(`phrases of ${n} queries`);
+    }
+  }
+  console.log(`phrase counts of ${n} queries in ${Math.round(performance.now() - t0)} ms`);
   await ws.db.close();
   if (opts.saveJudged && opts.judged)
     await writeFile(opts.saveJudged, `${judged.map((q) => JSON.stringify(q)).join("\n")}\n`);

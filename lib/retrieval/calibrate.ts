@@ -185,6 +185,18 @@ export interface IScopeWord {
   meaning?: IMeaningLift;
 }
 
+/** One of the query's two-word phrases (query-phrases.ts) as the scope sees it. */
+export interface IScopePhrase {
+  /** As the query has it, lower-cased ("supply and demand"). */
+  phrase: string;
+  /** Its two content words. */
+  words: [string, string];
+  /** Scope passages whose full-text index holds the phrase (the words in this order, this close). */
+  df: number;
+  /** Background passages holding it. */
+  bgDf: number;
+}
+
 /** What the judge saw about the query as a whole (the refusal fit, `npm run eval:fit-refusal`). */
 export interface IQueryJudgement {
   /** Passages in the scope. */
@@ -194,6 +206,8 @@ export interface IQueryJudgement {
   words: IScopeWord[];
   bestRelevance: number;
   best: IRelevanceFeatures | null;
+  /** The query's phrases with their scope counts; absent when not looked up (phraseAbsent is 0). */
+  phrases?: IScopePhrase[];
 }
 
 /**
@@ -287,6 +301,12 @@ function scopeWeight(w: IScopeWord, passages: number): number {
  * - meaningOff: the specificity-weighted share of words whose every label (domain and supersense)
  *   the scope uses less than WordNet does.
  * All three are 0 when the scope's meaning profile is unknown (the value of in-scope words).
+ * And from the query's two-word phrases (query-phrases.ts), counted in the scope's full-text index:
+ * - phraseAbsent: the share of the phrases whose two words the scope both uses but never together
+ *   ("opportunity cost", "central banks" asked of Biology), each weighted by its rarer word's
+ *   specificity; 0 with no such phrase. A query in the scope's own words uses its phrases too;
+ * - phraseForeign: the share of those absent phrases that the background does use ("light
+ *   dependent reactions" asked of Physics, with Biology in the database).
  */
 export const REFUSAL_FEATURES = [
   "logitBest",
@@ -307,6 +327,8 @@ export const REFUSAL_FEATURES = [
   "domainOff",
   "senseOff",
   "meaningOff",
+  "phraseAbsent",
+  "phraseForeign",
 ] as const;
 export type TRefusalFeature = (typeof REFUSAL_FEATURES)[number];
 
@@ -374,6 +396,7 @@ export function refusalFeatures(j: IQueryJudgement): Record<TRefusalFeature, num
     const labels = [m.domain, m.supersense].filter((x): x is number => x !== null);
     if (labels.length > 0 && Math.max(...labels) < 0) meaningOff += w.specificity;
   }
+  const phrase = phraseEvidence(j);
   return {
     logitBest: logit(j.bestRelevance),
     cosine: f.cosine,
@@ -393,7 +416,35 @@ export function refusalFeatures(j: IQueryJudgement): Record<TRefusalFeature, num
     domainOff: total > 0 ? domainOff / total / 4 : 0,
     senseOff: total > 0 ? senseOff / total / 4 : 0,
     meaningOff: total > 0 ? meaningOff / total : 0,
+    phraseAbsent: phrase.absent,
+    phraseForeign: phrase.foreign,
   };
+}
+
+/**
+ * phraseAbsent and phraseForeign (above). Only phrases whose two words the scope uses count: a word
+ * the scope never uses is `absent`'s evidence already, and counting its phrases again would weigh
+ * one missing word twice.
+ */
+export function phraseEvidence(j: Pick<IQueryJudgement, "phrases" | "words">): {
+  absent: number;
+  foreign: number;
+} {
+  const scopeDf = new Map(j.words.map((w) => [stem(w.word.toLowerCase()), w.df]));
+  let total = 0;
+  let absent = 0;
+  let foreign = 0;
+  for (const p of j.phrases ?? []) {
+    const [a, b] = p.words;
+    if (!((scopeDf.get(stem(a)) ?? 0) > 0 && (scopeDf.get(stem(b)) ?? 0) > 0)) continue;
+    const weight = Math.min(specificity(a), specificity(b));
+    total += weight;
+    if (p.df === 0) {
+      absent += weight;
+      if (p.bgDf > 0) foreign += weight;
+    }
+  }
+  return total > 0 ? { absent: absent / total, foreign: foreign / total } : { absent: 0, foreign: 0 };
 }
 
 /** A fitted query-level refusal model (`lib/retrieval/refusal-model.json`, `npm run eval:fit-refusal`). */
@@ -423,6 +474,12 @@ export const MEANING_FEATURES: readonly TRefusalFeature[] = ["domainOff", "sense
  * first query of a scope would pay for WordNet's tables and a scan of the scope for nothing).
  */
 export const MODEL_USES_MEANING = SCOPE_MODEL.features.some((f) => MEANING_FEATURES.includes(f));
+
+/** The features that need the query's phrase counts (scope-vocabulary.ts `scopePhraseLookup`). */
+export const PHRASE_FEATURES: readonly TRefusalFeature[] = ["phraseAbsent", "phraseForeign"];
+
+/** Whether the shipped model reads the phrase counts: if not, the server does not look them up. */
+export const MODEL_USES_PHRASES = SCOPE_MODEL.features.some((f) => PHRASE_FEATURES.includes(f));
 
 /**
  * The query's relevance to the scope, on the scale of REFUSE_BELOW (below it: refused): the

@@ -3,7 +3,7 @@ import { describeError, log } from "@/lib/log";
 import { focusWordsOf } from "@/lib/steps/plan/exam";
 import { planQuery } from "@/lib/steps/plan/offline";
 import type { TRetrievalQueryRequest, TRetrievalQueryResponse } from "@/schema/retrieval.schema";
-import { MODEL_USES_MEANING } from "./calibrate";
+import { MODEL_USES_MEANING, MODEL_USES_PHRASES } from "./calibrate";
 import { assessAndCorrect } from "./pipeline/correct";
 import { applyFocus } from "./pipeline/focus";
 import { gatherPlan } from "./pipeline/gather-plan";
@@ -139,7 +139,12 @@ export async function retrieve(
           req.filters,
           judgedWords([...understanding.classification.topicTerms, ...plan.options]),
           // The meaning profile only where it is used: by the model, or by a fit collecting evidence.
-          { meaning: MODEL_USES_MEANING || Boolean(settings.onJudged) },
+          {
+            meaning: MODEL_USES_MEANING || Boolean(settings.onJudged),
+            ...(MODEL_USES_PHRASES || settings.onJudged ? { phrasesOf: req.query } : {}),
+            // A fit collects every query's evidence: it waits for the scope's phrase index.
+            ...(settings.onJudged ? { phraseWaitMs: 600_000 } : {}),
+          },
         ).catch(() => null);
   const judgement = judgeRelevance(
     run,

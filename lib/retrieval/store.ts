@@ -263,6 +263,32 @@ export function scopeWordCounts(
 }
 
 /**
+ * The text of every passage of the scope and of its background (the other visible documents of
+ * another board, class or subject), for the scope's phrase index (scope-vocabulary.ts
+ * `scopePhraseIndex`, built once per scope and cached).
+ */
+export function scopeAndBackgroundTexts(
+  db: ISqlExecutor,
+  userId: string,
+  scope: { board: string; grade: string; subject: string; resourceTypes: string[] | null },
+): Promise<{ content: string; in_scope: boolean }[]> {
+  return db.query<{ content: string; in_scope: boolean }>(
+    `with visible as (
+       select d.id,
+              (d.board = $1 and d.grade = $2 and d.subject = $3
+                and ($5::text[] is null or d.resource_type = any ($5::text[]))) as in_scope,
+              (d.board = $1 and d.grade = $2 and d.subject = $3) as same_class
+       from documents d
+       where d.visibility = 'shared' or d.owner_id = $4
+     )
+     select c.content, v.in_scope
+     from document_chunks c join visible v on v.id = c.document_id
+     where v.in_scope or not v.same_class`,
+    [scope.board, scope.grade, scope.subject, userId, scope.resourceTypes],
+  );
+}
+
+/**
  * Every index term of the scope with the number of its passages holding it (the BM25 postings,
  * `chunk_terms`): the scope's whole vocabulary, for its WordNet meaning profile (scope-vocabulary.ts
  * caches the result per scope).

@@ -5,6 +5,7 @@ import { POST as query } from "@/app/api/retrieval/query/route";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
+import { scopeVocabulary } from "@/lib/retrieval/scope-vocabulary";
 import { getStorage } from "@/lib/storage";
 import { RetrievalQueryResponseSchema, type TRetrievalQueryResponse } from "@/schema/retrieval.schema";
 import { failingModel, hangingModel, textModel } from "../support/mock-models";
@@ -306,5 +307,38 @@ describe("follow-ups across a builder session", () => {
     });
     expect(status).toBe(400);
     expect(JSON.stringify(body)).toMatch(/session/);
+  });
+});
+
+describe("the refusal's phrase evidence (scope-vocabulary.ts scopePhraseLookup)", () => {
+  const scopePhraseLookup = async (_db: unknown, userId: string, filters: typeof BIOLOGY, query: string) =>
+    (
+      await scopeVocabulary(env.db, userId, filters, ["force"], {
+        meaning: false,
+        phrasesOf: query,
+        phraseWaitMs: 60_000,
+      })
+    ).phrases ?? [];
+  it("counts a phrase's passages in the scope and in the other subject, not across an option list", async () => {
+    const PHYSICS = { board: "OpenStax", grade: "11", subject: "Physics" };
+    const physics = await scopePhraseLookup(
+      env.db,
+      env.teacher.id,
+      PHYSICS,
+      "How does the normal force change? photosynthesis light dependent reactions",
+    );
+    const byPhrase = new Map(physics.map((p) => [p.phrase, p]));
+    expect(byPhrase.get("normal force")!.df).toBeGreaterThan(0);
+    // Biology's "light-dependent reactions": none in Physics, some in the background (the other subject).
+    expect(byPhrase.get("light dependent")).toMatchObject({ df: 0 });
+    expect(byPhrase.get("light dependent")!.bgDf).toBeGreaterThan(0);
+    const biology = await scopePhraseLookup(
+      env.db,
+      env.teacher.id,
+      BIOLOGY,
+      "Which is true of light dependent reactions? A) occur in stroma B) produce oxygen",
+    );
+    expect(biology.find((p) => p.phrase === "light dependent")!.df).toBeGreaterThan(0);
+    expect(biology.map((p) => p.phrase)).not.toContain("stroma produce");
   });
 });

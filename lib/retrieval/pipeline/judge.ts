@@ -140,6 +140,7 @@ export function judgeRelevance(
     words,
     bestRelevance: best,
     best: bestFeatures,
+    ...(vocabulary?.phrases ? { phrases: vocabulary.phrases } : {}),
   };
   run.settings.onJudged?.(
     top.map((c, i) => ({
