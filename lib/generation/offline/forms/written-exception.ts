@@ -183,7 +183,6 @@ export function readExcept(statement: ISentence): IException | null {
   const negative = /^(do|does) not\s+(.+)$/i.exec(predicate);
   if (!negative && /\b(?:not|no|never|cannot)\b/i.test(predicate)) return null;
   const claim = negative ? `No ${subject} ${negative[2]!}.` : `All ${subject} ${predicate}.`;
-  const be = /^the\s/i.test(excepted) && !/s$/i.test(excepted) ? "is" : "are";
   return {
     claim,
     stated: `${capital(qualifier)} ${subject}, except ${excepted}, ${predicate}.`,
@@ -191,7 +190,8 @@ export function readExcept(statement: ISentence): IException | null {
     subject,
     statement,
     exception: statement,
-    counter: `${capital(excepted)} ${be} the exception the text names`,
+    // What is true of the exception, when the text says it ("monotremes lay eggs"); else its name.
+    counter: negative ? `${excepted} ${negative[2]!}` : excepted,
     excepted,
   };
 }
@@ -361,15 +361,23 @@ export const judgeException: IForm = {
           : []),
       ];
       const q = written(env, {
-        prompt: `A student writes: “${e.claim}” Evaluate the student's statement. Is it correct? Justify your answer with an example from the text; marks are for the justification.`,
+        prompt: `A student writes: “${e.claim}” Evaluate the student's statement. Is it correct? Justify your answer with a counterexample; marks are for the justification.`,
         answer: e.excepted
-          ? `No, the statement is too general: the text names an exception, ${e.excepted}. ${capital(e.qualifier)} ${e.subject} fit the statement, but not ${e.excepted}, so it cannot hold for all ${e.subject}. The correct statement: ${lower(stripEnd(e.stated))}.`
+          ? `No, the statement is too general: the text names ${e.excepted} as an exception${e.counter !== e.excepted ? ` (${e.counter})` : ""}, so it does not hold for all ${e.subject}. The correct statement: ${lower(stripEnd(e.stated))}.`
           : e.counter
             ? `No, the statement is too general. ${capital(stripEnd(counter))}, so they are a counterexample: not all ${e.subject} fit it. The correct statement is narrower: ${lower(stripEnd(e.stated))}, not all.`
             : `No, the statement is too general. ${e.stated} ${capital(stripEnd(e.exception.text))}. So not all ${e.subject} fit the statement: it holds for ${e.qualifier} of them, not all.`,
         points: [
-          { point: `Gives the exception the text states: ${exception}` },
-          { point: `Judges the statement incorrect: it holds for ${e.qualifier} ${e.subject}, not all` },
+          {
+            point: e.excepted
+              ? `Names the exception the text states: ${e.excepted}${e.counter !== e.excepted ? ` (${e.counter})` : ""}`
+              : `Gives the exception the text states: ${exception}`,
+          },
+          {
+            point: e.excepted
+              ? `Judges the statement incorrect: it does not hold for ${e.excepted}, so not for all ${e.subject}`
+              : `Judges the statement incorrect: it holds for ${e.qualifier} ${e.subject}, not all`,
+          },
           { point: `Corrects it: ${clip(e.stated, 150)}` },
         ],
         keywords: keywords([e.subject, counter, e.statement.text]),
