@@ -61,6 +61,21 @@ describe("readSomeOthers: the text splits a kind into some and others", () => {
     ).toBe("All viral capsids are simple helices or polyhedral spheres.");
   });
 
+  it("reads a concessive opener: “While most X …, others …”", () => {
+    expect(
+      one(
+        "While most viruses contain a single nucleic acid, others have genomes divided into several segments.",
+      ),
+    ).toMatchObject({
+      claim: "All viruses contain a single nucleic acid.",
+      counter: "Other viruses have genomes divided into several segments.",
+      qualifier: "most",
+    });
+    expect(
+      one("While most absorption occurs in the small intestines, the large intestine removes water."),
+    ).toBeNull();
+  });
+
   it("reads two sentences next to each other: “Many genes … . Other genes …”", () => {
     expect(
       two(

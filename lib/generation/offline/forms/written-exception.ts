@@ -226,7 +226,9 @@ export function exceptionsOf(sentences: readonly ISentence[]): IException[] {
  * is no clear claim), a singular verb (a mass noun: "some water"), a number or a pronoun, and an
  * "others" clause with no feature of its own ("others do not", "others are different").
  */
-const SOME = /^(some|many|most)\s+(?!of\b)(?=\p{Ll})/iu;
+const SOME = /^(?:(while|although|though)\s+)?(some|many|most)\s+(?!of\b)(?=\p{Ll})/iu;
+/** "While most viruses contain …, others have …": the split after a concessive opener. */
+const OTHERS_AFTER_WHILE = /,\s+(others?\b.+)$/u;
 /** The "others" half: "whereas others …", "; other X …", "but others …". */
 const OTHERS_IN = /(?:,[”"’]?\s+(?:whereas|while|but)|;\s+(?:whereas,?\s+)?)\s*(others?\b.+)$/u;
 const OTHERS_NEXT = /^(?:(?:however|in contrast|by contrast),\s+)?(others?\b.+)$/iu;
@@ -286,7 +288,8 @@ export function readSomeOthers(statement: ISentence, next?: ISentence): IExcepti
   let first = rest;
   let tail: string;
   let exception: ISentence | null = null;
-  const inOne = OTHERS_IN.exec(rest);
+  const inOne = m[1] ? OTHERS_AFTER_WHILE.exec(rest) : OTHERS_IN.exec(rest);
+  if (m[1] && !inOne) return null;
   if (inOne) {
     first = rest.slice(0, inOne.index);
     tail = inOne[1]!;
@@ -320,7 +323,7 @@ export function readSomeOthers(statement: ISentence, next?: ISentence): IExcepti
   const sb = contentWords(pb).map(stem);
   if (sb.every((w) => sa.has(w))) return null;
   if (/\b(?:most|many|some|few|all|every)\b/i.test(`${subject} ${pa}`)) return null;
-  const quantifier = m[1]!.toLowerCase();
+  const quantifier = m[2]!.toLowerCase();
   const others = other === "others" ? `other ${subject}` : other;
   const exceptionText = `${capital(others)} ${stripEnd(pb)}`;
   return {
