@@ -56,3 +56,18 @@ describe("judge-relation answers stand on the stated sentence", () => {
     expect(gateQuestion(q, "Evaluate", ctx, { accepted: [] }).passed).toBe(true);
   });
 });
+
+describe("judge-relation refuses a dependence nothing could be changed in", () => {
+  it.each([
+    ["7.7 Regulation of Cellular Respiration", "Cellular respiration is controlled by a variety of means."],
+    ["31.3 Nutritional Adaptations", "A parasitic plant depends on its host for survival."],
+    [
+      "42.3 Antibodies",
+      "The avidity depends on the number of identical binding sites on the antigen being detected, as well as other physical and chemical factors.",
+    ],
+    ["12.1 Electricity (NCERT-style)", "The current in a circuit depends on several factors."],
+  ])("%s", (section, line) => {
+    const { q } = first(section, line);
+    expect(q).toBeUndefined();
+  });
+});

@@ -30,6 +30,8 @@ const bare = (np: string) => np.replace(/^the\s+/i, "");
  * 14: 4 of 14 Physics development drafts failed the gate's support check on words such as "rises
  * and falls", "depends" where the book wrote "varies with").
  */
+const VAGUE_FACTOR =
+  /\b(?:means|factors?|variety|various|other|things?|ways?|conditions?|several|many|some|for|whether)\b/i;
 /** "all sound resonances", "the rates of reactions": a plural head noun (the verb agrees with it). */
 const pluralHead = (np: string) => {
   const ws = np.trim().split(/\s+/);
@@ -43,7 +45,13 @@ const citing = (sentence: string) => `The text states that ${lower(stripEnd(sent
 export function relationClaims(kb: IKnowledge): IRelationClaim[] {
   const out: IRelationClaim[] = [];
   for (const d of kb.dependences) {
+    // "… as well as hormones from reproductive tissues and organs": x cut from a long list.
+    if (/\bas well as\b/i.test(d.sentence)) continue;
     for (const x of d.xs.slice(0, 2)) {
+      // Nothing a student could change on purpose: "a variety of means", "other chemical factors",
+      // "its host for survival" (round 14 reading: the gate had let none of these through before
+      // the answer cited its sentence; they read as rejects).
+      if (VAGUE_FACTOR.test(x) || x.split(/\s+/).length > 8) continue;
       out.push({
         claim: `Changing ${x} has no effect on ${d.y}.`,
         error: `Changing ${x} does have an effect on ${d.y}.`,
