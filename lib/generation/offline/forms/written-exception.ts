@@ -373,7 +373,7 @@ export const judgeException: IForm = {
         points: [
           {
             point: e.excepted
-              ? `Names the exception the text states: ${e.excepted}${e.counter !== e.excepted ? ` (${e.counter})` : ""}`
+              ? `Names the exception the text states: ${e.counter ?? e.excepted}`
               : `Gives the exception the text states: ${exception}`,
           },
           {
