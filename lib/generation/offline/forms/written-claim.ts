@@ -27,7 +27,7 @@ const bare = (np: string) => np.replace(/^the\s+/i, "");
 /**
  * The stated sentence, as the justification cites it ("The text states that the maximum height
  * depends only on …"): the answer stands on the passage's own words, not on the template's (round
- * 14: 4 of 14 Physics development drafts failed the gate's support check on words such as "rises
+ * 14: 5 of 15 Physics development drafts failed the gate's support check on words such as "rises
  * and falls", "depends" where the book wrote "varies with").
  */
 const VAGUE_FACTOR =
