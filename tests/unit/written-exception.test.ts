@@ -99,7 +99,7 @@ describe("judge-exception: Evaluate a student's over-general claim with the stat
     const { qs } = build(kb);
     const q = qs[0];
     expect(q?.promptText).toBe(
-      "A student writes: “All mollusks have a special rasp-like organ, the radula, which bears chitinous filelike teeth.” Evaluate the student's statement. Is it correct? Justify your answer with an example from the text; marks are for the justification.",
+      "A student writes: “All mollusks have a special rasp-like organ, the radula, which bears chitinous filelike teeth.” Evaluate the student's statement. Is it correct? Justify your answer with a counterexample; marks are for the justification.",
     );
     expect(q?.type !== "mcq" && q?.markingScheme?.map((p) => p.point)[0]).toMatch(/except the bivalves/);
     expect(q?.contextRefs).toHaveLength(2);
