@@ -3,6 +3,7 @@ import { mulberry32 } from "@/lib/generation/offline/forms/common";
 import { clozeable, definitionMcq, kindOptions } from "@/lib/generation/offline/forms/recall";
 import { buildKnowledge, type ITerm } from "@/lib/generation/offline/knowledge";
 import { extractTerms, sharedKind, wordNetChain } from "@/lib/generation/offline/knowledge/lexicon";
+import { LOOSE } from "@/lib/generation/offline/knowledge/pool";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
 import { rememberMcqSlot } from "../support/form-slots";
 import { testChunk, testSentence } from "../support/sentence";
@@ -234,5 +235,39 @@ describe("round-14 development reading: stems that do not read, options of anoth
       [],
     ).map((o) => o.text);
     for (const n of names) expect(["oligodendrocytes", "astrocytes"]).not.toContain(n);
+  });
+});
+
+describe("a genus that says nothing confirms no option (round-14 development reading)", () => {
+  it("offers neither emission nor decay for 'the act of emitting particles or energy from the nucleus' (OpenStax Physics 22.2)", () => {
+    const chunks = [
+      testChunk(
+        "### Radioactivity\n\nRadioactivity refers to the act of emitting particles or energy from the nucleus. The nucleus holds protons and neutrons.",
+        0,
+        "22.2 Nuclear Forces and Radioactivity",
+        "phys",
+      ),
+      testChunk(
+        "Alpha emission lowers the mass number.",
+        1,
+        "22.2 Nuclear Forces and Radioactivity > Emission",
+        "phys",
+      ),
+      testChunk("Each decay releases energy.", 2, "22.2 Nuclear Forces and Radioactivity > Decay", "phys"),
+      testChunk(
+        "The output of a reactor is heat.",
+        3,
+        "22.2 Nuclear Forces and Radioactivity > Output",
+        "phys",
+      ),
+    ];
+    // "act" says nothing of the kind: WordNet's "emission is an act" confirms no option.
+    expect(LOOSE.has("act")).toBe(true);
+    for (const seed of [1, 2, 3])
+      for (const q of definitionItems(chunks, seed))
+        if (keyOf(q) === "radioactivity") {
+          expect(options(q)).not.toContain("emission");
+          expect(options(q)).not.toContain("decay");
+        }
   });
 });
