@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "@/lib/generation/offline/forms/common";
-import { clozeable, definitionMcq, kindOptions } from "@/lib/generation/offline/forms/recall";
+import { clozeable, definesMcq, definitionMcq, kindOptions } from "@/lib/generation/offline/forms/recall";
 import { buildKnowledge, type ITerm } from "@/lib/generation/offline/knowledge";
 import { extractTerms, sharedKind, wordNetChain } from "@/lib/generation/offline/knowledge/lexicon";
 import { LOOSE } from "@/lib/generation/offline/knowledge/pool";
@@ -204,6 +204,12 @@ describe("round-14 development reading: stems that do not read, options of anoth
       clozeable("excellent regenerators and some even reproduce asexually by budding or fragmentation"),
     ).toBe(false);
     expect(clozeable("joints in which the bones are connected by cartilage")).toBe(true);
+    // OpenStax Biology 4.2 wording: a list of parts, not a second clause.
+    expect(
+      clozeable(
+        "a complex macromolecule composed of structural and catalytic rRNAs, and many distinct polypeptides",
+      ),
+    ).toBe(true);
   });
 
   it("asks nothing from 'Multipolar neurons are the most common type of neuron' and offers no glial cell for a neuron", () => {
@@ -269,5 +275,22 @@ describe("a genus that says nothing confirms no option (round-14 development rea
           expect(options(q)).not.toContain("emission");
           expect(options(q)).not.toContain("decay");
         }
+  });
+});
+
+describe("defines-mcq takes the definitions of the key's WordNet kin", () => {
+  it("offers the chapter's definitions of other macromolecules for lipids (OpenStax Biology 3 wording)", () => {
+    const text = [
+      "### Biological Macromolecules",
+      "",
+      "Lipids are a diverse group of compounds that are largely nonpolar in nature. Proteins are the polymers of amino acids that perform most of the work of a cell. Carbohydrates are the sugars and starches that supply energy to the body. Nucleic acids are the molecules that carry the genetic blueprint of a cell. An atom is the smallest unit of matter that keeps the properties of an element.",
+    ].join("\n");
+    const env = envOf([testChunk(text, 0, "3.1 Biological Macromolecules", "bio")]);
+    const items = [...definesMcq.build(env)].filter((q) => q.promptText.includes("lipids"));
+    for (const q of items) {
+      expect(options(q)).not.toContain("The smallest unit of matter that keeps the properties of an element");
+      expect(options(q)).toContain("The polymers of amino acids that perform most of the work of a cell");
+    }
+    expect(items.length).toBeGreaterThan(0);
   });
 });

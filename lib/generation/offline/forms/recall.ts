@@ -91,8 +91,10 @@ export function clozeable(def: string): boolean {
   const first = nlp(def.split(/\s+/)[0] ?? "");
   if (first.has("#Verb") && !first.has("#Noun")) return false;
   // "excellent regenerators and some even reproduce asexually …": a second clause about some of them.
-  if (/\b(?:and|but)\s+(?:some|many|most|others|all|few)\b/i.test(def)) return false;
-  return !nlp(def).match("(and|but) #Adverb? #Verb").found;
+  // "… rRNAs, and many distinct polypeptides" is still one noun phrase.
+  const doc = nlp(def);
+  if (doc.match("(and|but) (some|many|most|others|all|few) #Adverb? #Verb").found) return false;
+  return !doc.match("(and|but) #Adverb? #Verb").found;
 }
 
 /**
@@ -266,7 +268,11 @@ export function kindOptions(
     .trim();
   const genusPhrase =
     genusWords.split(/\s+/).length >= 2 && genusWords.split(/\s+/).length <= 4 ? genusWords : "";
-  const sentences = env.kb.scopeSentences.map((s) => s.text.toLowerCase());
+  let lowered: string[] | null = null;
+  const sentences = () => {
+    lowered ??= env.kb.scopeSentences.map((s) => s.text.toLowerCase());
+    return lowered;
+  };
   const used = new Set([termKey(key), ...taken.map((x) => termKey(x))]);
   const found: { text: string; name: string; kind: string; score: number }[] = [];
   for (const c of env.kb.concepts) {
@@ -284,18 +290,18 @@ export function kindOptions(
     if (narrower(name, key) || narrower(key, name)) continue;
     // "clusters of sporangia called sori": the text gives it the key's own name as its kind.
     if (c.genus && t.head.length >= 4 && c.genus.slice(0, 6) === t.head.slice(0, 6)) continue;
+    const kind = sharedKind(key, name);
+    if (!kind) continue;
     if (name.includes(" ") && nlp(name).has("#Verb")) continue;
     const lowerName = name.toLowerCase();
     if (wordAt(stem, lowerName) >= 0 || wordAt(def, lowerName) >= 0) continue;
     if ([...stemSet(name)].every((w) => stemStems.has(w))) continue;
-    const kind = sharedKind(key, name);
-    if (!kind) continue;
     // The kind the text states and WordNet confirms for the key ("the most common type of neuron"):
     // an option must be of it too (an oligodendrocyte is a cell, not a neuron).
     if (textKind && !wordNetChain(name).includes(textKind)) continue;
     // Said in the definition's words somewhere in the chapter: it may meet the definition too
     // ("Most tunicates … are suspension feeders" beside lancelets, "suspension feeders that …").
-    const alsoFits = sentences.some((x) => {
+    const alsoFits = sentences().some((x) => {
       if (wordAt(x, lowerName) < 0) return false;
       if (genusPhrase && wordAt(x, genusPhrase) >= 0) return true;
       const xs = stemSet(x);
@@ -628,11 +634,37 @@ const NOUN_PHRASE_DEFINITION =
   /^(?:an?|the|any)\s+(?!(?:interesting|dangerous|fun|great|good|famous|popular|familiar|simple|nice|exciting|example)\b)\p{L}(?!.*\bexamples?\b)/iu;
 
 export function siblingDefinitions(env: IFormEnv, t: ITerm, n = 3): ITerm[] {
+  return definitionCandidates(env, t)
+    .map((o, i) => ({ o, score: Math.max(kinship(t, o), wordNetKin(t, o)) * 100 - i }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, n)
+    .map((x) => x.o);
+}
+
+/**
+ * Definitions of terms the chapter defines that WordNet puts under one specific kind with the key
+ * (`sharedKind`: "a class of macromolecules …" for proteins beside lipids), after `have`: the same
+ * tells refused as in `siblingDefinitions`.
+ */
+function kindDefinitions(env: IFormEnv, t: ITerm, have: readonly ITerm[]): ITerm[] {
+  const taken = new Set(have.map((o) => termKey(bareTerm(o.term))));
+  return definitionCandidates(env, t).filter(
+    (o) =>
+      !taken.has(termKey(bareTerm(o.term))) &&
+      !narrower(o.term, t.term) &&
+      !narrower(t.term, o.term) &&
+      !!sharedKind(bareTerm(t.term), bareTerm(o.term)),
+  );
+}
+
+/** The chapter's definitions that may stand as wrong options for `t`'s: no tell, no restatement, no alias. */
+function definitionCandidates(env: IFormEnv, t: ITerm): ITerm[] {
   const key = termKey(bareTerm(t.term));
   const aliases = t.aliases.map((a) => termKey(a));
   const seen = new Set<string>([termKey(stripEnd(t.definition))]);
   const terms = new Set<string>([key]);
-  const candidates = env.kb.scopeTerms.filter((o) => {
+  return env.kb.scopeTerms.filter((o) => {
     if (!NOUN_PHRASE_DEFINITION.test(o.definition)) return false;
     const k = termKey(bareTerm(o.term));
     if (terms.has(k)) return false;
@@ -646,12 +678,6 @@ export function siblingDefinitions(env: IFormEnv, t: ITerm, n = 3): ITerm[] {
     seen.add(d);
     return true;
   });
-  return candidates
-    .map((o, i) => ({ o, score: Math.max(kinship(t, o), wordNetKin(t, o)) * 100 - i }))
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, n)
-    .map((x) => x.o);
 }
 
 /**
@@ -744,6 +770,7 @@ export const definesMcq: IForm = {
       }
       const def = stripEnd(t.definition);
       const others = siblingDefinitions(env, t);
+      if (others.length < 3) others.push(...kindDefinitions(env, t, others).slice(0, 3 - others.length));
       if (others.length < 3 && env.kb.poolTerms.length > 0) others.push(...poolDefinitions(env, t, others));
       if (others.length < 3) {
         env.trace?.("< 3 definitions of the same kind in the chapter or the subject");
