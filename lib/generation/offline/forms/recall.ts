@@ -633,8 +633,13 @@ const bareTerm = (term: string) =>
 const NOUN_PHRASE_DEFINITION =
   /^(?:an?|the|any)\s+(?!(?:interesting|dangerous|fun|great|good|famous|popular|familiar|simple|nice|exciting|example)\b)\p{L}(?!.*\bexamples?\b)/iu;
 
-export function siblingDefinitions(env: IFormEnv, t: ITerm, n = 3): ITerm[] {
-  return definitionCandidates(env, t)
+export function siblingDefinitions(
+  env: IFormEnv,
+  t: ITerm,
+  n = 3,
+  candidates: readonly ITerm[] = definitionCandidates(env, t),
+): ITerm[] {
+  return candidates
     .map((o, i) => ({ o, score: Math.max(kinship(t, o), wordNetKin(t, o)) * 100 - i }))
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score)
@@ -647,9 +652,9 @@ export function siblingDefinitions(env: IFormEnv, t: ITerm, n = 3): ITerm[] {
  * (`sharedKind`: "a class of macromolecules …" for proteins beside lipids), after `have`: the same
  * tells refused as in `siblingDefinitions`.
  */
-function kindDefinitions(env: IFormEnv, t: ITerm, have: readonly ITerm[]): ITerm[] {
+function kindDefinitions(t: ITerm, candidates: readonly ITerm[], have: readonly ITerm[]): ITerm[] {
   const taken = new Set(have.map((o) => termKey(bareTerm(o.term))));
-  return definitionCandidates(env, t).filter(
+  return candidates.filter(
     (o) =>
       !taken.has(termKey(bareTerm(o.term))) &&
       !narrower(o.term, t.term) &&
@@ -769,8 +774,11 @@ export const definesMcq: IForm = {
         continue;
       }
       const def = stripEnd(t.definition);
-      const others = siblingDefinitions(env, t);
-      if (others.length < 3) others.push(...kindDefinitions(env, t, others).slice(0, 3 - others.length));
+      // The chapter's candidate definitions, read once for both kin tests.
+      const candidates = definitionCandidates(env, t);
+      const others = siblingDefinitions(env, t, 3, candidates);
+      if (others.length < 3)
+        others.push(...kindDefinitions(t, candidates, others).slice(0, 3 - others.length));
       if (others.length < 3 && env.kb.poolTerms.length > 0) others.push(...poolDefinitions(env, t, others));
       if (others.length < 3) {
         env.trace?.("< 3 definitions of the same kind in the chapter or the subject");
