@@ -1,7 +1,15 @@
 import nlp from "compromise";
 import type { IConcept, ITerm } from "@/lib/generation/offline/knowledge";
 import { unitOfName } from "@/lib/generation/offline/knowledge/equations";
-import { sameConcept, singular, termKey, wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
+import {
+  headOf,
+  sameConcept,
+  sharedKind,
+  singular,
+  termKey,
+  wordNetChain,
+  wordNetKinds,
+} from "@/lib/generation/offline/knowledge/lexicon";
 import { sameDims, type TDims } from "@/lib/generation/offline/knowledge/numeric/units";
 import { dimsOfUnit, QUANTITY_UNITS } from "@/lib/generation/offline/knowledge/numeric-units";
 import { kindOf, poolOptions } from "@/lib/generation/offline/knowledge/pool";
@@ -44,7 +52,10 @@ function nominal(def: string): boolean {
     )
   )
     return false;
-  return nlp(def).match("^#Determiner #Adverb? #Adjective* #Noun").found;
+  // compromise's "#Adjective*" matching nothing does not let "#Noun" match the next word ("a
+  // cavity that …", "the process by which …" failed), so the bare noun is asked for on its own.
+  const doc = nlp(def);
+  return doc.match("^#Determiner #Adverb? #Adjective+ #Noun").found || doc.match("^#Determiner #Noun").found;
 }
 
 /** "the rate of …", "a measure of …": an article and then the genus, a noun phrase whatever the tagger says. */
@@ -79,7 +90,32 @@ export const LEANS_ON_CONTEXT =
 export function clozeable(def: string): boolean {
   const first = nlp(def.split(/\s+/)[0] ?? "");
   if (first.has("#Verb") && !first.has("#Noun")) return false;
-  return !nlp(def).match("(and|but) #Adverb? #Verb").found;
+  // "excellent regenerators and some even reproduce asexually …": a second clause about some of them.
+  // "… rRNAs, and many distinct polypeptides" is still one noun phrase.
+  const doc = nlp(def);
+  if (doc.match("(and|but) (some|many|most|others|all|few) #Adverb? #Verb").found) return false;
+  return !doc.match("(and|but) #Adverb? #Verb").found;
+}
+
+/**
+ * "Seed plants are the foundation of human diets", "Antibodies are the functional basis of humoral
+ * immunity": a plural term said to be one singular thing is a claim about it, not what it is (and
+ * "The foundation … are called" does not agree). "Lipids are a class of …" (an indefinite
+ * collective) still defines.
+ */
+function claimNotKind(t: ITerm): boolean {
+  if (!t.plural) return false;
+  // "the most common type of neuron" (a plural term): the same disagreement through a counting word.
+  if (
+    /^the\s+(?:[\p{L}-]+\s+){0,2}?(?:type|kind|form|class|sort|group)\s+of\s+[\p{L}-]+(?<!s)\b(?!\s+\p{L}+s\b)/iu.test(
+      t.definition,
+    )
+  )
+    return true;
+  if (!t.genus) return false;
+  const m = /^the\s+(?:[\p{L}-]+\s+){0,2}?([\p{L}-]+)\b/iu.exec(t.definition);
+  const word = m?.[1]?.toLowerCase() ?? "";
+  return singular(word) === t.genus && word === t.genus && !/s$/.test(word);
 }
 
 function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
@@ -89,7 +125,7 @@ function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
   // Only for a school quantity, whose options are quantities (`quantityOptions`): in Biology it
   // let through definitions whose chapter options were of another kind or also fitted (round 13).
   const np = nominal(def) || (!!quantityKey(t) && genusFirst(def, t.genus));
-  if ((!np && !t.plural) || !clozeable(def)) return null;
+  if ((!np && !t.plural) || !clozeable(def) || claimNotKind(t)) return null;
   const prompt =
     variant % 2 === 0 || !np
       ? `${capital(def)} ${be(t)} called ________.`
@@ -113,6 +149,28 @@ function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
       text: quantity && /^\p{Lu}\p{Ll}+$/u.test(d.name) ? d.name.toLowerCase() : d.name,
       rationale: confusionRationale(env.kb, d, t.term, t.genus),
     }));
+  if (options.length < 3) {
+    // Too few of the key's kind by what the text says: concepts of the chapter that WordNet puts
+    // under one specific kind with the key (carbohydrates beside lipids, nematodes beside flatworms).
+    const more = kindOptions(
+      env,
+      t,
+      prompt,
+      options.map((o) => o.text),
+    );
+    if (more.length > 0 && !quantity) {
+      // Beside WordNet's kin, the chapter's options must be of that kind too, or share the key's
+      // head noun ("molecules" was left beside tracheids, xylem vessels and lateral meristems).
+      const keyName = bareTerm(t.term);
+      const kept = options.filter(
+        (o) =>
+          headOf(o.text) === headOf(keyName) ||
+          !!sharedKind(keyName, o.text) ||
+          more.some((m) => !!sharedKind(m.text, o.text)),
+      );
+      options.splice(0, options.length, ...kept, ...more.slice(0, 3 - kept.length));
+    }
+  }
   if (options.length < 3 && env.kb.poolTerms.length > 0) {
     // Too few of the key's kind in the chapter: terms of that kind other chapters define.
     const taken = chapter.map((d) => termKey(d.name));
@@ -155,6 +213,121 @@ function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
     explanation: `${capital(t.term)} ${be(t)} ${clip(def, 240)}.`,
     sources: [{ chunkKey: t.chunkKey, quote: t.sentence }],
   });
+}
+
+/** Ranks of a taxon in a heading ("Class Anthozoa"): the heading names a group, not an option. */
+const RANK = /^(?:kingdom|phylum|division|class|order|family|genus|domain|subphylum|superclass)\s/i;
+
+/** A Latin plural ("strobili", "gemmae", "antheridia", "bacteria"), never beside a singular key. */
+const LATIN_PLURAL = /\p{L}{3,}(?:[^aeiou\s]ia|ae|[^aeiou\s]i)$/iu;
+
+/** A heading's capitals lowered ("Fibrous Joints" → "fibrous joints"), acronyms kept. */
+const lowerHeading = (name: string) =>
+  name
+    .split(" ")
+    .map((w) => (/^\p{Lu}\p{Ll}+$/u.test(w) ? w.toLowerCase() : w))
+    .join(" ");
+
+/** Content stems of a text, for the "also fits the definition" test. */
+const stemSet = (text: string) => new Set(contentWords(text).map((w) => termKey(w)));
+
+/**
+ * Wrong options of the key's kind that the text does not state but WordNet does: concepts of the
+ * chapter under one specific kind with the key (`sharedKind`: lipids → carbohydrates, proteins;
+ * flatworms → nematodes, annelids; cartilaginous joints → fibrous joints, synovial joints). Never a
+ * narrower or broader term (by WordNet or by name), another name of the key, a name in the stem or
+ * in the key's definition, a phrase with a verb ("classification divides joints"), or a concept a
+ * sentence of the chapter describes in the definition's own words (tunicates are suspension
+ * feeders too: a second right answer).
+ */
+export function kindOptions(
+  env: IFormEnv,
+  t: ITerm,
+  prompt: string,
+  taken: readonly string[],
+): { text: string; rationale: string }[] {
+  const key = bareTerm(t.term);
+  if (wordNetChain(key).length === 0) return [];
+  const stem = prompt.toLowerCase();
+  const stemStems = stemSet(prompt);
+  const def = stripEnd(t.definition).toLowerCase();
+  const stated = kindOf(t);
+  const textKind = stated && wordNetChain(key).includes(stated) ? stated : "";
+  const differentiaWords = contentWords(def).filter((w) => termKey(w) !== termKey(t.genus));
+  const differentia = [...new Set(differentiaWords.map((w) => termKey(w)))];
+  // The rarest word of the definition is the one that tells the key apart ("cartilage", not "bones").
+  const rarest = [...differentiaWords].sort(
+    (a, b) => usageCount(a.toLowerCase()) - usageCount(b.toLowerCase()),
+  )[0];
+  const rarestKey = rarest ? termKey(rarest) : "";
+  // The definition's kind in two or more words ("suspension feeders"), before what sets it apart.
+  const genusWords = def
+    .replace(/^(?:an?|the|any)\s+/, "")
+    .split(/\s+(?:that|which|who|whose|with|of|in|on|by|for|from|to|where|when|consisting|containing)\b/)[0]!
+    .replace(/[,;:].*$/, "")
+    .trim();
+  const genusPhrase =
+    genusWords.split(/\s+/).length >= 2 && genusWords.split(/\s+/).length <= 4 ? genusWords : "";
+  let lowered: string[] | null = null;
+  const sentences = () => {
+    lowered ??= env.kb.scopeSentences.map((s) => s.text.toLowerCase());
+    return lowered;
+  };
+  const used = new Set([termKey(key), ...taken.map((x) => termKey(x))]);
+  const found: { text: string; name: string; kind: string; score: number }[] = [];
+  for (const c of env.kb.concepts) {
+    // "strobili", "gemmae", "antheridia": Latin plurals the English plural test misses.
+    if (c.plural !== t.plural || (!t.plural && LATIN_PLURAL.test(c.name))) continue;
+    if (
+      c.source === "heading" &&
+      (c.name.split(" ").length > 3 || RANK.test(c.name) || /\s\p{Ll}/u.test(c.name))
+    )
+      continue;
+    const name = c.source === "heading" ? lowerHeading(c.name) : c.name;
+    const k = termKey(name);
+    if (!k || used.has(k) || name.split(" ").length > 4 || /\d/.test(name)) continue;
+    if (sameConcept(name, key) || t.aliases.some((a) => sameConcept(a, name))) continue;
+    if (narrower(name, key) || narrower(key, name)) continue;
+    // "clusters of sporangia called sori": the text gives it the key's own name as its kind.
+    if (c.genus && t.head.length >= 4 && c.genus.slice(0, 6) === t.head.slice(0, 6)) continue;
+    const kind = sharedKind(key, name);
+    if (!kind) continue;
+    if (name.includes(" ") && nlp(name).has("#Verb")) continue;
+    const lowerName = name.toLowerCase();
+    if (wordAt(stem, lowerName) >= 0 || wordAt(def, lowerName) >= 0) continue;
+    if ([...stemSet(name)].every((w) => stemStems.has(w))) continue;
+    // The kind the text states and WordNet confirms for the key ("the most common type of neuron"):
+    // an option must be of it too (an oligodendrocyte is a cell, not a neuron).
+    if (textKind && !wordNetChain(name).includes(textKind)) continue;
+    // Said in the definition's words somewhere in the chapter: it may meet the definition too
+    // ("Most tunicates … are suspension feeders" beside lancelets, "suspension feeders that …").
+    const alsoFits = sentences().some((x) => {
+      if (wordAt(x, lowerName) < 0) return false;
+      if (genusPhrase && wordAt(x, genusPhrase) >= 0) return true;
+      const xs = stemSet(x);
+      const hit = differentia.filter((w) => xs.has(w)).length;
+      return hit >= 2 && hit >= differentia.length / 2 && xs.has(rarestKey);
+    });
+    if (alsoFits) continue;
+    const score =
+      wordNetChain(key).indexOf(kind) +
+      wordNetChain(name).indexOf(kind) +
+      (c.source === "phrase" ? 0.5 : 0) +
+      env.random() * 0.3;
+    found.push({ text: name, name: c.name, kind, score });
+  }
+  const out: { text: string; rationale: string }[] = [];
+  for (const f of found.sort((a, b) => a.score - b.score)) {
+    if (out.some((o) => sameConcept(o.text, f.text) || termKey(o.text) === termKey(f.text))) continue;
+    const own = env.kb.scopeTerms.find((x) => termKey(x.term) === termKey(f.name));
+    out.push({
+      text: f.text,
+      rationale: own
+        ? `Confuses ${t.term} with ${f.text}, another ${f.kind}, which ${be(own)} ${clip(stripEnd(own.definition), 120)}.`
+        : `Confuses ${t.term} with ${f.text}, another ${f.kind} that does not fit this description.`,
+    });
+  }
+  return out;
 }
 
 /**
@@ -460,12 +633,43 @@ const bareTerm = (term: string) =>
 const NOUN_PHRASE_DEFINITION =
   /^(?:an?|the|any)\s+(?!(?:interesting|dangerous|fun|great|good|famous|popular|familiar|simple|nice|exciting|example)\b)\p{L}(?!.*\bexamples?\b)/iu;
 
-export function siblingDefinitions(env: IFormEnv, t: ITerm, n = 3): ITerm[] {
+export function siblingDefinitions(
+  env: IFormEnv,
+  t: ITerm,
+  n = 3,
+  candidates: readonly ITerm[] = definitionCandidates(env, t),
+): ITerm[] {
+  return candidates
+    .map((o, i) => ({ o, score: Math.max(kinship(t, o), wordNetKin(t, o)) * 100 - i }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, n)
+    .map((x) => x.o);
+}
+
+/**
+ * Definitions of terms the chapter defines that WordNet puts under one specific kind with the key
+ * (`sharedKind`: "a class of macromolecules …" for proteins beside lipids), after `have`: the same
+ * tells refused as in `siblingDefinitions`.
+ */
+function kindDefinitions(t: ITerm, candidates: readonly ITerm[], have: readonly ITerm[]): ITerm[] {
+  const taken = new Set(have.map((o) => termKey(bareTerm(o.term))));
+  return candidates.filter(
+    (o) =>
+      !taken.has(termKey(bareTerm(o.term))) &&
+      !narrower(o.term, t.term) &&
+      !narrower(t.term, o.term) &&
+      !!sharedKind(bareTerm(t.term), bareTerm(o.term)),
+  );
+}
+
+/** The chapter's definitions that may stand as wrong options for `t`'s: no tell, no restatement, no alias. */
+function definitionCandidates(env: IFormEnv, t: ITerm): ITerm[] {
   const key = termKey(bareTerm(t.term));
   const aliases = t.aliases.map((a) => termKey(a));
   const seen = new Set<string>([termKey(stripEnd(t.definition))]);
   const terms = new Set<string>([key]);
-  const candidates = env.kb.scopeTerms.filter((o) => {
+  return env.kb.scopeTerms.filter((o) => {
     if (!NOUN_PHRASE_DEFINITION.test(o.definition)) return false;
     const k = termKey(bareTerm(o.term));
     if (terms.has(k)) return false;
@@ -479,12 +683,6 @@ export function siblingDefinitions(env: IFormEnv, t: ITerm, n = 3): ITerm[] {
     seen.add(d);
     return true;
   });
-  return candidates
-    .map((o, i) => ({ o, score: Math.max(kinship(t, o), wordNetKin(t, o)) * 100 - i }))
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, n)
-    .map((x) => x.o);
 }
 
 /**
@@ -576,7 +774,11 @@ export const definesMcq: IForm = {
         continue;
       }
       const def = stripEnd(t.definition);
-      const others = siblingDefinitions(env, t);
+      // The chapter's candidate definitions, read once for both kin tests.
+      const candidates = definitionCandidates(env, t);
+      const others = siblingDefinitions(env, t, 3, candidates);
+      if (others.length < 3)
+        others.push(...kindDefinitions(t, candidates, others).slice(0, 3 - others.length));
       if (others.length < 3 && env.kb.poolTerms.length > 0) others.push(...poolDefinitions(env, t, others));
       if (others.length < 3) {
         env.trace?.("< 3 definitions of the same kind in the chapter or the subject");

@@ -1,7 +1,7 @@
 import nlp from "compromise";
 import { isNounPhrase } from "@/lib/text/phrases";
 import { contentWords, isStopword, stem } from "@/lib/text/tokenize";
-import { hypernyms, senses, usageCount } from "@/lib/text/wordnet";
+import { hypernyms, senses, synonyms, usageCount } from "@/lib/text/wordnet";
 import { ANAPHORA, FEATURE_BOX, type ISentence } from "./sentences";
 
 /**
@@ -158,6 +158,14 @@ function cleanBody(raw: string): string | null {
     .replace(/,?\s+(?:and|but)\s+(?:is|are)\s+(?:\p{L}+ly\s+)?\p{L}+ed\b.*$/iu, "")
     .trim();
   if (/^(?:one|some|many|most|each|any) of\b/i.test(body) || LIST_BODY.test(body)) return null;
+  // "Pathogens are only a small percentage of all prokaryotes": a share of a group, not what the term is.
+  if (
+    /^(?:only|just|mostly|largely|mainly|nearly|almost|about|approximately|roughly)\b/i.test(body) ||
+    /^(?:an?|the)\s+(?:\p{L}+\s+)?(?:percentage|proportion|fraction|majority|minority|share)\s+of\b/iu.test(
+      body,
+    )
+  )
+    return null;
   // "the force along a flexible connector, such as a rope or cable": the examples are not the
   // definition; what precedes them is ("such" alone still points back, below).
   // Only a list of examples that ends the body is cut ("…, such as a river, meets the ocean" is not).
@@ -643,4 +651,99 @@ export function wordNetKinds(name: string): ReadonlySet<string> {
     kinds.set(key, hit);
   }
   return hit;
+}
+
+/**
+ * A name's kinds in WordNet, nearest first: the first noun sense's parent, that parent's parent …
+ * (the first parent at each step), up to `depth`. A name WordNet lacks is a kind of its head noun
+ * ("cartilaginous joints" → joint, body part …) when the head is a WordNet noun.
+ */
+export function wordNetChain(name: string, depth = 6): string[] {
+  const key = `${name.toLowerCase()}|${depth}`;
+  const hit = chains.get(key);
+  if (hit) return hit;
+  const out: string[] = [];
+  const lower = name.toLowerCase().trim();
+  let word = lower;
+  let sense = senses(word, { maxSenses: 1 })[0];
+  if (!sense && lower.includes(" ")) {
+    const head = singular(lower.split(/\s+/).pop() ?? "");
+    const headSense = senses(head, { maxSenses: 1 })[0];
+    if (headSense?.pos === "n") {
+      out.push(head);
+      word = head;
+      sense = headSense;
+    }
+  }
+  if (sense?.pos === "n") {
+    let current = word;
+    while (out.length < depth) {
+      const parent = hypernyms(current, { maxSenses: 1 })[0];
+      if (!parent) break;
+      out.push(singular(parent));
+      current = parent;
+    }
+  }
+  if (chains.size > 20_000) chains.clear();
+  chains.set(key, out);
+  return out;
+}
+const chains = new Map<string, string[]>();
+
+/**
+ * WordNet kinds specific enough that two names under one of them are options of one kind for a
+ * school question (organelles, hormones, tissues, bones, worms, forms of energy, particles …).
+ * Broad nodes (body part, organism, substance, process, device, group) are not here: under them
+ * WordNet puts limbs beside joints and enzymes beside lipids.
+ */
+export const SPECIFIC_KINDS: ReadonlySet<string> = new Set(
+  `organelle, hormone, steroid hormone, tissue, animal tissue, connective tissue, plant tissue, vascular tissue,
+  enzyme, protein, simple protein, carbohydrate, monosaccharide, disaccharide, polysaccharide, macromolecule, lipid,
+  nucleic acid, deoxyribonucleic acid, ribonucleic acid, amino acid, bone, long bone, leg bone, arm bone, muscle,
+  skeletal muscle, blood vessel, gland, endocrine gland, exocrine gland, somatic cell, blood cell, leukocyte,
+  lymphocyte, joint, cell division, worm, invertebrate, arthropod, insect, crustacean, arachnid, chordate,
+  vertebrate, fish, bony fish, mammal, bird, reptile, amphibian, fungus, vascular plant, nonvascular organism,
+  reproductive structure, plant organ, microorganism, bacteria, virus, neurotransmitter, vitamin, pigment,
+  mechanical energy, electromagnetic radiation, radiation, wave, elementary particle, lepton, hadron, baryon,
+  nucleon, fermion, quark, chemical element, metallic element, noble gas, optical device, electrical device,
+  simple machine, planet, star`
+    .split(",")
+    .map((k) => k.trim()),
+);
+
+/** A phrase with its last word singular ("cartilaginous joints" → "cartilaginous joint"). */
+const singularPhrase = (phrase: string) => {
+  const words = phrase.toLowerCase().trim().split(/\s+/);
+  return [...words.slice(0, -1), singular(words.at(-1) ?? "")].join(" ");
+};
+
+/**
+ * The specific kind two names share in WordNet as near kin ("lipids" / "carbohydrates":
+ * macromolecule; "flatworms" / "nematodes": worm; "kinetic" / "potential energy": mechanical
+ * energy), or "": a kind of `SPECIFIC_KINDS` one or two steps above BOTH names, and neither name a
+ * kind of the other (a narrower or broader term may meet the key's definition too).
+ */
+export function sharedKind(key: string, other: string): string {
+  const k = wordNetChain(key);
+  const o = wordNetChain(other);
+  if (k.length === 0 || o.length === 0) return "";
+  // A name and WordNet's other names for it ("seed plant" is "spermatophyte" in the chains).
+  const names = (name: string) => {
+    const n = singularPhrase(name);
+    return [n, ...(senses(n, { maxSenses: 1 })[0]?.pos === "n" ? synonyms(n, { maxSenses: 1 }) : [])].map(
+      (x) => singular(x),
+    );
+  };
+  const kNames = names(key);
+  const oNames = names(other);
+  if (kNames.some((x) => oNames.includes(x) || o.includes(x)) || oNames.some((x) => k.includes(x))) return "";
+  const kind = k.slice(0, 2).find((x) => SPECIFIC_KINDS.has(x) && o.slice(0, 2).includes(x)) ?? "";
+  // "invertebrate chordates" (a name WordNet lacks, read as its head) beside lancelets (a kind
+  // WordNet knows): a group named on the kind itself may hold the key. Two names on one head
+  // ("fibrous" / "cartilaginous joints") are siblings.
+  const onHead = (name: string, chain: readonly string[]) =>
+    name.trim().includes(" ") && !senses(singularPhrase(name), { maxSenses: 1 })[0] && chain[0] === kind;
+  const sameHead = headOf(key) === headOf(other);
+  if (kind && !sameHead && onHead(key, k) !== onHead(other, o)) return "";
+  return kind;
 }

@@ -18,7 +18,7 @@ export const LOOSE = new Set(
   object point structure substance material matter property feature quantity measure factor unit system area region
   member element component term name method step stage phase event condition state basis cause site source pattern
   effort opposite means example portion series level ability inability capacity tendency molecule compound
-  interaction response foundation increase decrease`.split(/\s+/),
+  interaction response foundation increase decrease act action activity`.split(/\s+/),
 );
 
 /** Head nouns that name a measure of anything ("glomerular filtration rate" / "failure rate"). */
