@@ -194,9 +194,10 @@ export function readFunction(s: ISentence, concepts: readonly IConcept[]): IFunc
     )
   )
     return null;
-  if (SWEEPING.test(text) || fragmentReason(text) !== null) return null;
+  // The pattern first: the fragment test tags the sentence, and most sentences state no function.
   const m = FUNCTION_SENTENCE.exec(text);
   if (!m) return null;
+  if (SWEEPING.test(text) || fragmentReason(text) !== null) return null;
   const [, rawName, verb, rest] = m as unknown as [string, string, string, string];
   // "Some cells secrete …": a claim about part of a kind; "Once a ligand binds …", "Fungi that
   // feed on …": a clause, not a subject.
@@ -391,15 +392,12 @@ function functionQuestion(env: IFormEnv, f: IFunction, all: readonly ISentence[]
 }
 
 const MAX_CANDIDATES = 16;
-
-export const functionMcq: IForm = {
-  id: "function-mcq",
-  fits: (type, level) => type === "mcq" && level === "Remember",
-  available: (kb) => kb.sentences.filter((s) => readFunction(s, kb.concepts) !== null).length,
-  *build(env) {
-    const { kb } = env;
-    const found = kb.sentences
-      .filter((s) => !env.used.has(s.text) && !env.used.has(formUseKey("function-mcq", s.text)))
+const functionsCache = new WeakMap<object, IFunction[]>();
+/** The selection's stated functions, best-ranked passage first: read once per knowledge base. */
+function functionsOf(kb: IFormEnv["kb"]): IFunction[] {
+  let out = functionsCache.get(kb);
+  if (!out) {
+    out = kb.sentences
       .map((s) => readFunction(s, kb.concepts))
       .filter((f): f is IFunction => f !== null)
       .sort(
@@ -407,6 +405,20 @@ export const functionMcq: IForm = {
           (kb.rank.get(a.sentence.chunkKey) ?? 99) - (kb.rank.get(b.sentence.chunkKey) ?? 99) ||
           a.sentence.position - b.sentence.position,
       );
+    functionsCache.set(kb, out);
+  }
+  return out;
+}
+
+export const functionMcq: IForm = {
+  id: "function-mcq",
+  fits: (type, level) => type === "mcq" && level === "Remember",
+  available: (kb) => functionsOf(kb).length,
+  *build(env) {
+    const { kb } = env;
+    const found = functionsOf(kb).filter(
+      (f) => !env.used.has(f.sentence.text) && !env.used.has(formUseKey("function-mcq", f.sentence.text)),
+    );
     if (found.length === 0) {
       env.trace?.("function: no sentence stating what a named thing does");
       return;
