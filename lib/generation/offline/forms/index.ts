@@ -15,6 +15,7 @@ import { exampleMcq } from "./mcq-examples";
 import { unitMcq } from "./mcq-units";
 import { compareTerms, contrastSiblings, judgeClaim, nameAndDescribe } from "./reasoning";
 import { definesMcq, definitionMcq } from "./recall";
+import { functionMcq } from "./recall-functions";
 import { lawMcq, stateLaw } from "./recall-laws";
 import { assertionReason, numericProblem, predictChange, proportionRule } from "./relations";
 import { sequenceBreak, sequenceOrder, sequenceWritten } from "./sequence";
@@ -39,6 +40,8 @@ export const FORMS: readonly IForm[] = [
   definesMcq,
   definitionMcq,
   statementMcq,
+  // "Which of the following synthesize proteins?": a stated function, siblings as options.
+  functionMcq,
   unitMcq,
   lawMcq,
   equationChoice,

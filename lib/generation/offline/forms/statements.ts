@@ -503,7 +503,33 @@ function topicFor(env: IFormEnv, first: ISentence, all: readonly ISentence[]): s
   if (heading && all.every((o) => o.heading === first.heading && o.section === first.section) && using >= 2)
     return heading;
   if (!all.every((o) => o.section === first.section)) return "";
-  return sectionTopic(env, first);
+  return coveringTopic(env, first, all);
+}
+
+const NUMBERED = /^(?:chapter\s+)?\d+(?:\.\d+)*:?\s+/i;
+const blockName = (heading: string) =>
+  heading
+    .replace(/^#+\s*/, "")
+    .trim()
+    .toLowerCase();
+
+/**
+ * The section topic a lead-in may name over `all`: a passage's path names the LAST heading it
+ * holds, so a passage running from "Peroxisomes" to "The Central Vacuole" gave "statements about
+ * the central vacuole" over peroxisomes (round 12 and 13 readers: "termination signals", "higher
+ * processing"). The deepest heading of the path is named only when every statement sits in its
+ * block; else the numbered section the passage belongs to ("eukaryotic cells"), which covers every
+ * sentence of the passage; else, when the path has no numbered section, the deepest heading as
+ * before (the question is never lost for want of a topic).
+ */
+function coveringTopic(env: IFormEnv, first: ISentence, all: readonly ISentence[]): string {
+  const deepest = sectionTopic(env, first);
+  const path = (env.kb.byKey.get(first.chunkKey)?.sectionPath ?? "").split(" > ").slice(1);
+  const last = (path.at(-1) ?? "").replace(NUMBERED, "").trim().toLowerCase();
+  if (!last || NUMBERED.test(path.at(-1) ?? "") || all.every((o) => blockName(o.heading) === last))
+    return deepest;
+  const numbered = path.filter((p) => NUMBERED.test(p) && !NOT_A_TOPIC(p.replace(NUMBERED, ""))).pop();
+  return numbered ? topicOfText(numbered.replace(NUMBERED, "")) : deepest;
 }
 
 /**
