@@ -1,6 +1,7 @@
 import type { IEffect } from "@/lib/generation/offline/knowledge";
 import { wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
 import { type IForm, type IFormEnv, keywords, sentence, written } from "./common";
+import { reported } from "./relations";
 
 /**
  * Create, written: a fair test of a relation the passages state between two things a school
@@ -30,13 +31,25 @@ const bare = (np: string) => np.replace(/^the\s+/i, "");
 const UNSAFE_TOPIC =
   /\b(?:bomb|weapon|missile|warhead|explosive|explosion|nuclear|uranium|plutonium|radioactive|fission|gun|bullet|firearm|poison|toxin|virus|disease|patient|human subjects?)\b/i;
 
+/**
+ * Quantities no school laboratory can set or read (wave 12, as the wider relation reader found
+ * them): inside a body or a cell ("the diameter of the axon", "the frequency of neural
+ * stimulation"), of genes and molecules, or of the planet ("gravity", "the climate").
+ */
+const NOT_IN_SCHOOL_LAB =
+  /\b(?:axons?|neurons?|neural|nerves?|synap\w*|muscle fib(?:er|re)s?|cell cycle|genes?|genomes?|dna|rna|chromosomes?|alleles?|proteins?|receptors?|ligands?|hormones?|blood|heart|kidneys?|organs?|patients?|species|populations?|generations?|evolution\w*|climate|global|gravity|altitude|planets?|stars?|galax\w*|matric|ecosystems?|biomes?|branch(?:es)?)\b/i;
+
 function testables(kb: IFormEnv["kb"], trace?: (step: string) => void): ITestable[] {
   return allTestables(kb).filter((t) => {
     const ok = MEASURABLE.test(t.x) && MEASURABLE.test(t.y);
     if (!ok) trace?.(`stated relation: ${MEASURABLE.test(t.x) ? "y" : "x"} is not a measurable quantity`);
     else if (UNSAFE_TOPIC.test(`${t.sentence} ${t.x} ${t.y}`))
       trace?.("stated relation: not a school investigation");
-    return ok && !UNSAFE_TOPIC.test(`${t.sentence} ${t.x} ${t.y}`);
+    else if (NOT_IN_SCHOOL_LAB.test(`${t.x} ${t.y}`))
+      trace?.("stated relation: a quantity no school lab can set or measure");
+    return (
+      ok && !UNSAFE_TOPIC.test(`${t.sentence} ${t.x} ${t.y}`) && !NOT_IN_SCHOOL_LAB.test(`${t.x} ${t.y}`)
+    );
   });
 }
 
@@ -187,7 +200,7 @@ export const designInvestigation: IForm = {
       const range = r.agent ? "over at least five values, including none" : "over at least five values";
       const q = written(env, {
         prompt: `Plan a fair test of how ${r.x} affects ${r.y}. Say what you would change, what you would measure, what you would keep the same, and what result would support the relationship.`,
-        answer: `Change ${r.x} ${range} (the independent variable). Measure ${r.y} at each value (the dependent variable). Keep ${keep} the same (controlled variables), and repeat each value three times. The results support the relationship if ${supports}. ${sentence(r.sentence)}`,
+        answer: `Change ${r.x} ${range} (the independent variable). Measure ${r.y} at each value (the dependent variable). Keep ${keep} the same (controlled variables), and repeat each value three times. The results support the relationship if ${supports}. ${sentence(reported(r.sentence))}`,
         points: [
           {
             point: r.agent
