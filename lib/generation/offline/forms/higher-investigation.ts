@@ -1,6 +1,6 @@
 import type { IEffect } from "@/lib/generation/offline/knowledge";
 import { wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
-import { type IForm, type IFormEnv, keywords, sentence, written } from "./common";
+import { formUseKey, type IForm, type IFormEnv, keywords, sentence, written } from "./common";
 import { reported } from "./relations";
 
 /**
@@ -178,8 +178,12 @@ export const designInvestigation: IForm = {
       if (!effectTestable(e))
         env.trace?.("stated effect: the agent cannot be set in a school lab, or the target is not measured");
     for (const r of testables(env.kb, env.trace)) {
-      if (env.used.has(r.sentence)) {
-        env.trace?.("relation already used in the set");
+      // A relation another question of the set already asks (a prediction, a proportion, a claim)
+      // can still be planned: a fair test of it is another demand (Create), and the gate tells a
+      // plan from a question about the relation (as `equation-plan` does for an equation). Only a
+      // second plan of the same relation is refused (wave 12).
+      if (env.used.has(formUseKey(designInvestigation.id, r.sentence))) {
+        env.trace?.("relation already planned in the set");
         continue;
       }
       const controls = r.others.length > 0 ? r.others.slice(0, 2) : usualControls(r);
