@@ -172,6 +172,32 @@ describe("what the Apply and Create questions say", () => {
     );
   });
 
+  it("plans no fair test of what a school lab cannot set or read (OpenStax Physics 18.3, 19.4, 12.4, 15.1)", () => {
+    for (const [text, section] of [
+      [
+        "For a point charge or a sphere of uniform charge, the electric field is inversely proportional to the square of the distance from the point charge or from the center of the sphere.",
+        "18.3 Electric Field",
+      ],
+      ["Electric power is proportional to the voltage and the current in a circuit.", "19.4 Electric Power"],
+      [
+        "The amount of work a heat engine can do is determined by the net heat transfer of energy during a cycle; more waste heat leads to less work output.",
+        "12.4 Applications of Thermodynamics",
+      ],
+      [
+        "As frequency increases across the spectrum, wavelength decreases.",
+        "15.1 The Electromagnetic Spectrum",
+      ],
+    ] as const)
+      expect(plans(`### Section\n\n${text}`, section).found.map((q) => q.promptText)).toEqual([]);
+    // An NCERT-style Ohm's law statement is still planned.
+    expect(
+      plans(
+        "### Ohm's Law\n\nThe potential difference across the ends of a given metallic wire is directly proportional to the current flowing through it, provided its temperature remains the same.",
+        "12.2 Electric Current and Circuit",
+      ).found.map((q) => q.promptText),
+    ).toContainEqual(expect.stringMatching(/how the current affects the potential difference/));
+  });
+
   it("plans no school investigation of a quantity inside a body (an axon's diameter)", () => {
     const { found } = plans(
       "### Conduction\n\nThe speed of conduction of an action potential along an axon is influenced by both the diameter of the axon and the axon’s resistance to current leak.",

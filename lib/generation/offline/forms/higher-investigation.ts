@@ -37,19 +37,37 @@ const UNSAFE_TOPIC =
  * stimulation"), of genes and molecules, or of the planet ("gravity", "the climate").
  */
 const NOT_IN_SCHOOL_LAB =
-  /\b(?:axons?|neurons?|neural|nerves?|synap\w*|muscle fib(?:er|re)s?|cell cycle|genes?|genomes?|dna|rna|chromosomes?|alleles?|proteins?|receptors?|ligands?|hormones?|blood|heart|kidneys?|organs?|patients?|species|populations?|generations?|evolution\w*|climate|global|gravity|altitude|planets?|stars?|galax\w*|matric|ecosystems?|biomes?|branch(?:es)?)\b/i;
+  /\b(?:axons?|neurons?|neural|nerves?|synap\w*|muscle fib(?:er|re)s?|cell cycle|genes?|genomes?|dna|rna|chromosomes?|alleles?|proteins?|receptors?|ligands?|hormones?|blood|heart|kidneys?|organs?|patients?|species|populations?|generations?|evolution\w*|climate|global|gravity|altitude|planets?|stars?|galax\w*|matric|ecosystems?|biomes?|branch(?:es)?|electrostatic|coulomb|components?|wavelengths? of light)\b/i;
+
+/**
+ * What a school lab computes rather than reads (a field, an energy, a power, a momentum): no
+ * dependent variable of a fair test (wave 12: "measure the electric field at each distance").
+ */
+const NOT_READ = /\b(?:field|energy|power|work|momentum|impulse|charge|entropy|potential(?! difference))\b/i;
+/** Machines and bodies no school lab builds or reaches (a heat engine, a reactor, a point charge). */
+const NOT_SCHOOL_SETTING =
+  /\b(?:engines?|reactors?|power (?:plants?|stations?)|refrigerators?|heat pumps?|turbines?|rockets?|satellites?|point charges?|spectrum|electromagnetic)\b/i;
+/** Two quantities a circuit ties together: one cannot be held while the other is changed. */
+const LINKED = /\b(?:voltage|potential difference|current)\b/i;
+
+/** Why a stated relation gives no school fair test, or null when it does. */
+function notTestable(t: ITestable): string | null {
+  if (!MEASURABLE.test(t.x) || !MEASURABLE.test(t.y))
+    return `stated relation: ${MEASURABLE.test(t.x) ? "y" : "x"} is not a measurable quantity`;
+  if (UNSAFE_TOPIC.test(`${t.sentence} ${t.x} ${t.y}`)) return "stated relation: not a school investigation";
+  if (NOT_IN_SCHOOL_LAB.test(`${t.x} ${t.y}`) || NOT_READ.test(t.y) || NOT_SCHOOL_SETTING.test(t.sentence))
+    return "stated relation: a quantity no school lab can set or measure";
+  // "Electric power is proportional to the voltage and the current": the current is not held while the voltage changes.
+  if (LINKED.test(t.x) && t.others.some((o) => LINKED.test(o)))
+    return "stated relation: a control the changed quantity sets (voltage and current)";
+  return null;
+}
 
 function testables(kb: IFormEnv["kb"], trace?: (step: string) => void): ITestable[] {
   return allTestables(kb).filter((t) => {
-    const ok = MEASURABLE.test(t.x) && MEASURABLE.test(t.y);
-    if (!ok) trace?.(`stated relation: ${MEASURABLE.test(t.x) ? "y" : "x"} is not a measurable quantity`);
-    else if (UNSAFE_TOPIC.test(`${t.sentence} ${t.x} ${t.y}`))
-      trace?.("stated relation: not a school investigation");
-    else if (NOT_IN_SCHOOL_LAB.test(`${t.x} ${t.y}`))
-      trace?.("stated relation: a quantity no school lab can set or measure");
-    return (
-      ok && !UNSAFE_TOPIC.test(`${t.sentence} ${t.x} ${t.y}`) && !NOT_IN_SCHOOL_LAB.test(`${t.x} ${t.y}`)
-    );
+    const why = notTestable(t);
+    if (why) trace?.(why);
+    return why === null;
   });
 }
 
