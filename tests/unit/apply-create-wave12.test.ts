@@ -92,6 +92,17 @@ describe("an effect stated in a ', which …' clause (Biology, NCERT)", () => {
     ]);
   });
 
+  it("reads no target that is an organ and an infinitive clause (OpenStax Biology 34.4)", () => {
+    expect(
+      effs(
+        "In order to neutralize the acidic chyme, a hormone called secretin stimulates the pancreas to produce alkaline bicarbonate solution and deliver it to the duodenum.",
+      ),
+    ).toEqual([]);
+    expect(effs("Gastrin stimulates the release of stomach acid.")).toEqual([
+      "gastrin → the release of stomach acid (1)",
+    ]);
+  });
+
   it("refuses a target cut at 'and', and a target that is no measurable process", () => {
     expect(
       effs(

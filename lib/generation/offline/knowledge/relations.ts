@@ -852,6 +852,10 @@ function targetOf(raw: string): string | null {
       .split(/\s+/)
       .pop() ?? "";
   if (PRONOUN_WORD.test(t) || !(OBSERVABLE.test(t) || PROCESS_HEAD.test(head))) return null;
+  // "the pancreas to produce alkaline bicarbonate solution" (wave 12): an organ and an infinitive
+  // clause, not a quantity or process to measure.
+  const infinitive = / to (\p{Ll}+)/u.exec(t);
+  if (infinitive && nlp(`to ${infinitive[1]}`).has("#Verb")) return null;
   // "reproduction prior to formation of a zygote": a stage, not a quantity or process to measure.
   if (/\b(?:prior|before|after|during|until)\b/i.test(t)) return null;
   const q = quantity(t);
