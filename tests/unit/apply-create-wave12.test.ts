@@ -209,6 +209,21 @@ describe("what the Apply and Create questions say", () => {
     ).toContainEqual(expect.stringMatching(/how the current affects the potential difference/));
   });
 
+  it("leaves a relation its stated equation plans to equation-plan (OpenStax Physics 4.3)", () => {
+    const law =
+      "Newton’s second law of motion states that the acceleration of a system is directly proportional to and in the same direction as the net external force acting on the system, and inversely proportional to the system’s mass.";
+    const eq =
+      "F_net = ma, where F_net is the net external force, m is the mass of the system, and a is the acceleration.";
+    expect(plans(`### Newton's Second Law\n\n${law}`, "4.3 Newton's Second Law of Motion").found).not.toEqual(
+      [],
+    );
+    expect(
+      plans(`### Newton's Second Law\n\n${law} ${eq}`, "4.3 Newton's Second Law of Motion").found.map(
+        (q) => q.promptText,
+      ),
+    ).toEqual([]);
+  });
+
   it("plans no school investigation of a quantity inside a body (an axon's diameter)", () => {
     const { found } = plans(
       "### Conduction\n\nThe speed of conduction of an action potential along an axon is influenced by both the diameter of the axon and the axon’s resistance to current leak.",

@@ -1,6 +1,8 @@
 import type { IEffect } from "@/lib/generation/offline/knowledge";
 import { wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
+import { escapeRegExp } from "@/lib/text/regex";
 import { formUseKey, type IForm, type IFormEnv, keywords, sentence, written } from "./common";
+import { equationPlans } from "./higher-equation-plan";
 import { reported } from "./relations";
 
 /**
@@ -180,6 +182,14 @@ export function effectTestable(e: IEffect): ITestable | null {
   };
 }
 
+/** A stated equation has a school practical changing x's quantity and reading y's (by name). */
+function plannedFromEquation(kb: IFormEnv["kb"], r: ITestable): boolean {
+  const names = (text: string) => (name: string) => new RegExp(`\\b${escapeRegExp(name)}\\b`, "i").test(text);
+  return kb.equations.some((eq) =>
+    equationPlans(eq).some((p) => names(r.x)(p.input.name) && names(r.y)(p.output.name)),
+  );
+}
+
 /**
  * Create, written: plan a fair test of a relation the text states between two measurable
  * quantities ("as x increases, y decreases"; "y depends on a and b"), marked on the method: what
@@ -200,6 +210,12 @@ export const designInvestigation: IForm = {
       // can still be planned: a fair test of it is another demand (Create), and the gate tells a
       // plan from a question about the relation (as `equation-plan` does for an equation). Only a
       // second plan of the same relation is refused (wave 12).
+      // "the acceleration is proportional to the net external force" beside F_net = ma: the
+      // equation's practical (`equation-plan`: how the force is changed, the graph) is the better plan.
+      if (plannedFromEquation(env.kb, r)) {
+        env.trace?.("relation planned from its stated equation (equation-plan)");
+        continue;
+      }
       if (env.used.has(formUseKey(designInvestigation.id, r.sentence))) {
         env.trace?.("relation already planned in the set");
         continue;
