@@ -181,6 +181,10 @@ describe("what the Apply and Create questions say", () => {
     expect(q?.type === "long" && q.suggestedAnswer).toMatch(
       /The size of the deformation is proportional to the force\.$/,
     );
+    // A stated proportion is tested by its graph, not only its direction.
+    expect(q?.type === "long" && q.suggestedAnswer).toMatch(
+      /a graph of the size of the deformation against the force is a straight line through the origin/,
+    );
   });
 
   it("plans no fair test of what a school lab cannot set or read (OpenStax Physics 18.3, 19.4, 12.4, 15.1)", () => {

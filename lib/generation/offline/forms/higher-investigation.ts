@@ -23,6 +23,8 @@ interface ITestable {
   agent?: string;
   /** The effect is a stated need ("water is required for germination"). */
   required?: boolean;
+  /** Stated as "(directly) proportional to" (not a square): a straight line through the origin. */
+  proportional?: boolean;
 }
 
 /** Quantities a school investigation can set or measure (a fair test needs both ends measurable). */
@@ -85,6 +87,7 @@ function allTestables(kb: IFormEnv["kb"]): ITestable[] {
         x: r.x,
         y: r.y,
         sign: r.sign,
+        ...(r.proportional && r.sign > 0 ? { proportional: true } : {}),
         others: kb.scopeMonotonic.filter((o) => o.y === r.y && o.x !== r.x).map((o) => o.x),
         sentence: r.sentence,
         chunkKey: r.chunkKey,
@@ -234,7 +237,10 @@ export const designInvestigation: IForm = {
           : `${r.y} is ${r.sign > 0 ? "greater" : "smaller"} with ${r.agent} than without it`
         : r.sign === 0
           ? `${r.y} changes as ${r.x} changes, with the controlled variables kept the same`
-          : `${r.y} ${r.sign > 0 ? "increases" : "decreases"} as ${r.x} increases`;
+          : r.proportional
+            ? // "y is proportional to x" (wave 12): the graph tests the proportion, not only its direction.
+              `a graph of ${r.y} against ${r.x} is a straight line through the origin`
+            : `${r.y} ${r.sign > 0 ? "increases" : "decreases"} as ${r.x} increases`;
       const range = r.agent ? "over at least five values, including none" : "over at least five values";
       const q = written(env, {
         prompt: `Plan a fair test of how ${r.x} affects ${r.y}. Say what you would change, what you would measure, what you would keep the same, and what result would support the relationship.`,
