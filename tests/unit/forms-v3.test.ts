@@ -32,6 +32,7 @@ const PASSAGE: IContextChunk = {
     "Kinetic energy depends on the mass of an object and its speed.",
     "Electric power is proportional to the voltage and the current in a circuit.",
     "Most metals are good conductors of heat.",
+    "The rate of evaporation of a liquid depends on its temperature and its surface area.",
   ].join("\n"),
 };
 const slot = (type: "mcq" | "short" | "long", bloomLevel: EBloomLevel) => formSlot(DOC, type, bloomLevel);
@@ -69,13 +70,16 @@ describe("generator v3 relations", () => {
 describe("generator v3 forms", () => {
   it("plans a fair test from a stated dependence, keeping the other factor the same", () => {
     const gen = createOfflineGenerator([PASSAGE], 1);
-    const q = [...gen.candidates(slot("long", "Create"), { used: new Set(), keyAt: 0 })].find((c) =>
-      /mass of an object/.test(c.question.promptText),
-    )?.question;
+    const plans = [...gen.candidates(slot("long", "Create"), { used: new Set(), keyAt: 0 })];
+    // Wave 12: a school lab computes a kinetic energy or a power, it does not read one: no plan of them.
+    expect(plans.map((c) => c.question.promptText)).not.toContainEqual(
+      expect.stringMatching(/kinetic energy|electric power/),
+    );
+    const q = plans.find((c) => /the temperature affects/.test(c.question.promptText))?.question;
     expect(q?.type).toBe("long");
     if (q?.type !== "long") return;
     expect(q.promptText).toMatch(
-      /^Plan a fair test of how the mass of an object affects the kinetic energy\./,
+      /^Plan a fair test of how the temperature affects the rate of evaporation of a liquid\./,
     );
     expect(q.markingScheme.map((p) => p.point).join(" ")).toMatch(
       /Keeps .+ constant \(controlled variables\)/,

@@ -1,6 +1,9 @@
 import type { IEffect } from "@/lib/generation/offline/knowledge";
 import { wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
-import { type IForm, type IFormEnv, keywords, sentence, written } from "./common";
+import { escapeRegExp } from "@/lib/text/regex";
+import { formUseKey, type IForm, type IFormEnv, keywords, sentence, written } from "./common";
+import { equationPlans } from "./higher-equation-plan";
+import { reported } from "./relations";
 
 /**
  * Create, written: a fair test of a relation the passages state between two things a school
@@ -20,6 +23,8 @@ interface ITestable {
   agent?: string;
   /** The effect is a stated need ("water is required for germination"). */
   required?: boolean;
+  /** Stated as "(directly) proportional to" (not a square): a straight line through the origin. */
+  proportional?: boolean;
 }
 
 /** Quantities a school investigation can set or measure (a fair test needs both ends measurable). */
@@ -30,13 +35,43 @@ const bare = (np: string) => np.replace(/^the\s+/i, "");
 const UNSAFE_TOPIC =
   /\b(?:bomb|weapon|missile|warhead|explosive|explosion|nuclear|uranium|plutonium|radioactive|fission|gun|bullet|firearm|poison|toxin|virus|disease|patient|human subjects?)\b/i;
 
+/**
+ * Quantities no school laboratory can set or read (wave 12, as the wider relation reader found
+ * them): inside a body or a cell ("the diameter of the axon", "the frequency of neural
+ * stimulation"), of genes and molecules, or of the planet ("gravity", "the climate").
+ */
+const NOT_IN_SCHOOL_LAB =
+  /\b(?:axons?|neurons?|neural|nerves?|synap\w*|muscle fib(?:er|re)s?|cell cycle|genes?|genomes?|dna|rna|chromosomes?|alleles?|proteins?|receptors?|ligands?|hormones?|blood|heart|kidneys?|organs?|patients?|species|populations?|generations?|evolution\w*|climate|global|gravity|altitude|planets?|stars?|galax\w*|matric|ecosystems?|biomes?|branch(?:es)?|electrostatic|coulomb|components?|wavelengths? of light)\b/i;
+
+/**
+ * What a school lab computes rather than reads (a field, an energy, a power, a momentum): no
+ * dependent variable of a fair test (wave 12: "measure the electric field at each distance").
+ */
+const NOT_READ = /\b(?:field|energy|power|work|momentum|impulse|charge|entropy|potential(?! difference))\b/i;
+/** Machines and bodies no school lab builds or reaches (a heat engine, a reactor, a point charge). */
+const NOT_SCHOOL_SETTING =
+  /\b(?:engines?|reactors?|power (?:plants?|stations?)|refrigerators?|heat pumps?|turbines?|rockets?|satellites?|point charges?|spectrum|electromagnetic)\b/i;
+/** Two quantities a circuit ties together: one cannot be held while the other is changed. */
+const LINKED = /\b(?:voltage|potential difference|current)\b/i;
+
+/** Why a stated relation gives no school fair test, or null when it does. */
+function notTestable(t: ITestable): string | null {
+  if (!MEASURABLE.test(t.x) || !MEASURABLE.test(t.y))
+    return `stated relation: ${MEASURABLE.test(t.x) ? "y" : "x"} is not a measurable quantity`;
+  if (UNSAFE_TOPIC.test(`${t.sentence} ${t.x} ${t.y}`)) return "stated relation: not a school investigation";
+  if (NOT_IN_SCHOOL_LAB.test(`${t.x} ${t.y}`) || NOT_READ.test(t.y) || NOT_SCHOOL_SETTING.test(t.sentence))
+    return "stated relation: a quantity no school lab can set or measure";
+  // "Electric power is proportional to the voltage and the current": the current is not held while the voltage changes.
+  if (LINKED.test(t.x) && t.others.some((o) => LINKED.test(o)))
+    return "stated relation: a control the changed quantity sets (voltage and current)";
+  return null;
+}
+
 function testables(kb: IFormEnv["kb"], trace?: (step: string) => void): ITestable[] {
   return allTestables(kb).filter((t) => {
-    const ok = MEASURABLE.test(t.x) && MEASURABLE.test(t.y);
-    if (!ok) trace?.(`stated relation: ${MEASURABLE.test(t.x) ? "y" : "x"} is not a measurable quantity`);
-    else if (UNSAFE_TOPIC.test(`${t.sentence} ${t.x} ${t.y}`))
-      trace?.("stated relation: not a school investigation");
-    return ok && !UNSAFE_TOPIC.test(`${t.sentence} ${t.x} ${t.y}`);
+    const why = notTestable(t);
+    if (why) trace?.(why);
+    return why === null;
   });
 }
 
@@ -52,6 +87,7 @@ function allTestables(kb: IFormEnv["kb"]): ITestable[] {
         x: r.x,
         y: r.y,
         sign: r.sign,
+        ...(r.proportional && r.sign > 0 ? { proportional: true } : {}),
         others: kb.scopeMonotonic.filter((o) => o.y === r.y && o.x !== r.x).map((o) => o.x),
         sentence: r.sentence,
         chunkKey: r.chunkKey,
@@ -149,6 +185,14 @@ export function effectTestable(e: IEffect): ITestable | null {
   };
 }
 
+/** A stated equation has a school practical changing x's quantity and reading y's (by name). */
+function plannedFromEquation(kb: IFormEnv["kb"], r: ITestable): boolean {
+  const names = (text: string) => (name: string) => new RegExp(`\\b${escapeRegExp(name)}\\b`, "i").test(text);
+  return kb.equations.some((eq) =>
+    equationPlans(eq).some((p) => names(r.x)(p.input.name) && names(r.y)(p.output.name)),
+  );
+}
+
 /**
  * Create, written: plan a fair test of a relation the text states between two measurable
  * quantities ("as x increases, y decreases"; "y depends on a and b"), marked on the method: what
@@ -165,8 +209,18 @@ export const designInvestigation: IForm = {
       if (!effectTestable(e))
         env.trace?.("stated effect: the agent cannot be set in a school lab, or the target is not measured");
     for (const r of testables(env.kb, env.trace)) {
-      if (env.used.has(r.sentence)) {
-        env.trace?.("relation already used in the set");
+      // A relation another question of the set already asks (a prediction, a proportion, a claim)
+      // can still be planned: a fair test of it is another demand (Create), and the gate tells a
+      // plan from a question about the relation (as `equation-plan` does for an equation). Only a
+      // second plan of the same relation is refused (wave 12).
+      // "the acceleration is proportional to the net external force" beside F_net = ma: the
+      // equation's practical (`equation-plan`: how the force is changed, the graph) is the better plan.
+      if (plannedFromEquation(env.kb, r)) {
+        env.trace?.("relation planned from its stated equation (equation-plan)");
+        continue;
+      }
+      if (env.used.has(formUseKey(designInvestigation.id, r.sentence))) {
+        env.trace?.("relation already planned in the set");
         continue;
       }
       const controls = r.others.length > 0 ? r.others.slice(0, 2) : usualControls(r);
@@ -183,11 +237,14 @@ export const designInvestigation: IForm = {
           : `${r.y} is ${r.sign > 0 ? "greater" : "smaller"} with ${r.agent} than without it`
         : r.sign === 0
           ? `${r.y} changes as ${r.x} changes, with the controlled variables kept the same`
-          : `${r.y} ${r.sign > 0 ? "increases" : "decreases"} as ${r.x} increases`;
+          : r.proportional
+            ? // "y is proportional to x" (wave 12): the graph tests the proportion, not only its direction.
+              `a graph of ${r.y} against ${r.x} is a straight line through the origin`
+            : `${r.y} ${r.sign > 0 ? "increases" : "decreases"} as ${r.x} increases`;
       const range = r.agent ? "over at least five values, including none" : "over at least five values";
       const q = written(env, {
         prompt: `Plan a fair test of how ${r.x} affects ${r.y}. Say what you would change, what you would measure, what you would keep the same, and what result would support the relationship.`,
-        answer: `Change ${r.x} ${range} (the independent variable). Measure ${r.y} at each value (the dependent variable). Keep ${keep} the same (controlled variables), and repeat each value three times. The results support the relationship if ${supports}. ${sentence(r.sentence)}`,
+        answer: `Change ${r.x} ${range} (the independent variable). Measure ${r.y} at each value (the dependent variable). Keep ${keep} the same (controlled variables), and repeat each value three times. The results support the relationship if ${supports}. ${sentence(reported(r.sentence))}`,
         points: [
           {
             point: r.agent

@@ -261,6 +261,17 @@ function predictPrompt(r: IMonotonic): { prompt: string; answer: string; wrong: 
   };
 }
 
+/**
+ * A sentence as reported after "The text states that" (wave 12): without an opening list word or
+ * connective ("Second, …", "Therefore, …") and without "Newton’s second law of motion states that"
+ * (no "states that … states that").
+ */
+export function reported(sentence: string): string {
+  return sentence
+    .replace(/^(?:first|second|third|finally|therefore|thus|so|also|however|in general|similarly),\s+/i, "")
+    .replace(/^[^,;:]{3,80}? (?:states|says|shows|tells us) that\s+/i, "");
+}
+
 export const predictChange: IForm = {
   id: "predict-change",
   fits: (_type, level) => level === "Apply",
@@ -291,7 +302,7 @@ export const predictChange: IForm = {
       }
       const p = predictPrompt(r);
       const relation = r.sign > 0 ? "rises and falls with" : "changes in the opposite direction to";
-      const reason = `The text states that ${lower(stripEnd(r.sentence))}: ${r.y} ${relation} ${r.x}.`;
+      const reason = `The text states that ${lower(stripEnd(reported(r.sentence)))}: ${r.y} ${relation} ${r.x}.`;
       if (env.slot.type === "mcq") {
         // Another relation of the same passage only: one from another topic ("GnRH production
         // increases only if the blood calcium level also changes") reads as a different kind of option.

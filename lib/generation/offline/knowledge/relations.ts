@@ -92,7 +92,7 @@ const INCREASE_IN = new RegExp(
   "iu",
 );
 const PROPORTIONAL = new RegExp(
-  `(?:^|\\bthat |, )${NP} is (directly |inversely )?proportional to ${NP}(?:[,.;]|$| and (directly |inversely )?proportional to ${NP}(?:[,.;]|$))`,
+  `(?:^|\\bthat |, )${NP} is (directly |inversely )?proportional to ${NP}(?:,? and (directly |inversely )?proportional to ${NP}(?:[,.;]|$)|[,.;]|$)`,
   "iu",
 );
 /** A proportion whose second quantity is long or a square ("… to the square of the distance from …"). */
@@ -101,7 +101,7 @@ const PROPORTIONAL_LONG = new RegExp(
   "iu",
 );
 const DEPENDS = new RegExp(
-  `^${NP} (?:also |only |largely |mainly |strongly )?depends? (?:only |largely |mainly |strongly |both |directly )?(?:up)?on (?:two factors: |both )?(?:the following: )?([^;:]{3,120}?)$`,
+  `^${NP} (?:also |only |largely |mainly |strongly )?depends? (?:only |largely |mainly |strongly |both |directly )?(?:up)?on (?:(?:two|three|four|several) factors ?[:—–] ?|both )?(?:the following: )?([^;:]{3,120}?)$`,
   "iu",
 );
 
@@ -165,6 +165,9 @@ const SYMBOL_APPOSITIVE =
 
 const SIGN_OF_NOUN = (w: string): 1 | -1 => (/^(?:increase|rise)$/i.test(w) ? 1 : -1);
 
+/** A quantity's name that ends in a word compromise does not read as a noun on its own. */
+const AMBIGUOUS_QUANTITY = /\b(?:force|current|charge|work|power|heat|light|stretch|load)$/i;
+
 /** A noun phrase worth naming in a question: a noun in it, no pronoun, not too long. */
 function quantity(raw: string): string | null {
   const t = raw
@@ -179,7 +182,9 @@ function quantity(raw: string): string | null {
   if (contentWords(t).length === 0 || !isNounPhrase(t) || /^(?:to|of|in|for|by)\b/i.test(t)) return null;
   // "the value of fobs", "the value of g": a symbol, not a quantity named in words.
   if (/^value of \S+$/i.test(t)) return null;
-  if (!nlp(t).has("#Noun")) return null;
+  // "force", "current", "charge", "work", "power", "heat", "light": quantities compromise reads as
+  // verbs or adjectives alone (wave 12); after "the" they are nouns.
+  if (!nlp(t).has("#Noun") && !(AMBIGUOUS_QUANTITY.test(t) && nlp(`the ${t}`).has("#Noun"))) return null;
   // "the path of light bends" is a clause, not a quantity: it ends in a verb.
 
   const clean = t.replace(/\s+(?:typically|usually|often|also|generally)$/i, "");
@@ -209,10 +214,17 @@ function looseQuantity(raw: string): string | null {
   const t = raw.replace(/^(?:its|their)\s+/i, "the ");
   const q =
     quantity(t) ??
-    quantity(t.replace(/\s+(?:from|at|in|on|for|with|along|between|through|across)\b.*$/i, ""));
+    quantity(t.replace(/\s+(?:from|at|in|on|for|with|along|between|through|across)\b.*$/i, "")) ??
+    // "the force applied to it", "the current that runs through the path", "the net external
+    // force acting on the system" (wave 12): the quantity is the noun phrase before the modifier.
+    quantity(t.replace(POST_MODIFIER, ""));
   // "the tangential speed v" → "the tangential speed" (a symbol is not part of the name).
   return q?.replace(/(\p{L}{3,})\s+[\p{L}Δ]{1,2}[′']?$/u, "$1") ?? null;
 }
+
+/** A participle or relative clause after a quantity's noun: cut to name the quantity alone. */
+const POST_MODIFIER =
+  /\s+(?:that|which|applied|acting|exerted|flowing|running|produced|experienced|transferred|supplied|measured)\b.*$/i;
 
 /** "the gills disappear and lungs": a verb that is not a participle means a clause, not a quantity. */
 function hasFiniteVerb(np: string): boolean {
@@ -234,6 +246,8 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
     const text = raw
       .replace(/^(?:therefore|thus|so|in general|generally|similarly|consequently),?\s+/i, "")
       .replace(/^we can see (?:from [^,]{3,40} )?that /i, "")
+      // "directly proportional to and in the same direction as the net external force" (wave 12).
+      .replace(/\bproportional to and in the same direction as\b/i, "proportional to")
       .replace(SYMBOL_APPOSITIVE, ", ")
       .replace(/[.!]$/, "");
     const push = (x: string | null, y: string | null, sign: 1 | -1) => {
@@ -364,19 +378,62 @@ export function extractMonotonic(sentences: readonly ISentence[]): IMonotonic[] 
   return out;
 }
 
+/**
+ * "Many factors can affect the diffusion rate, such as concentration gradient, particle sizes, and
+ * the system's temperature" (wave 12): y, then the factors named after "such as".
+ */
+const FACTORS_SUCH_AS = new RegExp(
+  `^(?:many|several|a number of|various) factors (?:can |may |also )?(?:affect|influence|determine|change) ${NP},? (?:such as|including) ([^;:]{3,120}?)$`,
+  "iu",
+);
+
+/**
+ * A quantity named before a setting or a modifier ("the water potential in plant solutions", "the
+ * concentration of solutes in a solution", "the heat transferred to or from a substance"), unless
+ * what is left is a change or a kind, which names no quantity ("the change in …" → "the change").
+ */
+function namedQuantity(raw: string): string | null {
+  // "the materials that it is made from": a pronoun in the modifier leans on the sentence.
+  if (PRONOUN_WORD.test(raw)) return null;
+  const q = looseQuantity(raw);
+  return q &&
+    !/^the (?:change|difference|rise|fall|increase|decrease|amount|type|kind|number|presence|absence)$/i.test(
+      q,
+    )
+    ? q
+    : null;
+}
+
+/** A factor cut to its name only when that name is a measure ("the concentration of solutes in …"). */
+function measureNamed(raw: string): string | null {
+  const q = namedQuantity(raw);
+  return q &&
+    /\b(?:concentrations?|temperatures?|sizes?|numbers?|rates?|pressures?|mass|volumes?|lengths?|areas?|diameters?|intensity|speeds?|amounts?|levels?|ph|humidity|gradients?|density|thickness|depth|width)\b/i.test(
+      q,
+    ) &&
+    !/ed$/.test(q)
+    ? q
+    : null;
+}
+
 /** "Y depends on A and B": the quantities a fair test could vary, each with the others kept the same. */
 export function extractDependences(sentences: readonly ISentence[]): IDependence[] {
   const out: IDependence[] = [];
   for (const s of sentences) {
     if (s.sideBox || !s.standalone) continue;
-    const text = s.text.replace(/[.!]$/, "");
-    const m = DEPENDS.exec(text) ?? VARIES.exec(text);
+    const text = s.text
+      .replace(/[.!]$/, "")
+      // "Experiments show that the heat transferred … depends on three factors" (wave 12).
+      .replace(/^(?:experiments|observations|measurements|studies) (?:show|have shown|showed) that /i, "");
+    const such = FACTORS_SUCH_AS.exec(text);
+    const m = such ? [such[0], such[1]!, such[2]!] : (DEPENDS.exec(text) ?? VARIES.exec(text));
     // "… is determined by comparing it with …": a method, not a quantity.
     if (!m || /^(?:\p{L}+ing)\b/u.test(m[2]!)) continue;
-    const y = quantity(m[1]!);
+    const y = quantity(m[1]!) ?? namedQuantity(m[1]!);
     const xs = m[2]!
       .split(/,\s*(?:and\s+)?(?:on\s+)?|\s+and\s+(?:on\s+)?/)
-      .map((x) => quantity(x.replace(/^(?:its|their)\s+/i, "the ")))
+      .map((x) => x.replace(/^(?:its|their)\s+/i, "the "))
+      .map((x) => quantity(x) ?? measureNamed(x))
       .filter((x): x is string => x !== null);
     if (y && xs.length > 0 && !xs.includes(y))
       out.push({ kind: "dependence", y, xs: [...new Set(xs)], sentence: s.text, chunkKey: s.chunkKey });
@@ -525,7 +582,9 @@ function phrase(raw: string): string | null {
   if (words.length === 0 || words.length > 12 || contentWords(t).length === 0 || ANAPHORA.test(t))
     return null;
   if (/\b(?:it|its|they|them|their|this|these|those|he|she|which|who)\b/i.test(t)) return null;
-  if (!nlp(t).has("#Noun")) return null;
+  // "force", "current", "charge", "work", "power", "heat", "light": quantities compromise reads as
+  // verbs or adjectives alone (wave 12); after "the" they are nouns.
+  if (!nlp(t).has("#Noun") && !(AMBIGUOUS_QUANTITY.test(t) && nlp(`the ${t}`).has("#Noun"))) return null;
   // A noun phrase, not a clause: no finite verb of its own ("the beam is limited").
   if (/\b(?:is|are|was|were|has|have|had|does|do|did|can|will|would|must)\b/i.test(t)) return null;
   return t;
@@ -704,6 +763,16 @@ const WITHOUT = new RegExp(
 );
 
 /**
+ * "Follicle cells produce the hormone inhibin, which inhibits FSH production", "the hypothalamus
+ * produces GnRH, which stimulates the release of FSH" (wave 12): the thing named right before
+ * ", which" acts on the target (`whichAgent` reads it from the words before the comma).
+ */
+const EFFECT_WHICH = new RegExp(
+  String.raw`, which (?:also |then |in turn |directly )?(${RAISE_V}|${LOWER_V}) ${TARGET_NP}${TARGET_END}`,
+  "iu",
+);
+
+/**
  * A quantity or a process one can measure or observe: a measure word ("rate", "level",
  * "activity", "growth"), or a noun made from a verb ("secretion", "synthesis", "development").
  */
@@ -740,6 +809,40 @@ function agentOf(raw: string): string | null {
   return /^(?:the|a|an)\s/i.test(t) ? q : /^\p{Lu}{2}/u.test(bareName) ? bareName : bareName;
 }
 
+/**
+ * The agent before ", which": the longest run of the last three words with no verb and no
+ * preposition in it ("produce the hormone inhibin" → "the hormone inhibin", "Plants release
+ * ethylene" → "ethylene"); null when none is left or the words hold a number.
+ */
+function whichAgent(before: string): string | null {
+  const words = before.trim().split(/\s+/).slice(-3);
+  // The verbs as the whole clause tags them ("The pancreas secretes insulin": "secretes").
+  const verbs = new Set(
+    (nlp(before).match("#Verb").out("array") as string[])
+      .flatMap((v) => v.toLowerCase().split(/\s+/))
+      .filter((v) => !/-/.test(v)),
+  );
+  for (let i = 0; i < words.length; i++) {
+    const rest = words.slice(i);
+    if (/\d/.test(rest.join(" ")) || /[,;:()]/.test(rest.join(" "))) continue;
+    const bad =
+      rest.some(
+        (w, j) =>
+          verbs.has(w.toLowerCase()) ||
+          (nlp(w).has("#Verb") && !nlp(w).has("#Noun")) ||
+          // "pancreas secretes insulin": a verb in -s that compromise reads as a plural noun.
+          (j < rest.length - 1 && /[^s]s$/i.test(w) && nlp(`it ${w}`).has("#Verb")),
+      ) ||
+      rest.some(
+        (w, j) =>
+          /^(?:of|in|on|at|by|for|from|to|with|and|or|as|into|than|that|is|are|was|were)$/i.test(w) ||
+          (j > 0 && /^(?:the|an?)$/i.test(w)),
+      );
+    if (!bad) return rest.join(" ");
+  }
+  return null;
+}
+
 /** A target worth asking about: a measurable or observable quantity or process, named in words. */
 function targetOf(raw: string): string | null {
   const t = raw.trim().replace(/\s+(?:from|of|in|on|at|for|with)$/i, "");
@@ -749,6 +852,10 @@ function targetOf(raw: string): string | null {
       .split(/\s+/)
       .pop() ?? "";
   if (PRONOUN_WORD.test(t) || !(OBSERVABLE.test(t) || PROCESS_HEAD.test(head))) return null;
+  // "the pancreas to produce alkaline bicarbonate solution" (wave 12): an organ and an infinitive
+  // clause, not a quantity or process to measure.
+  const infinitive = / to (\p{Ll}+)/u.exec(t);
+  if (infinitive && nlp(`to ${infinitive[1]}`).has("#Verb")) return null;
   // "reproduction prior to formation of a zygote": a stage, not a quantity or process to measure.
   if (/\b(?:prior|before|after|during|until)\b/i.test(t)) return null;
   const q = quantity(t);
@@ -896,7 +1003,15 @@ export function extractEffects(sentences: readonly ISentence[], why?: (step: str
       continue;
     }
     m = EFFECT_ACTIVE.exec(text);
-    if (m) push(m[1]!, m[3]!, new RegExp(`^(?:${RAISE_V})$`, "i").test(m[2]!) ? 1 : -1, false);
+    if (m) {
+      push(m[1]!, m[3]!, new RegExp(`^(?:${RAISE_V})$`, "i").test(m[2]!) ? 1 : -1, false);
+      continue;
+    }
+    m = EFFECT_WHICH.exec(text);
+    // "which stimulates the production and release of FSH": the target is cut at "and", so no reading.
+    const cut = m ? /^ and\b/i.test(text.slice(m.index + m[0].length)) : true;
+    const named = m && !cut ? whichAgent(text.slice(0, m.index)) : null;
+    if (m && named) push(named, m[2]!, new RegExp(`^(?:${RAISE_V})$`, "i").test(m[1]!) ? 1 : -1, false);
     else if (why && EFFECT_WORD.test(text)) why("effects: effect verb, but not as subject–verb–object");
   }
   return out;
