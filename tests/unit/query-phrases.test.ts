@@ -28,7 +28,10 @@ describe("queryPhrases", () => {
     ]);
     expect(texts("kinetic energy, potential energy")).toEqual(["kinetic energy", "potential energy"]);
     // A hyphenated word is its two words: the passage's "light-dependent" holds the query's "light dependent".
-    expect(queryPhrases("the light-dependent reactions").map((p) => p.key)).toEqual(["light depend", "depend reaction"]);
+    expect(queryPhrases("the light-dependent reactions").map((p) => p.key)).toEqual([
+      "light depend",
+      "depend reaction",
+    ]);
     expect(texts("(a) plasma membrane (b) cell wall")).toEqual(["plasma membrane", "cell wall"]);
   });
 

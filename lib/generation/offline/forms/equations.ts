@@ -2,7 +2,6 @@ import {
   exponentOf,
   FIXED,
   type IEquation,
-  type IFactor,
   type IQuantity,
   isWaveSpeedLaw,
   quantitiesOf,

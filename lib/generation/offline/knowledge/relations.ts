@@ -746,7 +746,7 @@ const TARGET_END = String.raw`(?=[,;:]|$| (?:in|into|by|during|when|which|that|s
 /** "ANP acts on the kidneys to reduce …", "auxin helps to promote …", "glucagon can raise …". */
 const ACTS_TO = String.raw`(?:(?:can|helps?(?: to)?|serves? to|works? to)|(?:acts?|works?|binds?) (?:on|to|at|with) (?:the |an? )?[\p{L}-]+(?: [\p{L}-]+){0,3} to) `;
 const EFFECT_ACTIVE = new RegExp(
-  String.raw`^${AGENT_NP} (?:also |directly |strongly |greatly |further |indirectly |then |thus |therefore |in turn )?${"(?:" + ACTS_TO + ")?"}(${RAISE_V}|${LOWER_V}) ${TARGET_NP}${TARGET_END}`,
+  String.raw`^${AGENT_NP} (?:also |directly |strongly |greatly |further |indirectly |then |thus |therefore |in turn )?(?:${ACTS_TO})?(${RAISE_V}|${LOWER_V}) ${TARGET_NP}${TARGET_END}`,
   "iu",
 );
 const EFFECT_PASSIVE = new RegExp(
