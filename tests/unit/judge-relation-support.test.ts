@@ -6,9 +6,9 @@ import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
 import { formSlot } from "../support/form-slots";
 
-// Round 14: judge-relation's answers stand on the stated sentence, so the gate's support check
-// passes them where the book words the relation its own way ("varies with", "amplitude squared").
-// Wording from OpenStax Physics / Biology 2e (CC BY 4.0) and an NCERT-style sentence.
+// Round 14: judge-relation writes no claim about a vague factor. (Its answers standing on the
+// stated sentence were reverted after the blind reading: the items the gate then passed were read
+// as rejects.) Wording from OpenStax Biology 2e (CC BY 4.0) and an NCERT-style sentence.
 const DOC = "7a1c2e4a-1b2c-4d3e-8f40-123456789ad2";
 const chunkOf = (section: string, line: string): IContextChunk =>
   ({
@@ -31,31 +31,6 @@ const first = (section: string, line: string) => {
   const q = [...judgeRelation.build(env)][0] as TQuestion | undefined;
   return { q, ctx: createGateContext(chunks, { selected: [`${DOC}:0`] }) };
 };
-
-describe("judge-relation answers stand on the stated sentence", () => {
-  it.each([
-    [
-      "17.1 Understanding Diffraction",
-      "The wavelength of light varies with the refractive index of the medium.",
-    ],
-    ["14.2 Sound Intensity", "The intensity of a sound is proportional to its amplitude squared."],
-    ["19.4 Electric Power", "Electric power is proportional to the voltage and the current in a circuit."],
-    [
-      "30.5 Transport of Water",
-      "The rate of transpiration increases as the temperature of the air increases.",
-    ],
-    ["12.1 Electricity", "The resistance of a conductor depends on the length of the conductor."],
-  ])("%s: the answer cites the sentence and the gate passes it", (section, line) => {
-    const { q, ctx } = first(section, line);
-    expect(q?.type).toBe("short");
-    if (q?.type !== "short") return;
-    expect(q.suggestedAnswer).toContain(
-      `The text states that ${line.charAt(0).toLowerCase()}${line.slice(1, -1)}`,
-    );
-    expect(answerSupport(q, ctx)).toBeGreaterThanOrEqual(0.45);
-    expect(gateQuestion(q, "Evaluate", ctx, { accepted: [] }).passed).toBe(true);
-  });
-});
 
 describe("judge-relation refuses a dependence nothing could be changed in", () => {
   it.each([
