@@ -211,7 +211,7 @@ describe("judge-relation (Evaluate, written)", () => {
     if (q?.type !== "short") return;
     expect(q.promptText).toContain("Is the student right? Justify");
     expect(q.markingScheme?.map((p) => p.point)).toEqual([
-      "Judges the claim incorrect: doubling the voltage does not halve the electric power",
+      "Judges the claim wrong and names the error: the student has treated a direct proportion as an inverse one",
       "Justifies with the stated relation: The electric power is directly proportional to the voltage",
       "Gives the corrected statement: if the voltage is doubled (everything else the same), the electric power doubles",
     ]);
