@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { createGateContext, gateQuestion } from "@/lib/generation/gate";
-import { formUseKey } from "@/lib/generation/offline/forms/common";
 import { reported } from "@/lib/generation/offline/forms/relations";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import {
@@ -153,38 +152,6 @@ describe("what the Apply and Create questions say", () => {
     );
     const verdict = gateQuestion(q!, "Create", ctx, { accepted: [] });
     expect(verdict.findings.filter((f) => f.severity === "reject")).toEqual([]);
-  });
-
-  it("plans a relation another question of the set already asks, but not twice (OpenStax Physics 5.5)", () => {
-    const text =
-      "### Hooke's Law\n\nSecond, the size of the deformation is proportional to the force. The simplest oscillations occur when the restoring force is directly proportional to displacement.";
-    const chunk = testChunk(text, 0, "5.5 Simple Harmonic Motion", doc);
-    const gen = createOfflineGenerator([chunk], 1, [chunk]);
-    const slot = formSlot(doc, "long", "Create");
-    const sentence = "Second, the size of the deformation is proportional to the force.";
-    const plansWith = (used: Set<string>) =>
-      [...gen.candidates(slot, { used, keyAt: 0 })]
-        .filter((c) => c.form === "design-investigation")
-        .map((c) => c.question.promptText);
-    // The proportion asked at Understand (its quote marked used): the plan is still written.
-    expect(plansWith(new Set([sentence]))).toContainEqual(
-      expect.stringMatching(/how the force affects the size of the deformation/),
-    );
-    // A plan of it already in the set: no second plan of the same relation.
-    expect(plansWith(new Set([sentence, formUseKey("design-investigation", sentence)]))).not.toContainEqual(
-      expect.stringMatching(/how the force affects the size of the deformation/),
-    );
-    // The scheme's model answer states the relation without the passage's "Second,".
-    const q = [...gen.candidates(slot, { used: new Set(), keyAt: 0 })].find(
-      (c) => c.form === "design-investigation" && /deformation/.test(c.question.promptText),
-    )?.question;
-    expect(q?.type === "long" && q.suggestedAnswer).toMatch(
-      /The size of the deformation is proportional to the force\.$/,
-    );
-    // A stated proportion is tested by its graph, not only its direction.
-    expect(q?.type === "long" && q.suggestedAnswer).toMatch(
-      /a graph of the size of the deformation against the force is a straight line through the origin/,
-    );
   });
 
   it("plans no fair test of what a school lab cannot set or read (OpenStax Physics 18.3, 19.4, 12.4, 15.1)", () => {

@@ -1,7 +1,7 @@
 import type { IEffect } from "@/lib/generation/offline/knowledge";
 import { wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
 import { escapeRegExp } from "@/lib/text/regex";
-import { formUseKey, type IForm, type IFormEnv, keywords, sentence, written } from "./common";
+import { type IForm, type IFormEnv, keywords, sentence, written } from "./common";
 import { equationPlans } from "./higher-equation-plan";
 import { reported } from "./relations";
 
@@ -209,18 +209,16 @@ export const designInvestigation: IForm = {
       if (!effectTestable(e))
         env.trace?.("stated effect: the agent cannot be set in a school lab, or the target is not measured");
     for (const r of testables(env.kb, env.trace)) {
-      // A relation another question of the set already asks (a prediction, a proportion, a claim)
-      // can still be planned: a fair test of it is another demand (Create), and the gate tells a
-      // plan from a question about the relation (as `equation-plan` does for an equation). Only a
-      // second plan of the same relation is refused (wave 12).
       // "the acceleration is proportional to the net external force" beside F_net = ma: the
       // equation's practical (`equation-plan`: how the force is changed, the graph) is the better plan.
       if (plannedFromEquation(env.kb, r)) {
         env.trace?.("relation planned from its stated equation (equation-plan)");
         continue;
       }
-      if (env.used.has(formUseKey(designInvestigation.id, r.sentence))) {
-        env.trace?.("relation already planned in the set");
+      // A relation another question of the set already uses is not planned again (planning it
+      // anyway was tried in wave 12: the plans it wrote were read as rejects, round 14).
+      if (env.used.has(r.sentence)) {
+        env.trace?.("relation already used in the set");
         continue;
       }
       const controls = r.others.length > 0 ? r.others.slice(0, 2) : usualControls(r);
