@@ -294,3 +294,16 @@ describe("defines-mcq takes the definitions of the key's WordNet kin", () => {
     expect(items.length).toBeGreaterThan(0);
   });
 });
+
+describe("a definition with a second clause run on is no stem (round 14 reading)", () => {
+  it("refuses '…; therefore, …' and ', thus …' but keeps one noun phrase", () => {
+    // OpenStax Biology 2e 39.2: "Air is a mixture of gases; therefore, the partial pressure of each gas …".
+    expect(
+      clozeable(
+        "a mixture of gases; therefore, the partial pressure of each gas can be calculated to determine how the gas will flow in the lung",
+      ),
+    ).toBe(false);
+    expect(clozeable("the energy of motion, thus a scalar quantity")).toBe(false);
+    expect(clozeable("a mixture of gases such as nitrogen, oxygen and carbon dioxide")).toBe(true);
+  });
+});

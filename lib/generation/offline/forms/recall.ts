@@ -88,6 +88,9 @@ export const LEANS_ON_CONTEXT =
  * "The most speciose group … and display … are called").
  */
 export function clozeable(def: string): boolean {
+  // "a mixture of gases; therefore, the partial pressure of each gas …": a second clause run on
+  // (round 14 readers: a pasted fragment).
+  if (/;\s|,\s*(?:therefore|thus|hence)\b/i.test(def)) return false;
   const first = nlp(def.split(/\s+/)[0] ?? "");
   if (first.has("#Verb") && !first.has("#Noun")) return false;
   // "excellent regenerators and some even reproduce asexually …": a second clause about some of them.
