@@ -53,23 +53,40 @@ export function scopeMeaning(
   scope: TScope,
   passages: number,
 ): Promise<IMeaningProfile> {
-  const key = JSON.stringify([
-    userId,
-    scope.board,
-    scope.grade,
-    scope.subject,
-    scope.resourceTypes,
-    passages,
-  ]);
-  let p = profiles.get(key);
-  if (!p) {
-    p = scopeTermCounts(db, userId, scope).then((rows) =>
+  return cachedPerScope(profiles, MAX_PROFILES, [...scopeKey(userId, scope), passages], () =>
+    scopeTermCounts(db, userId, scope).then((rows) =>
       meaningProfile(rows.map((r) => [r.lexeme, Number(r.df)])),
-    );
-    // A failed build is not cached: the next query tries again.
-    p.catch(() => profiles.delete(key));
-    if (profiles.size >= MAX_PROFILES) profiles.delete(profiles.keys().next().value as string);
-    profiles.set(key, p);
+    ),
+  );
+}
+
+/** The user and the scope's filters, the first part of a per-scope cache key. */
+const scopeKey = (userId: string, scope: TScope) => [
+  userId,
+  scope.board,
+  scope.grade,
+  scope.subject,
+  scope.resourceTypes,
+];
+
+/**
+ * A per-scope value built once and cached under `key` (which carries the passage counts, so that an
+ * upload rebuilds it). A failed build is not cached: the next query tries again. Past `max` entries
+ * the oldest goes.
+ */
+function cachedPerScope<T>(
+  cache: Map<string, Promise<T>>,
+  max: number,
+  key: readonly unknown[],
+  build: () => Promise<T>,
+): Promise<T> {
+  const k = JSON.stringify(key);
+  let p = cache.get(k);
+  if (!p) {
+    p = build();
+    p.catch(() => cache.delete(k));
+    if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+    cache.set(k, p);
   }
   return p;
 }
@@ -137,7 +154,8 @@ const MAX_PHRASE_INDEXES = 8;
 /**
  * The scope's phrase index: every two-word phrase key (query-phrases.ts `passagePhraseKeys`) of
  * every passage of the scope and of its background, with the number of passages holding it. One
- * read of the passages' text on a scope's first phrase lookup (about a second for a textbook),
+ * read of the passages' text on a scope's first phrase lookup (3.5–3.8 s for a textbook with another
+ * in the background, on the loaded 2-core machine),
  * then cached while the scope's and the background's passage counts stay the same.
  */
 export function scopePhraseIndex(
@@ -146,31 +164,20 @@ export function scopePhraseIndex(
   scope: TScope,
   counts: { passages: number; bgPassages: number },
 ): Promise<IPhraseIndex> {
-  const key = JSON.stringify([
-    userId,
-    scope.board,
-    scope.grade,
-    scope.subject,
-    scope.resourceTypes,
-    counts.passages,
-    counts.bgPassages,
-  ]);
-  let p = phraseIndexes.get(key);
-  if (!p) {
-    p = scopeAndBackgroundTexts(db, userId, scope).then((rows) => {
-      const index: IPhraseIndex = { scope: new Map(), background: new Map() };
-      for (const r of rows) {
-        const into = r.in_scope ? index.scope : index.background;
-        for (const k of passagePhraseKeys(r.content)) into.set(k, (into.get(k) ?? 0) + 1);
-      }
-      return index;
-    });
-    p.catch(() => phraseIndexes.delete(key));
-    if (phraseIndexes.size >= MAX_PHRASE_INDEXES)
-      phraseIndexes.delete(phraseIndexes.keys().next().value as string);
-    phraseIndexes.set(key, p);
-  }
-  return p;
+  return cachedPerScope(
+    phraseIndexes,
+    MAX_PHRASE_INDEXES,
+    [...scopeKey(userId, scope), counts.passages, counts.bgPassages],
+    () =>
+      scopeAndBackgroundTexts(db, userId, scope).then((rows) => {
+        const index: IPhraseIndex = { scope: new Map(), background: new Map() };
+        for (const r of rows) {
+          const into = r.in_scope ? index.scope : index.background;
+          for (const k of passagePhraseKeys(r.content)) into.set(k, (into.get(k) ?? 0) + 1);
+        }
+        return index;
+      }),
+  );
 }
 
 /**
