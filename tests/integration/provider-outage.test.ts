@@ -258,11 +258,17 @@ describe("a model provider that hangs", () => {
     expect(await stateOf("answerability")).toBe("open");
     const before = { ...standIn.calls };
     const t0 = performance.now();
-    const { errors, finals } = await generateSet(10);
+    const { errors, finals, settled } = await generateSet(10);
     // Target ≤ 5 s (npm run bench:outage holds the figure); generous for a loaded machine.
     expect(performance.now() - t0).toBeLessThan(20_000);
     expect(standIn.calls).toEqual(before);
-    expect(finals).toHaveLength(10);
+    // Every slot ends, written offline or left empty with its reason. Since wave 12 one MCQ Remember
+    // slot of this 10-slot set on the demo chapter stays empty ("every draft was refused by the
+    // quality gate (duplicate fact)"): the chapter's distinct Remember facts are used up, and the
+    // gate refuses a repeat rather than writing one. The outage path itself is what is under test.
+    expect(settled).toBe(10);
+    expect(finals.length).toBeGreaterThanOrEqual(9);
+    expect(finals.every((q) => q.source === "offline")).toBe(true);
     expect(errors.filter((e) => e.code === "llm_unavailable")).toHaveLength(1);
   });
 
