@@ -135,7 +135,7 @@ if (opts.addMeaning) {
     await writeFile(opts.saveJudged, `${judged.map((q) => JSON.stringify(q)).join("\n")}\n`);
 }
 if (opts.addPhrases) {
-  // The phrase counts as the server looks them up (store.ts scopePhraseCounts), per book.
+  // The phrase counts as the server looks them up (scope-vocabulary.ts scopePhraseIndex, scopePhraseLookup), per book.
   const { openOfflineWorkspace } = await import("./support/workspace");
   const { scopePhraseIndex, scopePhraseLookup } = await import("@/lib/retrieval/scope-vocabulary");
   const ws = await openOfflineWorkspace(path.resolve(opts.dataDir));

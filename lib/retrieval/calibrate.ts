@@ -191,7 +191,7 @@ export interface IScopePhrase {
   phrase: string;
   /** Its two content words. */
   words: [string, string];
-  /** Scope passages whose full-text index holds the phrase (the words in this order, this close). */
+  /** Scope passages holding the phrase key (scope-vocabulary.ts `scopePhraseIndex`: the two words in this order, at most one stop word between). */
   df: number;
   /** Background passages holding it. */
   bgDf: number;
@@ -301,7 +301,7 @@ function scopeWeight(w: IScopeWord, passages: number): number {
  * - meaningOff: the specificity-weighted share of words whose every label (domain and supersense)
  *   the scope uses less than WordNet does.
  * All three are 0 when the scope's meaning profile is unknown (the value of in-scope words).
- * And from the query's two-word phrases (query-phrases.ts), counted in the scope's full-text index:
+ * And from the query's two-word phrases (query-phrases.ts), counted in the scope's phrase index (scope-vocabulary.ts `scopePhraseIndex`):
  * - phraseAbsent: the share of the phrases whose two words the scope both uses but never together
  *   ("opportunity cost", "central banks" asked of Biology), each weighted by its rarer word's
  *   specificity; 0 with no such phrase. A query in the scope's own words uses its phrases too;
