@@ -7,6 +7,7 @@ import { listIngestions, toIngestion } from "@/lib/ingestion/store";
 import { checkPaper } from "@/lib/papers/check";
 import { getPaper, listPapers } from "@/lib/papers/store";
 import { loadFacets } from "@/lib/retrieval/facets";
+import { warmFacetScopes } from "@/lib/retrieval/scope-vocabulary";
 import { ListResourcesQuerySchema } from "@/schema/resources.schema";
 import type { IServerQuery } from "./prefetch";
 
@@ -18,7 +19,12 @@ export const pageQueries = {
   /** GET /api/retrieval/facets */
   facets: (): IServerQuery => ({
     queryKey: retrievalKeys.facets(),
-    load: async (db, userId) => ({ ok: true, boards: await loadFacets(db, userId) }),
+    load: async (db, userId) => {
+      const boards = await loadFacets(db, userId);
+      // The questions builder opens: its scopes' phrase indexes build before the first query (not awaited).
+      void warmFacetScopes(db, userId, boards);
+      return { ok: true, boards };
+    },
   }),
   /** GET /api/papers */
   papers: (): IServerQuery => ({

@@ -15,7 +15,7 @@ import { applyFollowUp, leaveOutExcluded } from "./pipeline/session";
 import { resolveSettings } from "./pipeline/settings";
 import type { IRetrievalRun, IRetrieveAblation, IRetrieveDeps } from "./pipeline/types";
 import { understandQuery } from "./pipeline/understand";
-import { scopeVocabulary } from "./scope-vocabulary";
+import { scopeVocabulary, warmScopePhrases } from "./scope-vocabulary";
 import { examSectionRank } from "./section-search";
 
 export {
@@ -47,6 +47,9 @@ export async function retrieve(
   const { followUp, req } = applyFollowUp(request);
   // Every setting from the request, the ablation knobs and the defaults, resolved once.
   const settings = resolveSettings(deps, req, ablation, { navigation: Boolean(followUp.navigation) });
+  // The scope's phrase index (the refusal's phrase evidence) builds while the passages are ranked,
+  // whether or not this query is refusal-checked: the scope's next one finds it ready. Never rejects.
+  if (MODEL_USES_PHRASES) void warmScopePhrases(deps.db, userId, req.filters);
   const understanding = await understandQuery(deps, userId, req, settings);
   const run: IRetrievalRun = {
     deps,

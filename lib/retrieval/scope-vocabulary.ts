@@ -2,7 +2,7 @@ import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
 import { type IMeaningProfile, meaningProfile } from "@/lib/text/wordnet-domains";
 import type { TRetrievalQueryRequest } from "@/schema/retrieval.schema";
-import type { IScopePhrase } from "./calibrate";
+import { type IScopePhrase, MODEL_USES_PHRASES } from "./calibrate";
 import { toResourceTypes } from "./pipeline/search";
 import { passagePhraseKeys, queryPhrases } from "./query-phrases";
 import { scopeAndBackgroundTexts, scopeTermCounts, scopeWordCounts } from "./store";
@@ -38,6 +38,15 @@ export interface IScopeVocabulary {
 }
 
 type TScope = Parameters<typeof scopeTermCounts>[2];
+type TScopeFilters = Pick<TRetrievalQueryRequest["filters"], "board" | "grade" | "subject" | "resourceType">;
+
+/** The scope a request's filters name (the chapter and document filters do not narrow it). */
+const scopeOf = (filters: TScopeFilters): TScope => ({
+  board: filters.board,
+  grade: filters.grade,
+  subject: filters.subject,
+  resourceTypes: toResourceTypes(filters.resourceType),
+});
 
 /** Profiles by user and scope, keyed with the scope's passage count so that new uploads rebuild it. */
 const profiles = new Map<string, Promise<IMeaningProfile>>();
@@ -72,7 +81,8 @@ const scopeKey = (userId: string, scope: TScope) => [
 /**
  * A per-scope value built once and cached under `key` (which carries the passage counts, so that an
  * upload rebuilds it). A failed build is not cached: the next query tries again. Past `max` entries
- * the oldest goes.
+ * the least recently used goes (a hit moves its entry to the end), so that warming another scope
+ * (`warmScopePhrases`) does not push out the one a teacher is searching.
  */
 function cachedPerScope<T>(
   cache: Map<string, Promise<T>>,
@@ -82,7 +92,10 @@ function cachedPerScope<T>(
 ): Promise<T> {
   const k = JSON.stringify(key);
   let p = cache.get(k);
-  if (!p) {
+  if (p) {
+    cache.delete(k);
+    cache.set(k, p);
+  } else {
     p = build();
     p.catch(() => cache.delete(k));
     if (cache.size >= max) cache.delete(cache.keys().next().value as string);
@@ -106,12 +119,7 @@ export async function scopeVocabulary(
   opts: { meaning: boolean; phrasesOf?: string; phraseWaitMs?: number } = { meaning: false },
 ): Promise<IScopeVocabulary> {
   const unique = [...new Set(words.map((w) => w.toLowerCase()))].slice(0, MAX_WORDS);
-  const scope = {
-    board: filters.board,
-    grade: filters.grade,
-    subject: filters.subject,
-    resourceTypes: toResourceTypes(filters.resourceType),
-  };
+  const scope = scopeOf(filters);
   const rows = await scopeWordCounts(db, userId, scope, unique);
   const df = new Map<string, number>();
   const bgDf = new Map<string, number>();
@@ -150,6 +158,8 @@ export interface IPhraseIndex {
 const phraseIndexes = new Map<string, Promise<IPhraseIndex>>();
 /** A Biology book's index holds about 300,000 keys (tens of MB): fewer scopes are kept than profiles. */
 const MAX_PHRASE_INDEXES = 8;
+/** Passages indexed between two yields to the event loop (a few ms of work each). */
+const BUILD_SLICE = 200;
 
 /**
  * The scope's phrase index: every two-word phrase key (query-phrases.ts `passagePhraseKeys`) of
@@ -169,9 +179,11 @@ export function scopePhraseIndex(
     MAX_PHRASE_INDEXES,
     [...scopeKey(userId, scope), counts.passages, counts.bgPassages],
     () =>
-      scopeAndBackgroundTexts(db, userId, scope).then((rows) => {
+      scopeAndBackgroundTexts(db, userId, scope).then(async (rows) => {
         const index: IPhraseIndex = { scope: new Map(), background: new Map() };
-        for (const r of rows) {
+        for (const [i, r] of rows.entries()) {
+          // Seconds of work on the server's one thread: other requests are served between slices.
+          if (i > 0 && i % BUILD_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
           const into = r.in_scope ? index.scope : index.background;
           for (const k of passagePhraseKeys(r.content)) into.set(k, (into.get(k) ?? 0) + 1);
         }
@@ -203,17 +215,7 @@ export async function scopePhraseLookup(
 ): Promise<IScopePhrase[] | null> {
   const phrases = queryPhrases(query);
   if (phrases.length === 0) return [];
-  const building = scopePhraseIndex(
-    db,
-    userId,
-    {
-      board: filters.board,
-      grade: filters.grade,
-      subject: filters.subject,
-      resourceTypes: toResourceTypes(filters.resourceType),
-    },
-    counts,
-  );
+  const building = scopePhraseIndex(db, userId, scopeOf(filters), counts);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const index = await Promise.race([
     building,
@@ -228,4 +230,69 @@ export async function scopePhraseLookup(
     df: index.scope.get(p.key) ?? 0,
     bgDf: index.background.get(p.key) ?? 0,
   }));
+}
+
+/**
+ * Starts building the scope's phrase index in the background (`scopePhraseIndex`) so that the
+ * scope's first refusal-checked query finds it ready instead of waiting up to PHRASE_WAIT_MS and
+ * perhaps going without the phrase evidence. Called where a teacher's scope becomes known before
+ * that query: at the start of every retrieval (the index builds while the passages are ranked) and
+ * when the questions builder's Board/Class/Subject choices load (`warmFacetScopes`). One small
+ * count query, then the build unless the scope's index is cached already (same cache and limit as
+ * the queries use). Resolves with whether the index is ready; never rejects (a failed build is not
+ * cached, and the next query tries again). Nothing is built when the shipped model does not read
+ * the phrase evidence.
+ */
+export async function warmScopePhrases(
+  db: ISqlExecutor,
+  userId: string,
+  filters: TScopeFilters,
+): Promise<boolean> {
+  if (!MODEL_USES_PHRASES) return false;
+  try {
+    const scope = scopeOf(filters);
+    const rows = await scopeWordCounts(db, userId, scope, []);
+    const passages = Number(rows[0]?.passages ?? 0);
+    if (passages <= 0) return false;
+    await scopePhraseIndex(db, userId, scope, { passages, bgPassages: Number(rows[0]?.bg_passages ?? 0) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Scopes warmed per Board/Class/Subject listing: the largest, within the cache's limit. */
+export const WARM_SCOPES = 2;
+
+/**
+ * Warms the phrase index of the user's largest scopes (by passages, at most WARM_SCOPES, one after
+ * another so that the builds never take both cores) when their Board/Class/Subject choices load:
+ * a teacher with one or two subjects finds them ready on the first query. Never rejects.
+ */
+export async function warmFacetScopes(
+  db: ISqlExecutor,
+  userId: string,
+  boards: readonly {
+    board: string;
+    grades: readonly { grade: string; subjects: readonly { subject: string; chunkCount: number }[] }[];
+  }[],
+): Promise<number> {
+  if (!MODEL_USES_PHRASES) return 0;
+  const scopes = boards
+    .flatMap((b) =>
+      b.grades.flatMap((g) =>
+        g.subjects.map((s) => ({ board: b.board, grade: g.grade, subject: s.subject, size: s.chunkCount })),
+      ),
+    )
+    .filter((s) => s.size > 0)
+    .sort((a, b) => b.size - a.size)
+    .slice(0, WARM_SCOPES);
+  let ready = 0;
+  for (const s of scopes) if (await warmScopePhrases(db, userId, s)) ready++;
+  return ready;
+}
+
+/** Forgets every cached phrase index (tests measure a scope's first query). */
+export function forgetPhraseIndexes(): void {
+  phraseIndexes.clear();
 }

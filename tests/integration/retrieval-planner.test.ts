@@ -5,7 +5,8 @@ import { POST as query } from "@/app/api/retrieval/query/route";
 import { getEmbedder } from "@/lib/ai/embedder";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
-import { scopeVocabulary } from "@/lib/retrieval/scope-vocabulary";
+import { loadFacets } from "@/lib/retrieval/facets";
+import { forgetPhraseIndexes, scopeVocabulary, warmFacetScopes } from "@/lib/retrieval/scope-vocabulary";
 import { getStorage } from "@/lib/storage";
 import { RetrievalQueryResponseSchema, type TRetrievalQueryResponse } from "@/schema/retrieval.schema";
 import { failingModel, hangingModel, textModel } from "../support/mock-models";
@@ -340,5 +341,30 @@ describe("the refusal's phrase evidence (scope-vocabulary.ts scopePhraseLookup)"
     );
     expect(biology.find((p) => p.phrase === "light dependent")!.df).toBeGreaterThan(0);
     expect(biology.map((p) => p.phrase)).not.toContain("stroma produce");
+  });
+
+  it("warms the scopes' phrase indexes when the Board/Class/Subject choices load: the first query has the evidence at once", async () => {
+    const PHYSICS = { board: "OpenStax", grade: "11", subject: "Physics" };
+    const firstQuery = () =>
+      scopeVocabulary(env.db, env.teacher.id, PHYSICS, ["normal", "force"], {
+        meaning: false,
+        phrasesOf: "How does the normal force change?",
+        phraseWaitMs: 0,
+      });
+    forgetPhraseIndexes();
+    // Cold (a restart): the index is not ready, and the query goes without the phrase evidence.
+    expect((await firstQuery()).phrases).toBeUndefined();
+    forgetPhraseIndexes();
+    const boards = await loadFacets(env.db, env.teacher.id);
+    expect(await warmFacetScopes(env.db, env.teacher.id, boards)).toBe(2);
+    const warm = await firstQuery();
+    expect(warm.phrases?.find((p) => p.phrase === "normal force")?.df).toBeGreaterThan(0);
+    // Biology was warmed too (the user's two scopes).
+    const biology = await scopeVocabulary(env.db, env.teacher.id, BIOLOGY, ["light"], {
+      meaning: false,
+      phrasesOf: "light dependent reactions",
+      phraseWaitMs: 0,
+    });
+    expect(biology.phrases?.find((p) => p.phrase === "light dependent")?.df).toBeGreaterThan(0);
   });
 });
