@@ -174,23 +174,25 @@ export function scopePhraseIndex(
   scope: TScope,
   counts: { passages: number; bgPassages: number },
 ): Promise<IPhraseIndex> {
-  return cachedPerScope(
-    phraseIndexes,
-    MAX_PHRASE_INDEXES,
-    [...scopeKey(userId, scope), counts.passages, counts.bgPassages],
-    () =>
-      scopeAndBackgroundTexts(db, userId, scope).then(async (rows) => {
-        const index: IPhraseIndex = { scope: new Map(), background: new Map() };
-        for (const [i, r] of rows.entries()) {
-          // Seconds of work on the server's one thread: other requests are served between slices.
-          if (i > 0 && i % BUILD_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
-          const into = r.in_scope ? index.scope : index.background;
-          for (const k of passagePhraseKeys(r.content)) into.set(k, (into.get(k) ?? 0) + 1);
-        }
-        return index;
-      }),
+  return cachedPerScope(phraseIndexes, MAX_PHRASE_INDEXES, phraseIndexKey(userId, scope, counts), () =>
+    scopeAndBackgroundTexts(db, userId, scope).then(async (rows) => {
+      const index: IPhraseIndex = { scope: new Map(), background: new Map() };
+      for (const [i, r] of rows.entries()) {
+        // Seconds of work on the server's one thread: other requests are served between slices.
+        if (i > 0 && i % BUILD_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+        const into = r.in_scope ? index.scope : index.background;
+        for (const k of passagePhraseKeys(r.content)) into.set(k, (into.get(k) ?? 0) + 1);
+      }
+      return index;
+    }),
   );
 }
+
+const phraseIndexKey = (userId: string, scope: TScope, counts: { passages: number; bgPassages: number }) => [
+  ...scopeKey(userId, scope),
+  counts.passages,
+  counts.bgPassages,
+];
 
 /**
  * How long a query waits for a scope's phrase index that is not built yet (3.5–3.8 s for a
@@ -247,14 +249,21 @@ export async function warmScopePhrases(
   db: ISqlExecutor,
   userId: string,
   filters: TScopeFilters,
+  opts: { evict: boolean } = { evict: true },
 ): Promise<boolean> {
   if (!MODEL_USES_PHRASES) return false;
   try {
     const scope = scopeOf(filters);
     const rows = await scopeWordCounts(db, userId, scope, []);
-    const passages = Number(rows[0]?.passages ?? 0);
-    if (passages <= 0) return false;
-    await scopePhraseIndex(db, userId, scope, { passages, bgPassages: Number(rows[0]?.bg_passages ?? 0) });
+    const counts = {
+      passages: Number(rows[0]?.passages ?? 0),
+      bgPassages: Number(rows[0]?.bg_passages ?? 0),
+    };
+    if (counts.passages <= 0) return false;
+    // A guess (the facets' scopes) never pushes out an index a query is using: only into free room.
+    const key = JSON.stringify(phraseIndexKey(userId, scope, counts));
+    if (!opts.evict && !phraseIndexes.has(key) && phraseIndexes.size >= MAX_PHRASE_INDEXES) return false;
+    await scopePhraseIndex(db, userId, scope, counts);
     return true;
   } catch {
     return false;
@@ -267,7 +276,9 @@ export const WARM_SCOPES = 2;
 /**
  * Warms the phrase index of the user's largest scopes (by passages, at most WARM_SCOPES, one after
  * another so that the builds never take both cores) when their Board/Class/Subject choices load:
- * a teacher with one or two subjects finds them ready on the first query. Never rejects.
+ * a teacher with one or two subjects finds them ready on the first query. Only into free room in
+ * the cache (a page load is a guess; it never evicts another scope's index). Never rejects;
+ * resolves with the number of scopes whose index is ready.
  */
 export async function warmFacetScopes(
   db: ISqlExecutor,
@@ -288,7 +299,7 @@ export async function warmFacetScopes(
     .sort((a, b) => b.size - a.size)
     .slice(0, WARM_SCOPES);
   let ready = 0;
-  for (const s of scopes) if (await warmScopePhrases(db, userId, s)) ready++;
+  for (const s of scopes) if (await warmScopePhrases(db, userId, s, { evict: false })) ready++;
   return ready;
 }
 

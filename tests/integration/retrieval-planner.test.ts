@@ -6,7 +6,12 @@ import { getEmbedder } from "@/lib/ai/embedder";
 import { setLanguageModelForProcess } from "@/lib/ai/providers";
 import { ingestFiles } from "@/lib/ingestion/ingest-files";
 import { loadFacets } from "@/lib/retrieval/facets";
-import { forgetPhraseIndexes, scopeVocabulary, warmFacetScopes } from "@/lib/retrieval/scope-vocabulary";
+import {
+  forgetPhraseIndexes,
+  scopeVocabulary,
+  warmFacetScopes,
+  warmScopePhrases,
+} from "@/lib/retrieval/scope-vocabulary";
 import { getStorage } from "@/lib/storage";
 import { RetrievalQueryResponseSchema, type TRetrievalQueryResponse } from "@/schema/retrieval.schema";
 import { failingModel, hangingModel, textModel } from "../support/mock-models";
@@ -366,5 +371,26 @@ describe("the refusal's phrase evidence (scope-vocabulary.ts scopePhraseLookup)"
       phraseWaitMs: 0,
     });
     expect(biology.phrases?.find((p) => p.phrase === "light dependent")?.df).toBeGreaterThan(0);
+  });
+
+  it("the page-load warm-up never evicts: with the cache full it builds nothing, a retrieval's own scope still goes in", async () => {
+    forgetPhraseIndexes();
+    // Eight other cache entries (the limit): both subjects under four resource-type filters.
+    const types = ["textbook", ["textbook", "pyq"], ["textbook", "notes"], ["textbook", "other"]] as const;
+    for (const subject of ["Biology", "Physics"])
+      for (const resourceType of types)
+        expect(
+          await warmScopePhrases(env.db, env.teacher.id, {
+            board: "OpenStax",
+            grade: "11",
+            subject,
+            resourceType: typeof resourceType === "string" ? resourceType : [...resourceType],
+          }),
+        ).toBe(true);
+    const boards = await loadFacets(env.db, env.teacher.id);
+    expect(await warmFacetScopes(env.db, env.teacher.id, boards)).toBe(0);
+    // A retrieval's scope (evict: true, the default) takes the least recently used entry's place.
+    expect(await warmScopePhrases(env.db, env.teacher.id, BIOLOGY)).toBe(true);
+    forgetPhraseIndexes();
   });
 });
