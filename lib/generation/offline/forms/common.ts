@@ -5,6 +5,7 @@ import { LOOSE as LOOSE_GENUS } from "@/lib/generation/offline/knowledge/pool";
 import { contextRef } from "@/lib/generation/offline/knowledge/sentences";
 import { largestRemainder } from "@/lib/generation/plan";
 import { contentWords, stem } from "@/lib/text/tokenize";
+import { senses, synset } from "@/lib/text/wordnet";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType, IContextRef, ISlot, TQuestion } from "@/types/generation.types";
 
@@ -262,6 +263,90 @@ const headingLike = (c: IConcept) => c.source === "heading" && /\s/.test(c.name)
 export const unitPhrase = (name: string) =>
   name.split(/\s+/).every((w) => readUnit(w) !== null || dimsOfUnit(w) !== null);
 
+/**
+ * WordNet's coarse kinds of a name: the lexicographer files of its first three noun senses, folded
+ * into "abstract" (acts, processes, attributes, states …), "living" (body parts, organelles,
+ * animals, plants) and "matter" (substances, food, natural objects); an artifact sense is
+ * compatible with any physical kind ("cell" is filed as an artifact first). Tops, groups and
+ * locations say nothing. A name WordNet lacks is read through its head noun, then its genus.
+ * Empty: unknown.
+ */
+const LEX_KIND: Readonly<Record<number, "abstract" | "living" | "matter" | "artifact">> = {
+  4: "abstract",
+  7: "abstract",
+  9: "abstract",
+  10: "abstract",
+  11: "abstract",
+  12: "abstract",
+  16: "abstract",
+  19: "abstract",
+  21: "abstract",
+  22: "abstract",
+  23: "abstract",
+  24: "abstract",
+  25: "abstract",
+  26: "abstract",
+  28: "abstract",
+  5: "living",
+  8: "living",
+  18: "living",
+  20: "living",
+  13: "matter",
+  17: "matter",
+  27: "matter",
+  6: "artifact",
+};
+function nounKinds(word: string): Set<string> {
+  const out = new Set<string>();
+  const w = word
+    .toLowerCase()
+    .trim()
+    .replace(/^(?:the|a|an)\s+/, "");
+  if (!w) return out;
+  for (const s of senses(w, { maxSenses: 8 })
+    .filter((x) => x.pos === "n")
+    .slice(0, 3)) {
+    const k = LEX_KIND[synset(s).lexFile];
+    if (k === "artifact") for (const x of ["living", "matter", "artifact"]) out.add(x);
+    else if (k) out.add(k);
+  }
+  return out;
+}
+export function coarseKinds(name: string, genus = ""): ReadonlySet<string> {
+  const whole = nounKinds(name);
+  if (whole.size > 0 || senses(name.toLowerCase(), { maxSenses: 1 }).length > 0) return whole;
+  const head = name.trim().split(/\s+/).at(-1) ?? "";
+  const byHead = head !== name.trim() ? nounKinds(head) : new Set<string>();
+  if (byHead.size > 0) return byHead;
+  return genus ? nounKinds(genus) : byHead;
+}
+/**
+ * Whether WordNet files the key and an option under kinds that cannot meet: a process beside an
+ * organelle ("hydrolysis" / "hydrogen atom", "phagocytosis" / "vesicle"), an organelle beside a
+ * substance ("peroxisomes" for "the building blocks of proteins"). Unknown to WordNet: no clash.
+ */
+export function kindClash(
+  key: { name: string; genus?: string },
+  option: { name: string; genus?: string },
+): boolean {
+  const k = coarseKinds(key.name, key.genus);
+  const o = coarseKinds(option.name, option.genus);
+  if (k.size === 0 || o.size === 0) return false;
+  for (const x of o) if (k.has(x)) return false;
+  return true;
+}
+/**
+ * "year-round", "long-term": one hyphenated word of plain parts that WordNet does not know as a
+ * noun is a modifier, not a name (round 14 readers: "year-round" offered as a term).
+ */
+export function modifierCompound(name: string): boolean {
+  const w = name.trim().toLowerCase();
+  if (!/^[a-z]+(?:-[a-z]+)+$/.test(w)) return false;
+  return ![w, w.replace(/-/g, " "), w.replace(/-/g, "_"), w.replace(/-/g, "")].some((f) =>
+    senses(f, { maxSenses: 4 }).some((x) => x.pos === "n"),
+  );
+}
+
 export function conceptDistractors(
   env: IFormEnv,
   key: { name: string; genus: string; head: string; plural: boolean; aliases?: readonly string[] },
@@ -277,7 +362,7 @@ export function conceptDistractors(
   const scored = kb.concepts
     .filter((c) => {
       if (headingLike(c) || overlapping(kb, c.name, key.name)) return false;
-      if (unitPhrase(c.name)) return false;
+      if (unitPhrase(c.name) || modifierCompound(c.name)) return false;
       if (aliases.some((a) => a === c.name.toLowerCase() || sameConcept(a, c.name))) return false;
       const cs = stemsOf(c.name);
       if (cs.size === 0 || [...cs].every((s) => stemStems.has(s))) return false;
@@ -320,6 +405,9 @@ export function conceptDistractors(
               : 0;
       const named = c.source === "definition" || c.source === "called" || c.source === "appositive" ? 0.5 : 0;
       const ratio = Math.min(c.name.length, key.name.length) / Math.max(c.name.length, key.name.length);
+      // A list the text shares, or WordNet's kinship, does not survive a clash of WordNet's coarse
+      // kinds (a process listed beside an organelle); a shared genus or head noun is the text's word.
+      if ((kin === 4 || kin === 2) && kindClash(key, c)) return { c, kin: 0, score: 0 };
       return { c, kin, score: kin * 2 + named + ratio * 0.5 + env.random() * 0.3 };
     })
     .filter(({ kin }) => kin > 0)
