@@ -41,7 +41,11 @@ describe("modifierCompound: a hyphenated modifier is no option", () => {
     // Round 14 readers: "year-round" offered beside net primary productivity (OpenStax Biology 44).
     expect(modifierCompound("year-round")).toBe(true);
     expect(modifierCompound("long-term")).toBe(true);
+    expect(modifierCompound("cold-blooded")).toBe(true);
     expect(modifierCompound("cross-section")).toBe(false);
+    // A hyphenated noun of the text WordNet lacks (OpenStax Biology 38.4; NCERT "self-pollination").
+    expect(modifierCompound("cross-bridge")).toBe(false);
+    expect(modifierCompound("self-pollination")).toBe(false);
     expect(modifierCompound("x-ray")).toBe(false);
     expect(modifierCompound("RNA-binding proteins")).toBe(false);
     expect(modifierCompound("temperature")).toBe(false);

@@ -336,15 +336,25 @@ export function kindClash(
   return true;
 }
 /**
- * "year-round", "long-term": one hyphenated word of plain parts that WordNet does not know as a
- * noun is a modifier, not a name (round 14 readers: "year-round" offered as a term).
+ * "year-round", "long-term", "cold-blooded": one hyphenated word that WordNet does not know as a
+ * noun, and either ends in a word that is not first a noun ("-blooded", "-wide", "-free") or opens
+ * the way English adjectival compounds of time, extent and degree do ("year-", "long-", "all-",
+ * "high-"), is a modifier, not a name (round 14 readers: "year-round" offered as a term). A
+ * hyphenated noun of the text ("cross-bridge", "self-pollination") stays an option.
  */
+const MODIFIER_OPENING =
+  /^(?:year|all|long|short|full|part|day|night|life|world|large|small|high|low|well|ever|half|multi|non|semi|so)-/;
 export function modifierCompound(name: string): boolean {
   const w = name.trim().toLowerCase();
   if (!/^[a-z]+(?:-[a-z]+)+$/.test(w)) return false;
-  return ![w, w.replace(/-/g, " "), w.replace(/-/g, "_"), w.replace(/-/g, "")].some((f) =>
-    senses(f, { maxSenses: 4 }).some((x) => x.pos === "n"),
-  );
+  if (
+    [w, w.replace(/-/g, " "), w.replace(/-/g, "_"), w.replace(/-/g, "")].some((f) =>
+      senses(f, { maxSenses: 4 }).some((x) => x.pos === "n"),
+    )
+  )
+    return false;
+  const last = w.split("-").pop() ?? "";
+  return MODIFIER_OPENING.test(w) || senses(last, { maxSenses: 1 })[0]?.pos !== "n";
 }
 
 export function conceptDistractors(
