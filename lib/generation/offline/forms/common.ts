@@ -312,7 +312,18 @@ function nounKinds(word: string): Set<string> {
   }
   return out;
 }
+const coarseCache = new Map<string, ReadonlySet<string>>();
 export function coarseKinds(name: string, genus = ""): ReadonlySet<string> {
+  const key = `${name}|${genus}`;
+  let hit = coarseCache.get(key);
+  if (!hit) {
+    hit = readCoarseKinds(name, genus);
+    if (coarseCache.size > 20_000) coarseCache.clear();
+    coarseCache.set(key, hit);
+  }
+  return hit;
+}
+function readCoarseKinds(name: string, genus: string): ReadonlySet<string> {
   const whole = nounKinds(name);
   if (whole.size > 0 || senses(name.toLowerCase(), { maxSenses: 1 }).length > 0) return whole;
   const head = name.trim().split(/\s+/).at(-1) ?? "";
