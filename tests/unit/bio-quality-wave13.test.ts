@@ -54,16 +54,22 @@ describe("modifierCompound: a hyphenated modifier is no option", () => {
 
 describe("leadInGivesAway: a lead-in naming the reversed word gives the error away", () => {
   it("refuses notes on prokaryotes that say eukaryotes (OpenStax Biology 14.4, 4.3)", () => {
-    expect(leadInGivesAway("DNA replication in prokaryotes", { from: "prokaryotes" })).toBe(true);
-    expect(leadInGivesAway("eukaryotic cells", { from: "eukaryotic" })).toBe(true);
-    expect(leadInGivesAway("carbohydrates", { from: "insoluble" })).toBe(false);
+    expect(leadInGivesAway("DNA replication in prokaryotes", { from: "prokaryotes", to: "eukaryotes" })).toBe(
+      true,
+    );
+    expect(leadInGivesAway("eukaryotic cells", { from: "eukaryotic", to: "prokaryotic" })).toBe(true);
+    expect(leadInGivesAway("carbohydrates", { from: "insoluble", to: "soluble" })).toBe(false);
   });
 
   it("the same for Physics and NCERT-style lead-ins", () => {
-    expect(leadInGivesAway("elastic collisions", { from: "elastic" })).toBe(true);
-    expect(leadInGivesAway("series circuits", { from: "parallel" })).toBe(false);
-    // "Notes on aerobic respiration: … pyruvate is broken down in the absence of oxygen …"
-    expect(leadInGivesAway("aerobic respiration", { from: "aerobic" })).toBe(true);
+    expect(leadInGivesAway("elastic collisions", { from: "elastic", to: "inelastic" })).toBe(true);
+    // OpenStax Physics 8.3: a lead-in naming both words gives neither away.
+    expect(leadInGivesAway("elastic and inelastic collisions", { from: "elastic", to: "inelastic" })).toBe(
+      false,
+    );
+    expect(leadInGivesAway("series circuits", { from: "parallel", to: "series" })).toBe(false);
+    // NCERT-style: "Notes on aerobic respiration: … in the absence of oxygen …"
+    expect(leadInGivesAway("aerobic respiration", { from: "aerobic", to: "anaerobic" })).toBe(true);
   });
 });
 

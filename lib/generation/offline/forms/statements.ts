@@ -553,8 +553,10 @@ const givesAway = (truth: ISentence, wrong: ISwap) => {
  * replication in prokaryotes" that say "well studied in eukaryotes", statements "about eukaryotic
  * cells" with "Every prokaryotic species …" (the reader needs only the lead-in, not the fact).
  */
-export const leadInGivesAway = (topic: string, swap: Pick<ISwap, "from">) => {
+export const leadInGivesAway = (topic: string, swap: Pick<ISwap, "from" | "to">) => {
   const said = stemSet(topic);
+  // "Notes on elastic and inelastic collisions" names both words: nothing is given away.
+  if ([...stemSet(swap.to)].some((w) => said.has(w))) return false;
   return [...stemSet(swap.from)].some((w) => said.has(w));
 };
 
