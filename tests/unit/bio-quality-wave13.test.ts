@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { coarseKinds, kindClash, modifierCompound } from "@/lib/generation/offline/forms/common";
+import { coarseKinds, kindClash, modifierCompound, mulberry32 } from "@/lib/generation/offline/forms/common";
 import { leadInGivesAway } from "@/lib/generation/offline/forms/statements";
+import { compareSiblings } from "@/lib/generation/offline/forms/written-compare";
+import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import { mainSections } from "@/lib/generation/offline/knowledge/sentences";
+import { rememberMcqSlot } from "../support/form-slots";
+import { testChunk } from "../support/sentence";
 
 describe("kindClash: options of the key's coarse WordNet kind (round 14 readers: wrong-kind options)", () => {
   it("refuses a thing beside a process, an organelle beside a substance (OpenStax Biology)", () => {
@@ -96,5 +100,34 @@ describe("mainSections: a topic names its own section, not a neighbour sharing i
     expect([...mainSections(phys, "Acceleration")]).toEqual(["Chapter 2 > 2.4 Acceleration"]);
     const ncert = [chunk("10.1 Cell Cycle"), chunk("10.2 M Phase"), chunk("10.3 Significance of Cell Cycle")];
     expect([...mainSections(ncert, "9.1 Cell Cycle")]).toEqual(["Chapter 10 > 10.1 Cell Cycle"]);
+  });
+});
+
+describe("compare-siblings: no shared kind of another sort than both names", () => {
+  it("reads 'expression' (of operons) as of another sort than repressors and activators (OpenStax Biology 16.2)", () => {
+    expect(kindClash({ name: "expression" }, { name: "repressors" })).toBe(true);
+    expect(kindClash({ name: "expression" }, { name: "activators" })).toBe(true);
+    // The form still builds from a passage naming them (the rule refuses only the clashing kind).
+    const text = [
+      "### Prokaryotic Gene Regulation",
+      "",
+      "Repressors and activators regulate the expression of operons. Repressors bind to an operator region to block the action of RNA polymerase. Activators bind to the promoter to enhance the binding of RNA polymerase.",
+    ].join("\n");
+    const env = {
+      kb: buildKnowledge([testChunk(text, 0, "16.2 Prokaryotic Gene Regulation", "bio")]),
+      slot: { ...rememberMcqSlot, type: "short" as const, bloomLevel: "Understand" as const, marks: 3 },
+      random: mulberry32(3),
+      keyAt: 0,
+      used: new Set<string>(),
+    };
+    const answers = [...compareSiblings.build(env)].map((q) => (q.type === "mcq" ? "" : q.suggestedAnswer));
+    expect(answers.some((a) => /expression of operons/.test(a))).toBe(false);
+  });
+
+  it("keeps a kind of the names' own sort in both books", () => {
+    expect(kindClash({ name: "glands" }, { name: "pituitary gland" })).toBe(false);
+    expect(kindClash({ name: "friction" }, { name: "kinetic friction" })).toBe(false);
+    // NCERT-style: "aerobic and anaerobic respiration are both kinds of respiration".
+    expect(kindClash({ name: "respiration" }, { name: "anaerobic respiration" })).toBe(false);
   });
 });
