@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { coarseKinds, kindClash, modifierCompound, mulberry32 } from "@/lib/generation/offline/forms/common";
+import {
+  coarseKinds,
+  formOfStemWord,
+  kindClash,
+  modifierCompound,
+  mulberry32,
+} from "@/lib/generation/offline/forms/common";
 import { leadInGivesAway } from "@/lib/generation/offline/forms/statements";
 import { compareSiblings } from "@/lib/generation/offline/forms/written-compare";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
@@ -129,5 +135,26 @@ describe("compare-siblings: no shared kind of another sort than both names", () 
     expect(kindClash({ name: "friction" }, { name: "kinetic friction" })).toBe(false);
     // NCERT-style: "aerobic and anaerobic respiration are both kinds of respiration".
     expect(kindClash({ name: "respiration" }, { name: "anaerobic respiration" })).toBe(false);
+  });
+});
+
+describe("formOfStemWord: no option that the stem names in another form", () => {
+  it("refuses 'Anurans' for a stem naming the order Anura (OpenStax Biology 29.3)", () => {
+    const stem = 'Amphibians that belong to the order Anura or Salientia ("jumpers") are called ________.';
+    const words = stem.toLowerCase().match(/\p{L}+/gu) ?? [];
+    expect(formOfStemWord("Anurans", words)).toBe(true);
+    expect(formOfStemWord("salamanders", words)).toBe(false);
+    expect(formOfStemWord("Caecilians", words)).toBe(false);
+  });
+
+  it("keeps Physics and NCERT-style options that only share a short root", () => {
+    const phys = "The rate of change of velocity is called ________.".toLowerCase().match(/\p{L}+/gu) ?? [];
+    expect(formOfStemWord("displacement", phys)).toBe(false);
+    expect(formOfStemWord("force", phys)).toBe(false);
+    // NCERT-style: "Cold-blooded vertebrates of class Amphibia are called ________." names "amphibians".
+    const ncert =
+      "Cold-blooded vertebrates of class Amphibia are called ________.".toLowerCase().match(/\p{L}+/gu) ?? [];
+    expect(formOfStemWord("amphibians", ncert)).toBe(true);
+    expect(formOfStemWord("reptiles", ncert)).toBe(false);
   });
 });

@@ -368,6 +368,22 @@ export function modifierCompound(name: string): boolean {
   return MODIFIER_OPENING.test(w) || senses(last, { maxSenses: 1 })[0]?.pos !== "n";
 }
 
+/**
+ * An option word that is another form of a stem word ("Anurans" for a stem naming "the order
+ * Anura", "Chordata" / "chordates"): the stem names the option, which is then the key's other name
+ * or a giveaway. One word a prefix of the other, the shorter of five letters or more, at most three
+ * letters apart (the stemmer leaves "anura" and "anuran" apart).
+ */
+export function formOfStemWord(name: string, stemWords: readonly string[]): boolean {
+  const words = name.toLowerCase().match(/\p{L}+/gu) ?? [];
+  return words.some((w) =>
+    stemWords.some((s) => {
+      const [a, b] = w.length <= s.length ? [w, s] : [s, w];
+      return a !== b && a.length >= 5 && b.startsWith(a) && b.length - a.length <= 3;
+    }),
+  );
+}
+
 export function conceptDistractors(
   env: IFormEnv,
   key: { name: string; genus: string; head: string; plural: boolean; aliases?: readonly string[] },
@@ -377,6 +393,7 @@ export function conceptDistractors(
 ): IConcept[] {
   const { kb } = env;
   const stemStems = stemsOf(stemText);
+  const stemWords = stemText.toLowerCase().match(/\p{L}+/gu) ?? [];
   const keyKey = termKey(key.name);
   const aliases = (key.aliases ?? []).map((a) => a.toLowerCase());
   const keyIsGenus = key.genus !== "" && wordNetKinds(key.head || key.name).has(key.genus);
@@ -387,6 +404,7 @@ export function conceptDistractors(
       if (aliases.some((a) => a === c.name.toLowerCase() || sameConcept(a, c.name))) return false;
       const cs = stemsOf(c.name);
       if (cs.size === 0 || [...cs].every((s) => stemStems.has(s))) return false;
+      if (formOfStemWord(c.name, stemWords)) return false;
       if (opts.samePlurality && c.plural !== key.plural) return false;
       // "hydrogen ions" for "positive ions that form by losing electrons" (cations), "vertebrate
       // animals" for "animals that secrete urea": a name that is itself a kind of the definition's
