@@ -24,6 +24,8 @@ export interface ISynset extends IWordSense {
   lemmas: string[];
   hypernyms: IWordSense[];
   gloss: string;
+  /** The lexicographer file number (lexnames(5WN): 4 noun.act … 28 noun.time). */
+  lexFile: number;
 }
 
 export interface ISenseOptions {
@@ -271,7 +273,7 @@ function parseDataLine(pos: EWordNetPos, offset: number, line: string): ISynset 
       hypernyms.push({ pos: parts[i + 2] as EWordNetPos, offset: Number(parts[i + 1]) });
     }
   }
-  return { pos, offset, lemmas, hypernyms, gloss };
+  return { pos, offset, lemmas, hypernyms, gloss, lexFile: Number.parseInt(parts[1] ?? "-1", 10) };
 }
 
 /** The synset at a sense's data-file offset, read from disk once and then cached. */

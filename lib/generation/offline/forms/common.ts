@@ -5,6 +5,7 @@ import { LOOSE as LOOSE_GENUS } from "@/lib/generation/offline/knowledge/pool";
 import { contextRef } from "@/lib/generation/offline/knowledge/sentences";
 import { largestRemainder } from "@/lib/generation/plan";
 import { contentWords, stem } from "@/lib/text/tokenize";
+import { senses, synset } from "@/lib/text/wordnet";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType, IContextRef, ISlot, TQuestion } from "@/types/generation.types";
 
@@ -262,6 +263,127 @@ const headingLike = (c: IConcept) => c.source === "heading" && /\s/.test(c.name)
 export const unitPhrase = (name: string) =>
   name.split(/\s+/).every((w) => readUnit(w) !== null || dimsOfUnit(w) !== null);
 
+/**
+ * WordNet's coarse kinds of a name: the lexicographer files of its first three noun senses, folded
+ * into "abstract" (acts, processes, attributes, states …), "living" (body parts, organelles,
+ * animals, plants) and "matter" (substances, food, natural objects); an artifact sense is
+ * compatible with any physical kind ("cell" is filed as an artifact first). Tops, groups and
+ * locations say nothing. A name WordNet lacks is read through its head noun, then its genus.
+ * Empty: unknown.
+ */
+const LEX_KIND: Readonly<Record<number, "abstract" | "living" | "matter" | "artifact">> = {
+  4: "abstract",
+  7: "abstract",
+  9: "abstract",
+  10: "abstract",
+  11: "abstract",
+  12: "abstract",
+  16: "abstract",
+  19: "abstract",
+  21: "abstract",
+  22: "abstract",
+  23: "abstract",
+  24: "abstract",
+  25: "abstract",
+  26: "abstract",
+  28: "abstract",
+  5: "living",
+  8: "living",
+  18: "living",
+  20: "living",
+  13: "matter",
+  17: "matter",
+  27: "matter",
+  6: "artifact",
+};
+function nounKinds(word: string): Set<string> {
+  const out = new Set<string>();
+  const w = word
+    .toLowerCase()
+    .trim()
+    .replace(/^(?:the|a|an)\s+/, "");
+  if (!w) return out;
+  for (const s of senses(w, { maxSenses: 8 })
+    .filter((x) => x.pos === "n")
+    .slice(0, 3)) {
+    const k = LEX_KIND[synset(s).lexFile];
+    if (k === "artifact") for (const x of ["living", "matter", "artifact"]) out.add(x);
+    else if (k) out.add(k);
+  }
+  return out;
+}
+const coarseCache = new Map<string, ReadonlySet<string>>();
+export function coarseKinds(name: string, genus = ""): ReadonlySet<string> {
+  const key = `${name}|${genus}`;
+  let hit = coarseCache.get(key);
+  if (!hit) {
+    hit = readCoarseKinds(name, genus);
+    if (coarseCache.size > 20_000) coarseCache.clear();
+    coarseCache.set(key, hit);
+  }
+  return hit;
+}
+function readCoarseKinds(name: string, genus: string): ReadonlySet<string> {
+  const whole = nounKinds(name);
+  if (whole.size > 0 || senses(name.toLowerCase(), { maxSenses: 1 }).length > 0) return whole;
+  const head = name.trim().split(/\s+/).at(-1) ?? "";
+  const byHead = head !== name.trim() ? nounKinds(head) : new Set<string>();
+  if (byHead.size > 0) return byHead;
+  return genus ? nounKinds(genus) : byHead;
+}
+/**
+ * Whether WordNet files the key and an option under kinds that cannot meet: a process beside an
+ * organelle ("hydrolysis" / "hydrogen atom", "phagocytosis" / "vesicle"), an organelle beside a
+ * substance ("peroxisomes" for "the building blocks of proteins"). Unknown to WordNet: no clash.
+ */
+export function kindClash(
+  key: { name: string; genus?: string },
+  option: { name: string; genus?: string },
+): boolean {
+  const k = coarseKinds(key.name, key.genus);
+  const o = coarseKinds(option.name, option.genus);
+  if (k.size === 0 || o.size === 0) return false;
+  for (const x of o) if (k.has(x)) return false;
+  return true;
+}
+/**
+ * "year-round", "long-term", "cold-blooded": one hyphenated word that WordNet does not know as a
+ * noun, and either ends in a word that is not first a noun ("-blooded", "-wide", "-free") or opens
+ * the way English adjectival compounds of time, extent and degree do ("year-", "long-", "all-",
+ * "high-"), is a modifier, not a name (round 14 readers: "year-round" offered as a term). A
+ * hyphenated noun of the text ("cross-bridge", "self-pollination") stays an option.
+ */
+const MODIFIER_OPENING =
+  /^(?:year|all|long|short|full|part|day|night|life|world|large|small|high|low|well|ever|half|multi|non|semi|so)-/;
+export function modifierCompound(name: string): boolean {
+  const w = name.trim().toLowerCase();
+  if (!/^[a-z]+(?:-[a-z]+)+$/.test(w)) return false;
+  if (
+    [w, w.replace(/-/g, " "), w.replace(/-/g, "_"), w.replace(/-/g, "")].some((f) =>
+      senses(f, { maxSenses: 4 }).some((x) => x.pos === "n"),
+    )
+  )
+    return false;
+  const last = w.split("-").pop() ?? "";
+  return MODIFIER_OPENING.test(w) || senses(last, { maxSenses: 1 })[0]?.pos !== "n";
+}
+
+/**
+ * An option word that is another form of a stem word ("Anurans" for a stem naming "the order
+ * Anura", "Chordata" / "chordates"): the stem names the option, which is then the key's other name
+ * or a giveaway. One word a prefix of the other, the shorter of five letters or more, at most three
+ * letters apart (the stemmer leaves "anura" and "anuran" apart).
+ */
+export function formOfStemWord(name: string, stemWords: readonly string[]): boolean {
+  const words = name.toLowerCase().match(/\p{L}+/gu) ?? [];
+  return words.some((w) =>
+    stemWords.some((s) => {
+      const [a, b] = w.length <= s.length ? [w, s] : [s, w];
+      return a !== b && a.length >= 5 && b.startsWith(a) && b.length - a.length <= 3;
+    }),
+  );
+}
+
 export function conceptDistractors(
   env: IFormEnv,
   key: { name: string; genus: string; head: string; plural: boolean; aliases?: readonly string[] },
@@ -271,16 +393,18 @@ export function conceptDistractors(
 ): IConcept[] {
   const { kb } = env;
   const stemStems = stemsOf(stemText);
+  const stemWords = stemText.toLowerCase().match(/\p{L}+/gu) ?? [];
   const keyKey = termKey(key.name);
   const aliases = (key.aliases ?? []).map((a) => a.toLowerCase());
   const keyIsGenus = key.genus !== "" && wordNetKinds(key.head || key.name).has(key.genus);
   const scored = kb.concepts
     .filter((c) => {
       if (headingLike(c) || overlapping(kb, c.name, key.name)) return false;
-      if (unitPhrase(c.name)) return false;
+      if (unitPhrase(c.name) || modifierCompound(c.name)) return false;
       if (aliases.some((a) => a === c.name.toLowerCase() || sameConcept(a, c.name))) return false;
       const cs = stemsOf(c.name);
       if (cs.size === 0 || [...cs].every((s) => stemStems.has(s))) return false;
+      if (formOfStemWord(c.name, stemWords)) return false;
       if (opts.samePlurality && c.plural !== key.plural) return false;
       // "hydrogen ions" for "positive ions that form by losing electrons" (cations), "vertebrate
       // animals" for "animals that secrete urea": a name that is itself a kind of the definition's
@@ -320,6 +444,9 @@ export function conceptDistractors(
               : 0;
       const named = c.source === "definition" || c.source === "called" || c.source === "appositive" ? 0.5 : 0;
       const ratio = Math.min(c.name.length, key.name.length) / Math.max(c.name.length, key.name.length);
+      // A list the text shares, or WordNet's kinship, does not survive a clash of WordNet's coarse
+      // kinds (a process listed beside an organelle); a shared genus or head noun is the text's word.
+      if ((kin === 4 || kin === 2) && kindClash(key, c)) return { c, kin: 0, score: 0 };
       return { c, kin, score: kin * 2 + named + ratio * 0.5 + env.random() * 0.3 };
     })
     .filter(({ kin }) => kin > 0)

@@ -549,6 +549,18 @@ const givesAway = (truth: ISentence, wrong: ISwap) => {
 };
 
 /**
+ * A lead-in that names the word a reversal took out gives the error away: notes "on DNA
+ * replication in prokaryotes" that say "well studied in eukaryotes", statements "about eukaryotic
+ * cells" with "Every prokaryotic species …" (the reader needs only the lead-in, not the fact).
+ */
+export const leadInGivesAway = (topic: string, swap: Pick<ISwap, "from" | "to">) => {
+  const said = stemSet(topic);
+  // "Notes on elastic and inelastic collisions" names both words: nothing is given away.
+  if ([...stemSet(swap.to)].some((w) => said.has(w))) return false;
+  return [...stemSet(swap.from)].some((w) => said.has(w));
+};
+
+/**
  * Sentences of the same heading block, then of the same passage section, nearest first. Other
  * selected passages of the same numbered section were tried as neighbours in round 12: more
  * statement MCQs (Biology held-out 22 → 29 at their level), but the planner's dry run then placed
@@ -621,6 +633,8 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
   if (reversed.length < 3) return gaveUp(env, "correct: < 3 reversible neighbours in the section");
   const topic = topicFor(env, key, [key, ...reversed.map((r) => r.sentence)]);
   if (!topic) return gaveUp(env, "correct: statements from more than one section");
+  if (reversed.some((r) => leadInGivesAway(topic, r)))
+    return gaveUp(env, "correct: the lead-in names a reversed word");
   return mcq(env, {
     prompt: `Which of the following statements about ${topic} is correct?`,
     key: { text: sentenceOf(key.text) },
@@ -650,6 +664,7 @@ function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISent
   if (truths.length < 3) return gaveUp(env, "NOT-correct: < 3 true neighbours of similar length");
   const topic = topicFor(env, wrong.sentence, [wrong.sentence, ...truths]);
   if (!topic) return gaveUp(env, "NOT-correct: statements from more than one section");
+  if (leadInGivesAway(topic, wrong)) return gaveUp(env, "NOT-correct: the lead-in names the reversed word");
   return mcq(env, {
     prompt: `Which of the following statements about ${topic} is NOT correct?`,
     key: { text: wrong.text },
@@ -821,6 +836,10 @@ export const spotTheError: IForm = {
         );
         if (!noteTopic) {
           env.trace?.("notes: statements from more than one section");
+          continue;
+        }
+        if (errors.some((x) => leadInGivesAway(noteTopic, x))) {
+          env.trace?.("notes: the lead-in names a reversed word");
           continue;
         }
         const q = notesQuestion(env, noteTopic, notes, restMark);

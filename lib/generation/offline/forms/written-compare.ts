@@ -9,6 +9,7 @@ import {
   type IForm,
   type IFormEnv,
   keywords,
+  kindClash,
   lower,
   NO_KIND,
   POSITION_ONLY,
@@ -603,6 +604,19 @@ export const compareSiblings: IForm = {
       const long = env.slot.type === "long";
       if (long) {
         env.trace?.("compare: long answers need more than one stated feature a side");
+        continue;
+      }
+      // "Both are expression of operons" for repressors and activators: a kind WordNet files apart
+      // from both names (a process for two substances) is no kind of theirs.
+      const kindHead = p.kind
+        .replace(/^(?:types?|kinds?|forms?|sorts?|classes?)\s+of\s+/i, "")
+        .split(/\s+of\s+/)[0]!;
+      const bare = (n: string) => n.replace(/^the\s+/i, "");
+      if (
+        kindClash({ name: kindHead }, { name: bare(a.name) }) &&
+        kindClash({ name: kindHead }, { name: bare(b.name) })
+      ) {
+        env.trace?.("compare: the shared kind is of another sort than both names");
         continue;
       }
       const points = [

@@ -319,8 +319,23 @@ export function mainSections(chunks: readonly { sectionPath?: string }[], topic?
         .map(stem)
         .filter((w) => wanted.has(w)).length;
     };
+    // A numbered topic ("10.2 The Cell Cycle") is its numbered section when the passages hold it.
+    const number = /(?:^|[\s:])(\d+(?:\.\d+)+)(?=\s|$)/.exec(topic)?.[1];
+    if (number) {
+      const numbered = [...counts.keys()].filter((k) =>
+        (k.split(" > ").pop() ?? "").startsWith(`${number} `),
+      );
+      if (numbered.length > 0) return new Set(numbered);
+    }
     const best = Math.max(0, ...[...counts.keys()].map(score));
-    if (best > 0) return new Set([...counts.keys()].filter((k) => score(k) === best));
+    if (best > 0) {
+      // "The Cell Cycle" names 10.2 The Cell Cycle, not also 10.4 Cell Cycle Checkpoints: among the
+      // titles sharing the most words with the topic, those with the fewest words it does not name.
+      const extra = (key: string) => contentWords(key.split(" > ").pop() ?? "").length - score(key);
+      const tied = [...counts.keys()].filter((k) => score(k) === best);
+      const fewest = Math.min(...tied.map(extra));
+      return new Set(tied.filter((k) => extra(k) === fewest));
+    }
   }
   return new Set([
     sectionKeyOf(chunks[0]!),
