@@ -244,7 +244,8 @@ export async function searchSections(
  * Stage 6 input for a pasted exam question (focus.ts): the scope's sections ranked by
  * section-level BM25 against the stem (and, weaker, the options), as a chapter vote and a section
  * order. Null when switched off (every `examSectionBm25*` use at 0), for a question without options
- * (unless `examSectionBm25WithoutOptions`), when the query names a chapter; a database error is
+ * at `examSectionBm25WithoutOptions` 0 (at 2 its ranking only guards the exam head's cut, focus.ts),
+ * when the query names a chapter; a database error is
  * logged by the caller, and the focus then votes as before.
  */
 export async function examSectionRank(
@@ -271,13 +272,15 @@ export async function examSectionRank(
   );
   const chapters = new Map<string, number | null>();
   for (const s of ranked.slice(0, tuning.examSectionBm25Depth)) chapters.set(s.documentId, s.chapterNumber);
+  // Without options at `examSectionBm25WithoutOptions` 2, the ranking only guards the head cut.
+  const guardOnly = question.options.length === 0 && tuning.examSectionBm25WithoutOptions >= 2;
   return {
     shares: sectionRankShares(ranked, tuning.examSectionBm25Depth),
-    weight: tuning.examSectionBm25Weight,
+    weight: guardOnly ? 0 : tuning.examSectionBm25Weight,
     chapters,
     order: ranked.map((s) => s.key),
-    fill: tuning.examSectionBm25Fill > 0,
-    lead: tuning.examSectionBm25Lead > 0,
+    fill: !guardOnly && tuning.examSectionBm25Fill > 0,
+    lead: !guardOnly && tuning.examSectionBm25Lead > 0,
     leadAcrossOnly: tuning.examSectionBm25Lead >= 2,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { takeSections } from "@/lib/retrieval/pipeline/focus";
+import { rankedAboveChapter, takeSections } from "@/lib/retrieval/pipeline/focus";
 import type { ICandidate } from "@/lib/retrieval/pipeline/types";
 import type { IHybridRow } from "@/lib/retrieval/store";
 
@@ -28,5 +28,25 @@ describe("takeSections (the head kept ahead of the focused chapter)", () => {
     // …never past n sections.
     const none = [c("ch41", "41.1", 0), c("ch9", "9.1", 0), c("ch5", "5.2", 0)];
     expect(takeSections(none, 2, new Set(), "ch5")).toBe(2);
+  });
+});
+
+describe("rankedAboveChapter (the section ranking guards the head cut)", () => {
+  const list = [c("ch5", "5.2", 0), c("ch41", "41.1", 0), c("ch5", "5.3", 0)];
+
+  it("is true when a later head section of another chapter ranks above the chapter's first", () => {
+    expect(rankedAboveChapter(list, 2, "ch5", ["ch41|41.1", "ch5|5.2"])).toBe(true);
+    // A section the ranking does not hold ranks below every ranked one.
+    expect(rankedAboveChapter(list, 2, "ch5", ["ch41|41.1"])).toBe(true);
+  });
+
+  it("is false when the chapter's first section ranks higher, or nothing follows it in the head", () => {
+    expect(rankedAboveChapter(list, 2, "ch5", ["ch5|5.2", "ch41|41.1"])).toBe(false);
+    expect(rankedAboveChapter(list, 1, "ch5", ["ch41|41.1"])).toBe(false);
+    // Sections before the chapter's first one are not the cut's business.
+    const other = [c("ch41", "41.1", 0), c("ch5", "5.2", 0), c("ch9", "9.1", 0)];
+    expect(rankedAboveChapter(other, 2, "ch5", ["ch41|41.1", "ch5|5.2"])).toBe(false);
+    // No section of the chapter in the head.
+    expect(rankedAboveChapter(other, 2, "ch9", [])).toBe(false);
   });
 });

@@ -78,6 +78,18 @@ export const PLAN_DEFAULTS = {
    */
   examFocusHeadToChapter: 0.8,
   /**
+   * The same threshold for a question the section ranking also orders (section-search.ts: a
+   * question with options). 0.3 = `focusMinShare`: whenever the chapter is focused, the head ends
+   * at its first section, so a second section from another chapter no longer sits between the
+   * examined section and the rest of its chapter. Even Biology MCQ lines, nDCG@10 / Recall@8 /
+   * MRR@10: 0.8 0.849 / 0.955 / 0.865; 0.5 (with the guard) 0.864 / 0.953 / 0.861; always 0.868 /
+   * 0.953 / 0.860; always with the guard 0.867 / 0.953 / 0.860 (docs/exam-questions.md, wave 13).
+   * `examHeadToChapterGuard` 1 keeps the head when the section ranking puts its later section
+   * (another chapter's) above the chapter's first one.
+   */
+  examFocusHeadToChapterRanked: 0.3,
+  examHeadToChapterGuard: 1,
+  /**
    * Exam questions with options: weight of the probes' own chapter votes (the stem's search and
    * each option's, voting separately) mixed into the first results' vote (chapter-vote.ts; 0: the
    * pooled vote alone). Even MCQ lines, nDCG@10: 0 0.834, 0.5 0.838, 0.8 0.838
@@ -110,15 +122,18 @@ export const PLAN_DEFAULTS = {
    * Biology MCQ lines, nDCG@10 / Recall@8 / MRR@10: off 0.838 / 0.940 / 0.844; lead 2 + fill + vote
    * 0.5 0.849 / 0.955 / 0.865; lead 1 0.850 / 0.955 / 0.868, but within a chapter the lead cost
    * Physics (MCQs 0.953 → 0.942). Questions without options (short answers, pasted stems, the
-   * open set's questions) are left alone (`examSectionBm25WithoutOptions` 0): with the lead the
-   * open set's questions lost MRR@10 0.758 → 0.729 (docs/exam-questions.md, wave 9).
+   * open set's questions) take none of these three uses: with the lead the open set's questions
+   * lost MRR@10 0.758 → 0.729 (docs/exam-questions.md, wave 9). `examSectionBm25WithoutOptions`:
+   * 0 no ranking for them, 1 all three uses, 2 (default since wave 13) the ranking only guards the
+   * head cut (`examFocusHeadToChapterRanked`, `examHeadToChapterGuard`): even short answers
+   * 0.786 / 0.893 / 0.765 → 0.799 / 0.893 / 0.763.
    */
   examSectionBm25Weight: 0.5,
   examSectionBm25Depth: 10,
   examSectionBm25OptionWeight: 0.5,
   examSectionBm25Fill: 1,
   examSectionBm25Lead: 2,
-  examSectionBm25WithoutOptions: 0,
+  examSectionBm25WithoutOptions: 2,
   /** Optional probes start only while the request has used less than this (offline). */
   latencyBudgetMs: 30,
   /** Share of the LLM timeout the planner's call may use; the reranker gets the rest. */

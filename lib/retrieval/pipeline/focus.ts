@@ -81,6 +81,11 @@ export interface IFocusOptions {
    * the one examined and only delays the chapter.
    */
   headToChapter?: number;
+  /**
+   * With a section ranking (`sectionRank`): no head cut when the ranking puts a later head section
+   * from another chapter above the focused chapter's first head section.
+   */
+  headGuard?: boolean;
   /** The chapter's sections placed right after the head… */
   fillFirst: number;
   /** …then this many new sections of the original order, then the rest of the chapter. */
@@ -164,11 +169,19 @@ export async function focusOnChapter(
     opts.lead > 0 &&
     evidence.share >= opts.lead &&
     candidates[0]?.row.document_id !== evidence.documentId;
+  const cutsHead =
+    !!opts.headToChapter &&
+    evidence.share >= opts.headToChapter &&
+    !(
+      opts.headGuard &&
+      opts.sectionRank &&
+      rankedAboveChapter(candidates, opts.head, evidence.documentId, opts.sectionRank.order)
+    );
   const cut = takeSections(
     candidates,
     leads ? 0 : opts.head,
     seenSections,
-    opts.headToChapter && evidence.share >= opts.headToChapter ? evidence.documentId : undefined,
+    cutsHead ? evidence.documentId : undefined,
   );
   const head = candidates.slice(0, cut);
   const seenKeys = new Set(head.map((c) => keyOf(c.row.document_id, c.row.chunk_index)));
@@ -199,6 +212,32 @@ export async function focusOnChapter(
     ],
     focused: evidence,
   };
+}
+
+/**
+ * Whether the section ranking (`order`, best first) puts a head section that follows the chapter
+ * document's first head section, and lies outside that document, above it: the head's first
+ * `head` distinct book sections of `candidates` are read in order.
+ */
+export function rankedAboveChapter(
+  candidates: readonly ICandidate[],
+  head: number,
+  documentId: string,
+  order: readonly string[],
+): boolean {
+  const rank = new Map(order.map((k, i) => [k, i]));
+  const at = (k: string) => rank.get(k) ?? Number.POSITIVE_INFINITY;
+  const sections: { key: string; documentId: string }[] = [];
+  for (const c of candidates) {
+    const key = bookSectionOf(c.row);
+    if (sections.some((s) => s.key === key)) continue;
+    if (sections.length >= head) break;
+    sections.push({ key, documentId: c.row.document_id });
+  }
+  const first = sections.findIndex((s) => s.documentId === documentId);
+  if (first < 0) return false;
+  const chapterRank = at(sections[first]!.key);
+  return sections.slice(first + 1).some((s) => s.documentId !== documentId && at(s.key) < chapterRank);
 }
 
 /**
@@ -273,7 +312,12 @@ export async function applyFocus(
     depth: tuning.focusDepth,
     minShare: tuning.focusMinShare,
     head: opts.exam ? tuning.examFocusHeadSections : tuning.focusHeadSections,
-    headToChapter: opts.exam ? tuning.examFocusHeadToChapter : 0,
+    headToChapter: !opts.exam
+      ? 0
+      : opts.sectionRank
+        ? tuning.examFocusHeadToChapterRanked
+        : tuning.examFocusHeadToChapter,
+    headGuard: tuning.examHeadToChapterGuard > 0,
     fillFirst: opts.exam ? tuning.examFocusFillFirst : tuning.focusFillFirst,
     keep: opts.exam ? tuning.examFocusKeepSections : tuning.focusKeepSections,
     ...(opts.exam && opts.probeVotes
