@@ -452,19 +452,28 @@ function plainStatement(s: ISentence, stories: ReadonlySet<string>): boolean {
   );
 }
 
-const chapterCache = new WeakMap<object, ISentence[]>();
+const chapterCache = new WeakMap<object, Map<string, ISentence[]>>();
+/** A direction word anywhere in the text (`SWAP_WORD` without its global state). */
+const HAS_SWAP_WORD = new RegExp(SWAP_WORD.source, "i");
 /**
- * Plain statements of the chapter outside the selection: a source of reversed WRONG options for
- * "Which statement … is correct?" only, never of a key or a true option (they are not cited).
+ * Plain statements of the chapter outside the selection, in one section, that hold a word to
+ * reverse: a source of reversed WRONG options for "Which statement … is correct?" only, never of a
+ * key or a true option (they are not cited). Read per section and only where a word could be
+ * reversed: the tagger's tests over a whole chapter cost a second per set.
  */
-function chapterStatements(env: IFormEnv): ISentence[] {
-  let out = chapterCache.get(env.kb);
+function chapterStatements(env: IFormEnv, section: string): ISentence[] {
+  let bySection = chapterCache.get(env.kb);
+  if (!bySection) {
+    bySection = new Map();
+    chapterCache.set(env.kb, bySection);
+  }
+  let out = bySection.get(section);
   if (!out) {
     const own = new Set(env.kb.sentences.map((s) => s.text));
-    const rest = env.kb.scopeSentences.filter((s) => !own.has(s.text));
+    const rest = env.kb.scopeSentences.filter((s) => s.section === section && !own.has(s.text));
     const stories = storyBlocks(env, rest);
-    out = rest.filter((s) => plainStatement(s, stories));
-    chapterCache.set(env.kb, out);
+    out = rest.filter((s) => HAS_SWAP_WORD.test(s.text) && plainStatement(s, stories));
+    bySection.set(section, out);
   }
   return out;
 }
@@ -675,7 +684,7 @@ function tellsApart(r: ISwap): boolean {
  * the held-out Physics sets), while the rest of the same section states more.
  */
 function chapterNeighbours(env: IFormEnv, s: ISentence): ISentence[] {
-  const same = chapterStatements(env).filter((o) => o.section === s.section && o.text !== s.text);
+  const same = chapterStatements(env, s.section).filter((o) => o.text !== s.text);
   return [...same.filter((o) => o.heading === s.heading), ...same.filter((o) => o.heading !== s.heading)];
 }
 
