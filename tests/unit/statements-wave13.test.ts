@@ -91,16 +91,18 @@ describe("statement-mcq: statements of one numbered section under two headings (
 });
 
 describe("statements refused as options (wave 13 development reading)", () => {
-  it("refuses a lab's labelled safety note as a statement", () => {
+  it("refuses a lab's labelled safety note, an instruction and a garbled sentence as statements", () => {
     const lab = chunk(4, "11.2 Heat > Heat Transfer", "Heat Transfer", [
       "Heat conduction is the transfer of heat between two objects in direct contact.",
       "Convection is heat transfer by the movement of a large mass of fluid.",
       "Open flame—Tie back all loose hair and clothing before igniting an open flame.",
+      "Choose any small object with a top and a bottom, such as a short nail or a coin.",
+      "The higher pressure... regions are compressions, and the low pressure regions are rarefactions.",
       "A metal spoon in hot soup becomes warmer by conduction from the soup.",
       "Warm air rises above a heater, and cooler air sinks to take its place.",
     ]);
     for (const q of statementMcq.build(envOf([lab])))
-      for (const o of options(q)) expect(o).not.toMatch(/Tie back|closed flame/);
+      for (const o of options(q)) expect(o).not.toMatch(/Tie back|closed flame|Choose any|\.\.\./);
   });
 
   it("does not reverse a judgement of study ('the math is far less confusing')", () => {

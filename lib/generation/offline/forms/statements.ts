@@ -408,7 +408,7 @@ const ON_SCREEN =
   /\b(?:markers?|sliders?|buttons?|click(?:ing)?|drag(?:ging)?|simulations?|applets?|checkbox(?:es)?|on the screen)\b/i;
 /** A simulation's or a lab's instruction ("Vary the velocity by sliding the markers"): not a statement. */
 const imperative = (text: string) =>
-  /^\p{L}+\s+(?:the|a|an|your|each|this|these|that|those|some|one|two|three|all)\b/iu.test(text) &&
+  /^\p{L}+\s+(?:the|a|an|your|each|this|these|that|those|some|one|two|three|all|any)\b/iu.test(text) &&
   nlp(text.split(/\s+/)[0] ?? "").has("#Infinitive");
 
 /** The forms that ask passage statements as true or reversed (this file's two). */
@@ -432,7 +432,8 @@ function statements(env: IFormEnv): ISentence[] {
 const LABELLED = /^[\p{L}’' -]{2,30}[—–]\s?\p{Lu}/u;
 
 function plainStatement(s: ISentence, stories: ReadonlySet<string>): boolean {
-  if (!s.standalone || s.sideBox || LABELLED.test(s.text)) return false;
+  // "The higher pressure... regions": a sentence with an ellipsis was cut or garbled at ingestion.
+  if (!s.standalone || s.sideBox || LABELLED.test(s.text) || /\.\.\.|…/.test(s.text)) return false;
   if (stories.has(`${s.chunkKey}|${s.heading}`) || WORKED.test(s.heading)) return false;
   const words = s.text.split(/\s+/).length;
   return (
