@@ -105,6 +105,15 @@ describe("statements refused as options (wave 13 development reading)", () => {
       for (const o of options(q)) expect(o).not.toMatch(/Tie back|closed flame|Choose any|\.\.\./);
   });
 
+  it("reverses a count 'most <adjective> <plural>' to 'few', not 'least'", () => {
+    expect(
+      reverse(testSentence("Most imperfect fungi live on land, with a few aquatic exceptions."))?.text,
+    ).toBe("Few imperfect fungi live on land, with a few aquatic exceptions.");
+    expect(
+      reverse(testSentence("Hair is one of the most obvious characteristics of the mammals."))?.text,
+    ).toBe("Hair is one of the least obvious characteristics of the mammals.");
+  });
+
   it("does not reverse a judgement of study ('the math is far less confusing')", () => {
     expect(reverse(testSentence("Once the concept is mastered, the math is far less confusing."))).toBeNull();
   });

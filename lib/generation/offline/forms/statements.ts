@@ -301,7 +301,17 @@ function reverseText(s: ISentence): ISwap | null {
       // "few" counts: "most activation" (a mass noun) has no countable reversal.
       if (next === "of" || !(adjective || nlp(next).has("#Plural"))) return null;
       // "is most intense" (a quality) → "least intense"; "most mammals" (a count) → "few mammals".
-      to = keepCase(nlp(next).has("#Plural") ? "few" : "least", from);
+      // "Most imperfect fungi live on land": an adjective before a plural noun is still a count
+      // (round 15 reading: "Least imperfect fungi …").
+      const then =
+        text
+          .slice(at + from.length)
+          .trim()
+          .split(/\s+/)[1] ?? "";
+      const count =
+        nlp(next).has("#Plural") ||
+        (adjective && nlp(then).has("#Plural") && !/\b(?:is|are|was|were|be)\s$/i.test(text.slice(0, at)));
+      to = keepCase(count ? "few" : "least", from);
     } else if (!adjective) return null;
   }
   const swapped = `${text.slice(0, at)}${to}${text.slice(at + from.length)}`;
