@@ -71,25 +71,6 @@ describe("statement-mcq: reversed wrong options from the rest of the key's secti
   });
 });
 
-describe("statement-mcq: statements of one numbered section under two headings (wave 13)", () => {
-  const A = chunk(2, "16.3 Dispersion > Rainbows", "Rainbows", [
-    "A rainbow forms when sunlight is refracted and reflected inside raindrops.",
-    "Violet light is refracted at a larger angle than red light in a raindrop.",
-  ]);
-  const B = chunk(3, "16.3 Dispersion > Prisms", "Prisms", [
-    "A glass prism separates white light into a spectrum of colours.",
-    "The index of refraction of glass is higher for violet light than for red light.",
-    "Red light travels faster than violet light inside a glass prism.",
-  ]);
-
-  it("takes the other heading's statements and names the numbered section in the stem", () => {
-    const qs = [...statementMcq.build(envOf([A, B]))];
-    const wide = qs.filter((q) => new Set(q.contextRefs.map((r) => r.chunkIndex)).size > 1);
-    expect(wide.length).toBeGreaterThan(0);
-    for (const q of wide) expect(q.promptText).toMatch(/statements about dispersion is (?:NOT )?correct\?$/);
-  });
-});
-
 describe("statements refused as options (wave 13 development reading)", () => {
   it("refuses a lab's labelled safety note, an instruction and a garbled sentence as statements", () => {
     const lab = chunk(4, "11.2 Heat > Heat Transfer", "Heat Transfer", [

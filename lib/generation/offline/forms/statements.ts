@@ -1,7 +1,7 @@
 import nlp from "compromise";
 import { coverage, stemSet } from "@/lib/generation/gate/text";
 import type { ISentence } from "@/lib/generation/offline/knowledge";
-import { FEATURE_BOX, sectionKeyOf } from "@/lib/generation/offline/knowledge/sentences";
+import { FEATURE_BOX } from "@/lib/generation/offline/knowledge/sentences";
 import { contentWords } from "@/lib/text/tokenize";
 import type { TQuestion } from "@/types/generation.types";
 import {
@@ -605,45 +605,6 @@ function neighbours(env: IFormEnv, s: ISentence, pool: readonly ISentence[]): IS
   ];
 }
 
-/** The numbered section a selected sentence's passage belongs to ("Chapter 5 … > 5.2 Passive Transport"). */
-const numberedOf = (env: IFormEnv, s: ISentence) => {
-  const chunk = env.kb.byKey.get(s.chunkKey);
-  return chunk ? sectionKeyOf(chunk) : "";
-};
-
-/**
- * `neighbours`, then the selection's sentences of other headings of the same numbered section
- * (MCQs only; the notes keep to one block): a selection of three short passages on "Refraction"
- * and "Total internal reflection" seldom holds three statements under one heading.
- */
-function wideNeighbours(env: IFormEnv, s: ISentence, pool: readonly ISentence[]): ISentence[] {
-  const near = neighbours(env, s, pool);
-  const numbered = numberedOf(env, s);
-  if (!numbered) return near;
-  const seen = new Set(near.map((o) => o.text));
-  return [
-    ...near,
-    ...byRank(
-      env,
-      pool.filter((o) => o.text !== s.text && !seen.has(o.text) && numberedOf(env, o) === numbered),
-    ),
-  ];
-}
-
-/**
- * The stem's topic over statements of one numbered section but more than one heading: that
- * section's own title ("about refraction", never a sub-heading only some statements sit under).
- */
-function statementsTopic(env: IFormEnv, first: ISentence, all: readonly ISentence[]): string {
-  const topic = topicFor(env, first, all);
-  if (topic) return topic;
-  const numbered = numberedOf(env, first);
-  if (!numbered || !all.every((o) => numberedOf(env, o) === numbered)) return "";
-  const title = numbered.split(" > ")[1] ?? "";
-  if (!NUMBERED.test(title) || NOT_A_TOPIC(title.replace(NUMBERED, ""))) return "";
-  return topicOfText(title.replace(NUMBERED, ""));
-}
-
 /** Reports the step a form gave up at (for `--why`), and gives up. */
 const gaveUp = (env: IFormEnv, step: string): null => {
   env.trace?.(step);
@@ -720,7 +681,7 @@ function insideName(env: IFormEnv, r: ISwap): boolean {
 function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISentence[]): TQuestion | null {
   const usable = (r: ISwap | null): r is ISwap =>
     r !== null && similarLength(r.text, key.text) && tellsApart(r) && !insideName(env, r);
-  const own = wideNeighbours(env, key, pool).map(reverse).filter(usable);
+  const own = neighbours(env, key, pool).map(reverse).filter(usable);
   // The selection's own reversals first; the section's others only to make up three, and none
   // that the key itself contradicts (two options at odds point to the key).
   const more =
@@ -738,7 +699,7 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
   );
   const reversed = reversible.filter((r) => kept.has(r.sentence)).slice(0, 3);
   if (reversed.length < 3) return gaveUp(env, "correct: < 3 reversible neighbours in the section");
-  const topic = statementsTopic(env, key, [key, ...reversed.map((r) => r.sentence)]);
+  const topic = topicFor(env, key, [key, ...reversed.map((r) => r.sentence)]);
   if (!topic) return gaveUp(env, "correct: statements from more than one section");
   const cited = new Set(pool.map((s) => s.text));
   return mcq(env, {
@@ -763,7 +724,7 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
  */
 function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISentence[]): TQuestion | null {
   // True statements that cannot be reversed first: the reversible ones are kept for other questions.
-  const near = wideNeighbours(env, wrong.sentence, pool).filter(
+  const near = neighbours(env, wrong.sentence, pool).filter(
     (s) => similarLength(s.text, wrong.text) && !givesAway(s, wrong) && !SWEEPING.test(s.text),
   );
   const truths = distinct(
@@ -771,7 +732,7 @@ function incorrectStatementMcq(env: IFormEnv, wrong: ISwap, pool: readonly ISent
     [wrong.sentence],
   ).slice(0, 3);
   if (truths.length < 3) return gaveUp(env, "NOT-correct: < 3 true neighbours of similar length");
-  const topic = statementsTopic(env, wrong.sentence, [wrong.sentence, ...truths]);
+  const topic = topicFor(env, wrong.sentence, [wrong.sentence, ...truths]);
   if (!topic) return gaveUp(env, "NOT-correct: statements from more than one section");
   return mcq(env, {
     prompt: `Which of the following statements about ${topic} is NOT correct?`,
