@@ -162,7 +162,7 @@ const OPENER =
   /^(?:but|and|so|or|yet|altogether|now|perhaps|even|after all|additionally|furthermore|moreover|however|therefore|thus|hence|in addition|similarly|likewise|finally|undoubtedly|certainly|of these|as shown|of course|in fact|interestingly|remember|imagine|consider|use|note|suppose|let|recall|here|again|still|indeed|clearly|obviously|surprisingly|fortunately|unfortunately|in other words|that is)\b/i;
 /** A judgement, not a fact: "even more interesting" reversed is not provably false. */
 const EVALUATIVE =
-  /^(?:interesting|bizarre|important|useful|desirable|undesirable|surprising|remarkable|striking|amazing|significant|exciting|fascinating|difficult|easy|famous|popular|likely|beautiful|dramatic)$/i;
+  /^(?:interesting|bizarre|important|useful|desirable|undesirable|surprising|remarkable|striking|amazing|significant|exciting|fascinating|difficult|easy|famous|popular|likely|beautiful|dramatic|confusing|complicated|challenging|intuitive)$/i;
 /** Adverbs that qualify the wording, not the subject ("more precisely", "less formally"). */
 const HEDGE_ADVERB =
   /^(?:precisely|accurately|specifically|generally|broadly|formally|informally|correctly|properly|simply|strictly|loosely|exactly|technically|commonly|importantly|simply|concisely)\b/i;
@@ -301,7 +301,17 @@ function reverseText(s: ISentence): ISwap | null {
       // "few" counts: "most activation" (a mass noun) has no countable reversal.
       if (next === "of" || !(adjective || nlp(next).has("#Plural"))) return null;
       // "is most intense" (a quality) → "least intense"; "most mammals" (a count) → "few mammals".
-      to = keepCase(nlp(next).has("#Plural") ? "few" : "least", from);
+      // "Most imperfect fungi live on land": an adjective before a plural noun is still a count
+      // (round 15 reading: "Least imperfect fungi …").
+      const then =
+        text
+          .slice(at + from.length)
+          .trim()
+          .split(/\s+/)[1] ?? "";
+      const count =
+        nlp(next).has("#Plural") ||
+        (adjective && nlp(then).has("#Plural") && !/\b(?:is|are|was|were|be)\s$/i.test(text.slice(0, at)));
+      to = keepCase(count ? "few" : "least", from);
     } else if (!adjective) return null;
   }
   const swapped = `${text.slice(0, at)}${to}${text.slice(at + from.length)}`;
@@ -338,7 +348,7 @@ const BACK_NOUN =
   /^the\s+(?:effect|result|process|disconnect|imbalance|difference|change|problem|reason|idea|situation|case|answer|method|technique|procedure|experiment|setup|device|apparatus|arrangement|system shown)\b/i;
 /** The props of a worked example or a figure ("the child", "the puck", "the pump", "one rope"). */
 const PROP =
-  /\b(?:the|one|each|this|that)\s+(?:child|children|puck|pump|spheres?|rope|ropes|balls?|car|cart|block|box|wagon|skier|baby|person|student|man|woman|boy|girl|rods?|balloons?|drop|missile|rail|engineers?|dryer|slide|bulb|bulbs)\b/i;
+  /\b(?:the|one|each|this|that)\s+(?:child|children|puck|pump|spheres?|rope|ropes|balls?|car|cart|block|box|wagon|skier|baby|person|student|man|woman|boy|girl|rods?|balloons?|drop|missile|rail|engineers?|dryer|slide|bulb|bulbs|bar magnets?)\b/i;
 
 /**
  * Why a sentence does not read as a statement of the subject without its passage, or null: a
@@ -380,17 +390,17 @@ const storyCache = new WeakMap<object, Set<string>>();
  * Manhattan project, a missile launch): none of their sentences is a statement of the subject,
  * even one in the present tense (round 8 readers: "trivia has no place on a physics paper").
  */
-function storyBlocks(env: IFormEnv): Set<string> {
-  let out = storyCache.get(env.kb);
+function storyBlocks(env: IFormEnv, from: readonly ISentence[] = env.kb.sentences): Set<string> {
+  let out = storyCache.get(from);
   if (!out) {
     const count = new Map<string, [number, number]>();
-    for (const s of env.kb.sentences) {
+    for (const s of from) {
       const key = `${s.chunkKey}|${s.heading}`;
       const [n, story] = count.get(key) ?? [0, 0];
       count.set(key, [n + 1, story + (NARRATIVE.test(s.text) || pastTense(s.text) ? 1 : 0)]);
     }
     out = new Set([...count].filter(([, [n, story]]) => n >= 4 && story * 2 >= n).map(([k]) => k));
-    storyCache.set(env.kb, out);
+    storyCache.set(from, out);
   }
   return out;
 }
@@ -408,7 +418,7 @@ const ON_SCREEN =
   /\b(?:markers?|sliders?|buttons?|click(?:ing)?|drag(?:ging)?|simulations?|applets?|checkbox(?:es)?|on the screen)\b/i;
 /** A simulation's or a lab's instruction ("Vary the velocity by sliding the markers"): not a statement. */
 const imperative = (text: string) =>
-  /^\p{L}+\s+(?:the|a|an|your|each|this|these|that|those|some|one|two|three|all)\b/iu.test(text) &&
+  /^\p{L}+\s+(?:the|a|an|your|each|this|these|that|those|some|one|two|three|all|any)\b/iu.test(text) &&
   nlp(text.split(/\s+/)[0] ?? "").has("#Infinitive");
 
 /** The forms that ask passage statements as true or reversed (this file's two). */
@@ -416,35 +426,67 @@ const STATEMENT_FORMS = ["statement-mcq", "spot-the-error"] as const;
 
 function statements(env: IFormEnv): ISentence[] {
   const stories = storyBlocks(env);
-  return env.kb.sentences.filter((s) => {
-    // A sentence another statement question of the set already cites (the slot search marks it
-    // by form): a second "Which statement … is NOT correct?" on it is the same fact again, which
-    // the gate refuses — it would only use up the slot's candidates.
-    if (
-      !s.standalone ||
-      s.sideBox ||
-      env.used.has(s.text) ||
-      STATEMENT_FORMS.some((f) => env.used.has(formUseKey(f, s.text)))
-    )
-      return false;
-    if (stories.has(`${s.chunkKey}|${s.heading}`) || WORKED.test(s.heading)) return false;
-    const words = s.text.split(/\s+/).length;
-    return (
-      words >= 7 &&
-      !/\b(?:fig|figures?|tables?|we|our|us|you|this way)\b|\b(?:figure|discuss)/i.test(s.text) &&
-      !OPENER.test(s.text) &&
-      !MATH.test(s.text) &&
-      words <= 32 &&
-      !LEANS_ON_CONTEXT.test(s.text) &&
-      !ABOUT_NAMES.test(s.text) &&
-      !/\b(?:not|no|never)\b/i.test(s.text) &&
-      !/\?|!/.test(s.text) &&
-      !HEDGED_OR_PERSONAL.test(s.text) &&
-      !imperative(s.text) &&
-      !ON_SCREEN.test(s.text) &&
-      selfContained(s.text)
-    );
-  });
+  return env.kb.sentences.filter(
+    (s) =>
+      // A sentence another statement question of the set already cites (the slot search marks it
+      // by form): a second "Which statement … is NOT correct?" on it is the same fact again, which
+      // the gate refuses — it would only use up the slot's candidates.
+      !env.used.has(s.text) &&
+      !STATEMENT_FORMS.some((f) => env.used.has(formUseKey(f, s.text))) &&
+      plainStatement(s, stories),
+  );
+}
+
+/** A sentence that reads as a plain statement of the subject on its own (see `statements`). */
+/** A label and a dash before an instruction ("Open flame—Tie back all loose hair …"): a lab's safety note. */
+const LABELLED = /^[\p{L}’' -]{2,30}[—–]\s?\p{Lu}/u;
+
+function plainStatement(s: ISentence, stories: ReadonlySet<string>): boolean {
+  // "The higher pressure... regions": a sentence with an ellipsis was cut or garbled at ingestion.
+  if (!s.standalone || s.sideBox || LABELLED.test(s.text) || /\.\.\.|…/.test(s.text)) return false;
+  if (stories.has(`${s.chunkKey}|${s.heading}`) || WORKED.test(s.heading)) return false;
+  const words = s.text.split(/\s+/).length;
+  return (
+    words >= 7 &&
+    !/\b(?:fig|figures?|tables?|we|our|us|you|this way)\b|\b(?:figure|discuss)/i.test(s.text) &&
+    !OPENER.test(s.text) &&
+    !MATH.test(s.text) &&
+    words <= 32 &&
+    !LEANS_ON_CONTEXT.test(s.text) &&
+    !ABOUT_NAMES.test(s.text) &&
+    !/\b(?:not|no|never)\b/i.test(s.text) &&
+    !/\?|!/.test(s.text) &&
+    !HEDGED_OR_PERSONAL.test(s.text) &&
+    !imperative(s.text) &&
+    !ON_SCREEN.test(s.text) &&
+    selfContained(s.text)
+  );
+}
+
+const chapterCache = new WeakMap<object, Map<string, ISentence[]>>();
+/** A direction word anywhere in the text (`SWAP_WORD` without its global state). */
+const HAS_SWAP_WORD = new RegExp(SWAP_WORD.source, "i");
+/**
+ * Plain statements of the chapter outside the selection, in one section, that hold a word to
+ * reverse: a source of reversed WRONG options for "Which statement … is correct?" only, never of a
+ * key or a true option (they are not cited). Read per section and only where a word could be
+ * reversed: the tagger's tests over a whole chapter cost a second per set.
+ */
+function chapterStatements(env: IFormEnv, section: string): ISentence[] {
+  let bySection = chapterCache.get(env.kb);
+  if (!bySection) {
+    bySection = new Map();
+    chapterCache.set(env.kb, bySection);
+  }
+  let out = bySection.get(section);
+  if (!out) {
+    const own = new Set(env.kb.sentences.map((s) => s.text));
+    const rest = env.kb.scopeSentences.filter((s) => s.section === section && !own.has(s.text));
+    const stories = storyBlocks(env, rest);
+    out = rest.filter((s) => HAS_SWAP_WORD.test(s.text) && plainStatement(s, stories));
+    bySection.set(section, out);
+  }
+  return out;
 }
 
 const byRank = (env: IFormEnv, items: readonly ISentence[]) =>
@@ -619,10 +661,48 @@ function tellsApart(r: ISwap): boolean {
   return added.length > 0 && coverage(flipped, original) < 0.9;
 }
 
+/**
+ * Reversible statements of the chapter outside the selection, of the key's own section (its
+ * heading block first): wrong options only. The selection of a Physics section often holds one or
+ * two reversible statements, never three (wave 13: "correct: < 3 reversible neighbours" 117 times on
+ * the held-out Physics sets), while the rest of the same section states more.
+ */
+function chapterNeighbours(env: IFormEnv, s: ISentence): ISentence[] {
+  const same = chapterStatements(env, s.section).filter((o) => o.text !== s.text);
+  return [...same.filter((o) => o.heading === s.heading), ...same.filter((o) => o.heading !== s.heading)];
+}
+
+const namesCache = new WeakMap<object, string[]>();
+/**
+ * A reversal inside a named term of the chapter ("total internal reflection" → "total external
+ * reflection"): the new phrase names nothing, and a student rules the option out by the name alone.
+ */
+function insideName(env: IFormEnv, r: ISwap): boolean {
+  let names = namesCache.get(env.kb);
+  if (!names) {
+    names = [...env.kb.concepts.map((c) => c.name), ...env.kb.scopeTerms.map((t) => t.term)]
+      .map((n) => n.toLowerCase())
+      .filter((n) => n.includes(" "));
+    namesCache.set(env.kb, names);
+  }
+  const text = r.sentence.text.toLowerCase();
+  const from = new RegExp(`(?:^|\\s)${r.from}(?:\\s|$)`);
+  return names.some((n) => from.test(n) && text.includes(n));
+}
+
 function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISentence[]): TQuestion | null {
-  const reversible = neighbours(env, key, pool)
-    .map(reverse)
-    .filter((r): r is ISwap => r !== null && similarLength(r.text, key.text) && tellsApart(r));
+  const usable = (r: ISwap | null): r is ISwap =>
+    r !== null && similarLength(r.text, key.text) && tellsApart(r) && !insideName(env, r);
+  const own = neighbours(env, key, pool).map(reverse).filter(usable);
+  // The selection's own reversals first; the section's others only to make up three, and none
+  // that the key itself contradicts (two options at odds point to the key).
+  const more =
+    own.length >= 3
+      ? []
+      : chapterNeighbours(env, key)
+          .map(reverse)
+          .filter((r): r is ISwap => usable(r) && !givesAway(key, r));
+  const reversible = [...own, ...more];
   const kept = new Set(
     distinct(
       reversible.map((r) => r.sentence),
@@ -635,15 +715,19 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
   if (!topic) return gaveUp(env, "correct: statements from more than one section");
   if (reversed.some((r) => leadInGivesAway(topic, r)))
     return gaveUp(env, "correct: the lead-in names a reversed word");
+  const cited = new Set(pool.map((s) => s.text));
   return mcq(env, {
     prompt: `Which of the following statements about ${topic} is correct?`,
     key: { text: sentenceOf(key.text) },
     distractors: reversed.map((r) => ({
       text: r.text,
-      rationale: `Takes ${r.to} for ${r.from}: the text states that ${clip(lowerFirst(stripEnd(r.sentence.text)), 150)}.`,
+      rationale: `Takes ${r.to} for ${r.from}: the ${cited.has(r.sentence.text) ? "text" : "chapter"} states that ${clip(lowerFirst(stripEnd(r.sentence.text)), 150)}.`,
     })),
-    explanation: `The text states: “${clip(stripEnd(key.text), 220)}.” Each other option reverses one word of a statement the text makes.`,
-    sources: [key, ...reversed.map((r) => r.sentence)].map((s) => ({ chunkKey: s.chunkKey, quote: s.text })),
+    explanation: `The text states: “${clip(stripEnd(key.text), 220)}.” Each other option reverses one word of a statement the ${reversed.every((r) => cited.has(r.sentence.text)) ? "text" : "chapter"} makes.`,
+    // Only the selection is cited: the chapter's statements are wrong options, not sources.
+    sources: [key, ...reversed.map((r) => r.sentence)]
+      .filter((s) => cited.has(s.text))
+      .map((s) => ({ chunkKey: s.chunkKey, quote: s.text })),
   });
 }
 
