@@ -463,32 +463,6 @@ function plainStatement(s: ISentence, stories: ReadonlySet<string>): boolean {
   );
 }
 
-const chapterCache = new WeakMap<object, Map<string, ISentence[]>>();
-/** A direction word anywhere in the text (`SWAP_WORD` without its global state). */
-const HAS_SWAP_WORD = new RegExp(SWAP_WORD.source, "i");
-/**
- * Plain statements of the chapter outside the selection, in one section, that hold a word to
- * reverse: a source of reversed WRONG options for "Which statement … is correct?" only, never of a
- * key or a true option (they are not cited). Read per section and only where a word could be
- * reversed: the tagger's tests over a whole chapter cost a second per set.
- */
-function chapterStatements(env: IFormEnv, section: string): ISentence[] {
-  let bySection = chapterCache.get(env.kb);
-  if (!bySection) {
-    bySection = new Map();
-    chapterCache.set(env.kb, bySection);
-  }
-  let out = bySection.get(section);
-  if (!out) {
-    const own = new Set(env.kb.sentences.map((s) => s.text));
-    const rest = env.kb.scopeSentences.filter((s) => s.section === section && !own.has(s.text));
-    const stories = storyBlocks(env, rest);
-    out = rest.filter((s) => HAS_SWAP_WORD.test(s.text) && plainStatement(s, stories));
-    bySection.set(section, out);
-  }
-  return out;
-}
-
 const byRank = (env: IFormEnv, items: readonly ISentence[]) =>
   [...items].sort(
     (a, b) =>
@@ -661,17 +635,6 @@ function tellsApart(r: ISwap): boolean {
   return added.length > 0 && coverage(flipped, original) < 0.9;
 }
 
-/**
- * Reversible statements of the chapter outside the selection, of the key's own section (its
- * heading block first): wrong options only. The selection of a Physics section often holds one or
- * two reversible statements, never three (wave 13: "correct: < 3 reversible neighbours" 117 times on
- * the held-out Physics sets), while the rest of the same section states more.
- */
-function chapterNeighbours(env: IFormEnv, s: ISentence): ISentence[] {
-  const same = chapterStatements(env, s.section).filter((o) => o.text !== s.text);
-  return [...same.filter((o) => o.heading === s.heading), ...same.filter((o) => o.heading !== s.heading)];
-}
-
 const namesCache = new WeakMap<object, string[]>();
 /**
  * A reversal inside a named term of the chapter ("total internal reflection" → "total external
@@ -693,16 +656,10 @@ function insideName(env: IFormEnv, r: ISwap): boolean {
 function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISentence[]): TQuestion | null {
   const usable = (r: ISwap | null): r is ISwap =>
     r !== null && similarLength(r.text, key.text) && tellsApart(r) && !insideName(env, r);
-  const own = neighbours(env, key, pool).map(reverse).filter(usable);
-  // The selection's own reversals first; the section's others only to make up three, and none
-  // that the key itself contradicts (two options at odds point to the key).
-  const more =
-    own.length >= 3
-      ? []
-      : chapterNeighbours(env, key)
-          .map(reverse)
-          .filter((r): r is ISwap => usable(r) && !givesAway(key, r));
-  const reversible = [...own, ...more];
+  // The selection's own reversals only. Wave 13 tried making up three with reversals of the
+  // unselected rest of the chapter section; blind readers rejected 3 of 3 such items (absurd
+  // options, a reversal that stays true, options off the stem's topic), so it was removed.
+  const reversible = neighbours(env, key, pool).map(reverse).filter(usable);
   const kept = new Set(
     distinct(
       reversible.map((r) => r.sentence),
