@@ -22,6 +22,10 @@ describe("kindClash: options of the key's coarse WordNet kind (round 14 readers:
     expect(kindClash({ name: "ribosome" }, { name: "specificity" })).toBe(true);
     // "Peroxisomes" (WordNet lacks it: read by its genus, organelle) for "the building blocks of proteins".
     expect(kindClash({ name: "amino acids" }, { name: "Peroxisomes", genus: "organelle" })).toBe(true);
+    // The genus as the definition writes it ("Peroxisomes are small, round organelles …"): its head noun.
+    expect(
+      kindClash({ name: "amino acids" }, { name: "Peroxisomes", genus: "small, round organelles" }),
+    ).toBe(true);
   });
 
   it("keeps options of one kind in both books", () => {

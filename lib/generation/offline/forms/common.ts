@@ -329,7 +329,10 @@ function readCoarseKinds(name: string, genus: string): ReadonlySet<string> {
   const head = name.trim().split(/\s+/).at(-1) ?? "";
   const byHead = head !== name.trim() ? nounKinds(head) : new Set<string>();
   if (byHead.size > 0) return byHead;
-  return genus ? nounKinds(genus) : byHead;
+  if (!genus) return byHead;
+  // The genus as written ("organelles"), else its head noun ("small, round organelles").
+  const byGenus = nounKinds(genus);
+  return byGenus.size > 0 ? byGenus : nounKinds(genus.trim().split(/\s+/).at(-1) ?? "");
 }
 /**
  * Whether WordNet files the key and an option under kinds that cannot meet: a process beside an
