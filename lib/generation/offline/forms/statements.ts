@@ -390,17 +390,17 @@ const storyCache = new WeakMap<object, Set<string>>();
  * Manhattan project, a missile launch): none of their sentences is a statement of the subject,
  * even one in the present tense (round 8 readers: "trivia has no place on a physics paper").
  */
-function storyBlocks(env: IFormEnv, from: readonly ISentence[] = env.kb.sentences): Set<string> {
-  let out = storyCache.get(from);
+function storyBlocks(env: IFormEnv): Set<string> {
+  let out = storyCache.get(env.kb);
   if (!out) {
     const count = new Map<string, [number, number]>();
-    for (const s of from) {
+    for (const s of env.kb.sentences) {
       const key = `${s.chunkKey}|${s.heading}`;
       const [n, story] = count.get(key) ?? [0, 0];
       count.set(key, [n + 1, story + (NARRATIVE.test(s.text) || pastTense(s.text) ? 1 : 0)]);
     }
     out = new Set([...count].filter(([, [n, story]]) => n >= 4 && story * 2 >= n).map(([k]) => k));
-    storyCache.set(from, out);
+    storyCache.set(env.kb, out);
   }
   return out;
 }
@@ -437,10 +437,10 @@ function statements(env: IFormEnv): ISentence[] {
   );
 }
 
-/** A sentence that reads as a plain statement of the subject on its own (see `statements`). */
 /** A label and a dash before an instruction ("Open flame—Tie back all loose hair …"): a lab's safety note. */
 const LABELLED = /^[\p{L}’' -]{2,30}[—–]\s?\p{Lu}/u;
 
+/** A sentence that reads as a plain statement of the subject on its own (see `statements`). */
 function plainStatement(s: ISentence, stories: ReadonlySet<string>): boolean {
   // "The higher pressure... regions": a sentence with an ellipsis was cut or garbled at ingestion.
   if (!s.standalone || s.sideBox || LABELLED.test(s.text) || /\.\.\.|…/.test(s.text)) return false;
@@ -672,19 +672,15 @@ function correctStatementMcq(env: IFormEnv, key: ISentence, pool: readonly ISent
   if (!topic) return gaveUp(env, "correct: statements from more than one section");
   if (reversed.some((r) => leadInGivesAway(topic, r)))
     return gaveUp(env, "correct: the lead-in names a reversed word");
-  const cited = new Set(pool.map((s) => s.text));
   return mcq(env, {
     prompt: `Which of the following statements about ${topic} is correct?`,
     key: { text: sentenceOf(key.text) },
     distractors: reversed.map((r) => ({
       text: r.text,
-      rationale: `Takes ${r.to} for ${r.from}: the ${cited.has(r.sentence.text) ? "text" : "chapter"} states that ${clip(lowerFirst(stripEnd(r.sentence.text)), 150)}.`,
+      rationale: `Takes ${r.to} for ${r.from}: the text states that ${clip(lowerFirst(stripEnd(r.sentence.text)), 150)}.`,
     })),
-    explanation: `The text states: “${clip(stripEnd(key.text), 220)}.” Each other option reverses one word of a statement the ${reversed.every((r) => cited.has(r.sentence.text)) ? "text" : "chapter"} makes.`,
-    // Only the selection is cited: the chapter's statements are wrong options, not sources.
-    sources: [key, ...reversed.map((r) => r.sentence)]
-      .filter((s) => cited.has(s.text))
-      .map((s) => ({ chunkKey: s.chunkKey, quote: s.text })),
+    explanation: `The text states: “${clip(stripEnd(key.text), 220)}.” Each other option reverses one word of a statement the text makes.`,
+    sources: [key, ...reversed.map((r) => r.sentence)].map((s) => ({ chunkKey: s.chunkKey, quote: s.text })),
   });
 }
 
