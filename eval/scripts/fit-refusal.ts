@@ -31,7 +31,7 @@ import {
 } from "@/lib/retrieval/calibrate";
 import currentModel from "@/lib/retrieval/refusal-model.json";
 import { filtersOf, readManifest } from "./support/eval-corpus";
-import { fitRefusalModel, type IRefusalExample } from "./support/refusal-fit";
+import { fitRefusalModel, type IRefusalExample, splitJudged } from "./support/refusal-fit";
 import { type IJudgedQuery, judgeCalibrationQueries } from "./support/refusal-judgements";
 
 const MODEL_FILE = "lib/retrieval/refusal-model.json";
@@ -180,10 +180,7 @@ if (opts.addPhrases) {
   if (opts.saveJudged && opts.judged)
     await writeFile(opts.saveJudged, `${judged.map((q) => JSON.stringify(q)).join("\n")}\n`);
 }
-const files = new Set(opts.calibration.map((f) => path.basename(f)));
-const rows = judged.filter((q) => !q.control && (q.inScope || (q.file !== undefined && files.has(q.file))));
-const controlFiles = new Set(opts.controls.map((f) => path.basename(f)));
-const controls = judged.filter((q) => q.control && q.file !== undefined && controlFiles.has(q.file));
+const { rows, controls } = splitJudged(judged, opts.calibration, opts.controls);
 
 const examples: IRefusalExample[] = [];
 let unmodelled = 0;
