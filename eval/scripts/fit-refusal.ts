@@ -11,7 +11,8 @@
  * 3. fits a class-balanced logistic regression (Newton/IRLS, lib/eval/logistic.ts) on the even
  *    lines of the in-scope sets and all the out-of-scope calibration queries;
  * 4. puts the cut at the highest score that refuses at most `--max-refused` of the even in-scope
- *    lines, and reports the odd lines (never fitted on) beside them.
+ *    lines, and reports the odd lines (never fitted on) beside them, and the hand-written in-scope
+ *    control lines of `--controls` (everyday wording; never fitted on, never in the cut) apart.
  * `--evaluate` scores the current model file instead of fitting; `--write` writes the new model.
  * The held-out out-of-scope file is never read here: `npm run eval -- --refusal` measures it.
  */
@@ -30,7 +31,7 @@ import {
 } from "@/lib/retrieval/calibrate";
 import currentModel from "@/lib/retrieval/refusal-model.json";
 import { filtersOf, readManifest } from "./support/eval-corpus";
-import { fitRefusalModel, type IRefusalExample } from "./support/refusal-fit";
+import { fitRefusalModel, type IRefusalExample, splitJudged } from "./support/refusal-fit";
 import { type IJudgedQuery, judgeCalibrationQueries } from "./support/refusal-judgements";
 
 const MODEL_FILE = "lib/retrieval/refusal-model.json";
@@ -63,7 +64,11 @@ const opts = new Command()
     "eval/retrieval/out-of-scope-calibration-2.jsonl",
     "eval/retrieval/out-of-scope-calibration-3.jsonl",
     "eval/retrieval/out-of-scope-calibration-4.jsonl",
+    "eval/retrieval/out-of-scope-calibration-5.jsonl",
     "eval/retrieval/out-of-scope.jsonl",
+  ])
+  .option("--controls <files...>", "hand-written in-scope lines, reported apart (never fitted on)", [
+    "eval/retrieval/in-scope-controls.jsonl",
   ])
   .option("--corpora <dirs...>", "books", [
     "../shared/eval/corpus/biology-2e",
@@ -85,6 +90,7 @@ const opts = new Command()
     queries: string;
     questions: string[];
     calibration: string[];
+    controls: string[];
     corpora: string[];
     dataDir: string;
   }>();
@@ -105,6 +111,7 @@ if (opts.judged && existsSync(opts.judged)) {
     openQueries: opts.queries,
     questions: opts.questions,
     outOfScope: opts.calibration,
+    controls: opts.controls,
     onProgress: (n) => {
       if (n % 250 === 0) console.error(`judged ${n} queries`);
     },
@@ -173,8 +180,7 @@ if (opts.addPhrases) {
   if (opts.saveJudged && opts.judged)
     await writeFile(opts.saveJudged, `${judged.map((q) => JSON.stringify(q)).join("\n")}\n`);
 }
-const files = new Set(opts.calibration.map((f) => path.basename(f)));
-const rows = judged.filter((q) => q.inScope || (q.file !== undefined && files.has(q.file)));
+const { rows, controls } = splitJudged(judged, opts.calibration, opts.controls);
 
 const examples: IRefusalExample[] = [];
 let unmodelled = 0;
@@ -226,6 +232,15 @@ const sum = (pred: (e: IRefusalExample) => boolean) => {
 console.log(
   `\nin scope refused: even ${sum((e) => e.inScope && e.half === "even")}, odd ${sum((e) => e.inScope && e.half === "odd")}; out of scope refused ${sum((e) => !e.inScope)} (+${unmodelledRefused} by the old rule)`,
 );
+if (controls.length) {
+  // Everyday-worded in-scope lines: the in-scope cost the exam-style sets above do not show.
+  const refused = controls.filter((q) => {
+    const f = q.judged ? refusalFeatures(q.judged) : null;
+    return f ? refusalScore(model, f) < model.cut : (q.judged?.bestRelevance ?? 1) < REFUSE_BELOW;
+  });
+  console.log(`in-scope controls refused (never fitted on): ${refused.length}/${controls.length}`);
+  if (opts.verbose) console.log(refused.map((q) => `  ${q.scope}: ${q.query}`).join("\n"));
+}
 if (opts.verbose) {
   const show = (e: IRefusalExample) =>
     `${refusalScore(model, e.features).toFixed(2)} ${e.set}: ${e.query.slice(0, 90)} [${model.features

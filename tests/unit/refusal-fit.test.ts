@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { fitLogisticNewton, predictLogistic } from "@/lib/eval/logistic";
 import { REFUSAL_FEATURES, refusalScore, type TRefusalFeature } from "@/lib/retrieval/calibrate";
-import { cutFor, fitRefusalModel, type IRefusalExample } from "../../eval/scripts/support/refusal-fit";
+import {
+  cutFor,
+  fitRefusalModel,
+  type IRefusalExample,
+  splitJudged,
+} from "../../eval/scripts/support/refusal-fit";
 
 /** A deterministic pseudo-random stream (no Math.random in tests). */
 function lcg(seed: number) {
@@ -81,5 +86,28 @@ describe("the refusal model fit", () => {
     expect(
       fitRefusalModel(examples, ["absent", "cosine"], { maxRefused: 0.01, l2: 1e-3, fit: fitLogisticNewton }),
     ).toEqual(m);
+  });
+});
+
+describe("splitJudged (the fit's rows and the in-scope controls)", () => {
+  const lines = [
+    { id: "open", inScope: true },
+    { id: "cal", inScope: false, file: "out-of-scope-calibration-5.jsonl" },
+    { id: "heldout", inScope: false, file: "out-of-scope-heldout.jsonl" },
+    { id: "control", inScope: true, control: true, file: "in-scope-controls.jsonl" },
+    { id: "other control", inScope: true, control: true, file: "in-scope-spelling-gb.jsonl" },
+  ];
+  it("fits on in-scope lines and the named calibration files only, never on controls", () => {
+    const { rows, controls } = splitJudged(
+      lines,
+      ["eval/retrieval/out-of-scope-calibration-5.jsonl"],
+      ["eval/retrieval/in-scope-controls.jsonl"],
+    );
+    expect(rows.map((r) => r.id)).toEqual(["open", "cal"]);
+    expect(controls.map((r) => r.id)).toEqual(["control"]);
+  });
+  it("reports no controls when none are named", () => {
+    expect(splitJudged(lines, [], []).controls).toEqual([]);
+    expect(splitJudged(lines, [], []).rows.map((r) => r.id)).toEqual(["open"]);
   });
 });

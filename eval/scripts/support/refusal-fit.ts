@@ -59,3 +59,24 @@ export function cutFor(inScopeScores: readonly number[], maxRefused: number): nu
   const at = sorted[Math.min(k, sorted.length - 1)] ?? 0;
   return Math.floor(at * 1000) / 1000;
 }
+
+/**
+ * Splits judged lines into the fit's rows (in-scope lines and the out-of-scope lines of the named
+ * calibration files) and the hand-written in-scope controls of the named control files, which are
+ * reported apart and never fitted on or cut by. Files are matched by base name.
+ */
+export function splitJudged<T extends { inScope: boolean; control?: boolean; file?: string }>(
+  judged: readonly T[],
+  calibrationFiles: readonly string[],
+  controlFiles: readonly string[],
+): { rows: T[]; controls: T[] } {
+  const base = (f: string) => f.split("/").pop() ?? f;
+  const calibration = new Set(calibrationFiles.map(base));
+  const control = new Set(controlFiles.map(base));
+  return {
+    rows: judged.filter(
+      (q) => !q.control && (q.inScope || (q.file !== undefined && calibration.has(q.file))),
+    ),
+    controls: judged.filter((q) => q.control === true && q.file !== undefined && control.has(q.file)),
+  };
+}

@@ -12,6 +12,8 @@ export interface IJudgedQuery {
   query: string;
   half: "even" | "odd";
   inScope: boolean;
+  /** A hand-written in-scope control line (`--controls`): reported, never fitted on or cut by. */
+  control?: boolean;
   judged?: IQueryJudgement;
 }
 
@@ -27,6 +29,8 @@ export async function judgeCalibrationQueries(p: {
   openQueries: string;
   questions: readonly string[];
   outOfScope: readonly string[];
+  /** Hand-written in-scope lines in the out-of-scope files' shape (scope, kind, query). */
+  controls?: readonly string[];
   onProgress?: (done: number) => void;
 }): Promise<IJudgedQuery[]> {
   const ws = await openOfflineWorkspace(p.dataDir);
@@ -66,6 +70,20 @@ export async function judgeCalibrationQueries(p: {
         query: q.query,
         half: "even",
         inScope: false,
+        judged: await judge(q.scope, q.query),
+      });
+      p.onProgress?.(out.length);
+    }
+  for (const file of p.controls ?? [])
+    for (const q of await readJsonl<{ scope: string; query: string }>(file)) {
+      out.push({
+        set: "in-scope controls",
+        file: file.split("/").pop() ?? file,
+        scope: q.scope,
+        query: q.query,
+        half: "odd",
+        inScope: true,
+        control: true,
         judged: await judge(q.scope, q.query),
       });
       p.onProgress?.(out.length);
