@@ -48,6 +48,10 @@ const opts = new Command()
   ])
   .option("--physics <dir>", "second book for --refusal", "../shared/eval/corpus/physics")
   .option(
+    "--sets-only",
+    "with --refusal: run only the --refusal files (e.g. the in-scope spelling pairs), not the open queries, --questions and section titles",
+  )
+  .option(
     "--llm",
     "with --refusal: plan and rerank with the configured language model (OPENAI_API_KEY), as production does",
   )
@@ -75,6 +79,7 @@ const opts = new Command()
     questions: string[];
     physics: string;
     llm?: boolean;
+    setsOnly?: boolean;
     mcq?: string;
     stemOnly?: boolean;
   }>();
@@ -187,6 +192,7 @@ if (opts.refusal) {
     planTuning,
     json: !!opts.json,
     llm: !!opts.llm,
+    setsOnly: !!opts.setsOnly,
   });
   process.exit(0);
 }

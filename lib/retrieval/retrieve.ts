@@ -17,6 +17,7 @@ import type { IRetrievalRun, IRetrieveAblation, IRetrieveDeps } from "./pipeline
 import { understandQuery } from "./pipeline/understand";
 import { scopeVocabulary, warmScopePhrases } from "./scope-vocabulary";
 import { examSectionRank } from "./section-search";
+import { scopeSpelling } from "./spelling";
 
 export {
   DEFAULT_COHERENCE,
@@ -44,7 +45,11 @@ export async function retrieve(
   ablation: IRetrieveAblation = {},
 ): Promise<TRetrievalQueryResponse> {
   const started = performance.now();
-  const { followUp, req } = applyFollowUp(request);
+  const { followUp, req: asTyped } = applyFollowUp(request);
+  // The query in the scope's own spelling ("colour" searched as "color" in an American book), once,
+  // before every stage that reads it: lexical search, embedding, phrase evidence, refusal.
+  const spelling = await scopeSpelling(deps.db, userId, asTyped.filters, asTyped.query);
+  const req = spelling.changes.length ? { ...asTyped, query: spelling.query } : asTyped;
   // Every setting from the request, the ablation knobs and the defaults, resolved once.
   const settings = resolveSettings(deps, req, ablation, { navigation: Boolean(followUp.navigation) });
   // The scope's phrase index (the refusal's phrase evidence) builds while the passages are ranked,
@@ -60,6 +65,10 @@ export async function retrieve(
     llmDeadline: started + deps.llmTimeoutMs,
   };
   const explanations = [...understanding.explanations];
+  if (spelling.changes.length)
+    explanations.push(
+      `Searched ${spelling.changes.map((c) => `"${c.from}" as "${c.to}"`).join(", ")}, the spelling of this scope's books.`,
+    );
 
   const navigation =
     followUp.navigation && followUp.anchor

@@ -305,6 +305,32 @@ describe("POST /api/retrieval/query", () => {
     ];
     expect(n).toBeGreaterThan(0);
   });
+
+  it("searches a British-spelled query in the (American) book's spelling: the same passages as its American twin", async () => {
+    for (const [gb, us] of [
+      [
+        "Which colours of light do the pigments absorb at the reaction centre?",
+        "Which colors of light do the pigments absorb at the reaction center?",
+      ],
+      [
+        "how are the fibres of the cytoskeleton organised",
+        "how are the fibers of the cytoskeleton organized",
+      ],
+    ] as const) {
+      const british = await ask({ filters: FILTERS, query: gb });
+      const american = await ask({ filters: FILTERS, query: us });
+      expect(british.status).toBe(200);
+      expect(british.body.refusal).toBeUndefined();
+      expect(british.body.items.map((i: { id: string }) => i.id)).toEqual(
+        american.body.items.map((i: { id: string }) => i.id),
+      );
+      expect(british.body.explanations.join(" ")).toMatch(/the spelling of this scope's books/);
+      expect(american.body.explanations.join(" ")).not.toMatch(/spelling/);
+    }
+    // A word whose variants the scope does not hold either stays as typed ("tyre": no "tire" here).
+    const { body } = await ask({ filters: FILTERS, query: "how is a tyre made" });
+    expect(body.explanations.join(" ")).not.toMatch(/spelling/);
+  });
 });
 
 describe("POST /api/retrieval/enhance-query", () => {

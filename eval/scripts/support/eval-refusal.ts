@@ -97,6 +97,8 @@ export async function runRefusalEval(p: {
   json: boolean;
   /** Plan and rerank with the configured language model (its reading joins the refusal). */
   llm?: boolean;
+  /** Only the `outOfScope` files (e.g. in-scope spelling pairs, whose "refused" is the error). */
+  setsOnly?: boolean;
 }) {
   const { getLanguageModel, getLlmTimeoutMs } = await import("@/lib/ai/providers");
   const model = p.llm ? getLanguageModel() : null;
@@ -131,7 +133,7 @@ export async function runRefusalEval(p: {
       rows.push({ scope, kind: q.kind, query: q.query, ...(await refused(m, q.query)) });
     }
   const real: { set: string; refused: boolean; query: string; best: number }[] = [];
-  for (const q of await realQueries(manifests, p.openQueries, p.questions))
+  for (const q of p.setsOnly ? [] : await realQueries(manifests, p.openQueries, p.questions))
     real.push({
       set: `${q.set}, ${q.half} lines`,
       query: q.query,
