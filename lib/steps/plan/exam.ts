@@ -81,7 +81,7 @@ const SCAFFOLDING = new Set(
   would could occur occurs occurring related relate relates associated involves involved include includes
   including many much compare contrast discuss outline summarize summarise justify predict suggest
   evaluate propose distinguish analyze analyse assess illustrate own words least minimum possible specific
-  different differ differs difference differences provide main major way ways happen happens happened
+  different differ differs difference differences provide main way ways happen happens happened
   think imagine suppose infer exactly situation explanation`
     .split(/\s+/)
     .filter(Boolean),
