@@ -276,7 +276,7 @@ export async function examSectionRank(
   const guardOnly = question.options.length === 0 && tuning.examSectionBm25WithoutOptions >= 2;
   return {
     shares: sectionRankShares(ranked, tuning.examSectionBm25Depth),
-    weight: guardOnly ? 0 : tuning.examSectionBm25Weight,
+    weight: guardOnly ? tuning.examSectionBm25VoteWithoutOptions : tuning.examSectionBm25Weight,
     chapters,
     order: ranked.map((s) => s.key),
     fill: !guardOnly && tuning.examSectionBm25Fill > 0,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rankedAboveChapter, takeSections } from "@/lib/retrieval/pipeline/focus";
+import { rankedAboveChapter, sectionVoteLeader, takeSections } from "@/lib/retrieval/pipeline/focus";
 import type { ICandidate } from "@/lib/retrieval/pipeline/types";
 import type { IHybridRow } from "@/lib/retrieval/store";
 
@@ -48,5 +48,23 @@ describe("rankedAboveChapter (the section ranking guards the head cut)", () => {
     expect(rankedAboveChapter(other, 2, "ch5", ["ch41|41.1", "ch5|5.2"])).toBe(false);
     // No section of the chapter in the head.
     expect(rankedAboveChapter(other, 2, "ch9", [])).toBe(false);
+  });
+});
+
+describe("sectionVoteLeader (the section the first results vote for leads)", () => {
+  it("names a section whose several passages outvote the first passage's section", () => {
+    // 41.1 first (1/2); 5.2 at ranks 2 and 3 (1/3 + 1/4 = 0.58).
+    const list = [c("ch41", "41.1", 0), c("ch5", "5.2", 0), c("ch5", "5.2", 1), c("ch9", "9.1", 0)];
+    expect(sectionVoteLeader(list, 10, 1)).toBe("ch5|5.2");
+    // A higher margin asks for more than that.
+    expect(sectionVoteLeader(list, 10, 1.5)).toBeUndefined();
+    // Only the first `depth` passages vote.
+    expect(sectionVoteLeader(list, 2, 1)).toBeUndefined();
+  });
+
+  it("is undefined when the first passage's section already has the most votes, or the list is empty", () => {
+    const list = [c("ch5", "5.2", 0), c("ch41", "41.1", 0), c("ch5", "5.2", 1)];
+    expect(sectionVoteLeader(list, 10, 1)).toBeUndefined();
+    expect(sectionVoteLeader([], 10, 1)).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  askingWords,
   focusWordsOf,
   keyPhraseWords,
   numericQuantities,
@@ -161,5 +162,63 @@ describe("keyPhraseWords (a long question's scope-rarest words)", () => {
       ["c1", 2],
     ]);
     expect(keyPhraseWords(["c1", "a1", "c1", "b1"], tie, 2)).toEqual(["c1", "a1"]);
+  });
+});
+
+describe("askingWords (the asking sentence of a stem that sets a scene first)", () => {
+  it("keeps the asking sentence's content words after a scenario", () => {
+    const stem =
+      "Glucose from digested food enters intestinal epithelial cells by active transport. Why would intestinal cells use active transport when most body cells use facilitated diffusion?";
+    const q = readExamQuestion(stem);
+    expect(q?.askWords).toEqual([
+      "intestinal",
+      "cells",
+      "use",
+      "active",
+      "transport",
+      "body",
+      "facilitated",
+      "diffusion",
+    ]);
+    expect(askingWords(stem, focusWordsOf(stem))).toEqual(q?.askWords);
+  });
+
+  it("reads a command sentence as asking", () => {
+    const stem =
+      "Eukaryotic chromosomes are thousands of times longer than a typical cell. Explain how chromosomes can fit inside a eukaryotic nucleus.";
+    expect(askingWords(stem, focusWordsOf(stem))).toEqual([
+      "chromosomes",
+      "fit",
+      "inside",
+      "eukaryotic",
+      "nucleus",
+    ]);
+  });
+
+  it("is empty for one sentence, for stems that only ask, and for an asking sentence without a topic", () => {
+    const one = "Why does water move through a membrane?";
+    expect(askingWords(one, focusWordsOf(one))).toEqual([]);
+    const allAsk = "What is osmosis? Why does water move through a membrane?";
+    expect(askingWords(allAsk, focusWordsOf(allAsk))).toEqual([]);
+    const bare =
+      "Many people use antimicrobial soap to kill bacteria on their hands. However, overuse may increase the risk of infection. How could this occur?";
+    expect(askingWords(bare, focusWordsOf(bare))).toEqual([]);
+  });
+});
+
+describe("written-question scaffolding (wave 14)", () => {
+  it("drops the words a written question wraps around its topic", () => {
+    expect(focusWordsOf("What is the difference between extant and extinct?")).toEqual(["extant", "extinct"]);
+    expect(focusWordsOf("What would happen if the stomata did not function correctly?")).toEqual([
+      "stomata",
+      "function",
+      "correctly",
+    ]);
+    expect(focusWordsOf("Provide a brief summary of the main ways seeds are dispersed.")).toEqual([
+      "brief",
+      "summary",
+      "seeds",
+      "dispersed",
+    ]);
   });
 });

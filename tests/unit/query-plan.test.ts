@@ -62,7 +62,7 @@ describe("planQuery", () => {
   it("focuses an exam task on its chapter, even one the classifier reads as a lookup", () => {
     const task = plan("List some ways plants disperse their seeds.");
     expect(task.exam?.cues).toEqual(["task"]);
-    expect(task.mainText).toBe("ways plants disperse seeds");
+    expect(task.mainText).toBe("plants disperse seeds");
     expect(task).toMatchObject({ examStyle: true, chapterFocus: true, hyde: false });
     // The objective without a full stop keeps the classifier's reading (offline HyDE, no focus).
     const objective = plan("Explain how the nephron filters blood");

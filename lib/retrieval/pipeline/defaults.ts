@@ -106,6 +106,13 @@ export const PLAN_DEFAULTS = {
    */
   examKeyPhraseWeight: 0,
   examKeyPhraseMinWords: 8,
+  /**
+   * Exam questions whose stem sets a scene before it asks: the asking sentence's content words
+   * (exam.ts askingWords) searched as one more part with this weight (0: off). Measured and off:
+   * even short answers 0.796 → 0.798 nDCG@10 at 0.5 but Recall@8 0.889 → 0.882, 1 lost 0.003
+   * (docs/exam-questions.md, wave 14).
+   */
+  examAskWeight: 0,
   examKeyPhraseWords: 4,
   /**
    * Exam questions: the focused chapter leads the list when its share is at least this (0: never).
@@ -134,6 +141,20 @@ export const PLAN_DEFAULTS = {
   examSectionBm25Fill: 1,
   examSectionBm25Lead: 2,
   examSectionBm25WithoutOptions: 2,
+  /**
+   * Questions without options at `examSectionBm25WithoutOptions` 2: weight of the section
+   * ranking's chapter vote beside the passages' (0: the ranking only guards the head cut).
+   */
+  examSectionBm25VoteWithoutOptions: 0,
+  /**
+   * Exam questions the section ranking does not lead (no options): the book section the first
+   * results vote for most (focus.ts sectionVoteLeader) leads the list when its vote is at least
+   * this many times the first passage's section's (0: off). Even short answers (with wave 14's
+   * scaffolding), nDCG@10 / Recall@8 / MRR@10: off 0.797 / 0.893 / 0.763, 1.5 0.798 / 0.893 / 0.763,
+   * 1 0.799 / 0.893 / 0.769; the open set's questions lose MRR@10 0.737 → 0.724
+   * (docs/exam-questions.md, wave 14).
+   */
+  examSectionVoteLead: 1,
   /** Optional probes start only while the request has used less than this (offline). */
   latencyBudgetMs: 30,
   /** Share of the LLM timeout the planner's call may use; the reranker gets the rest. */

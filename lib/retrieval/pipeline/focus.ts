@@ -267,6 +267,29 @@ export function leadWithSection(
   return [candidates[at]!, ...candidates.slice(0, at), ...candidates.slice(at + 1)];
 }
 
+/**
+ * The book section the first `depth` passages vote for (each 1/(rank + 2), summed per section),
+ * when its vote is at least `margin` times the first passage's section's and it is another
+ * section: several passages of one section among the first results are more evidence that it is
+ * the one a question examines than one passage that happens to match best. Undefined otherwise.
+ */
+export function sectionVoteLeader(
+  candidates: readonly ICandidate[],
+  depth: number,
+  margin: number,
+): string | undefined {
+  const votes = new Map<string, number>();
+  candidates.slice(0, depth).forEach((c, rank) => {
+    const key = bookSectionOf(c.row);
+    votes.set(key, (votes.get(key) ?? 0) + 1 / (rank + 2));
+  });
+  const first = candidates[0] ? bookSectionOf(candidates[0].row) : undefined;
+  if (first === undefined) return undefined;
+  let best = first;
+  for (const [key, v] of votes) if (v > (votes.get(best) ?? 0)) best = key;
+  return best !== first && (votes.get(best) ?? 0) >= margin * (votes.get(first) ?? 0) ? best : undefined;
+}
+
 /** "The next section": that section's passages first, in their order, then everything else. */
 export function focusOnSection(candidates: readonly ICandidate[], sectionKey: string): ICandidate[] {
   const inside = candidates.filter((c) => bookSectionOf(c.row) === sectionKey);
@@ -332,10 +355,16 @@ export async function applyFocus(
       : {}),
     ...(opts.exam && opts.sectionRank ? { sectionRank: opts.sectionRank } : {}),
   });
+  const voted =
+    opts.exam && !opts.sectionRank?.lead && tuning.examSectionVoteLead > 0
+      ? sectionVoteLeader(pass.candidates, tuning.focusDepth, tuning.examSectionVoteLead)
+      : undefined;
   const candidates =
     opts.exam && opts.sectionRank?.lead
       ? leadWithSection(focused.candidates, opts.sectionRank.order[0], opts.sectionRank.leadAcrossOnly)
-      : focused.candidates;
+      : voted !== undefined
+        ? leadWithSection(focused.candidates, voted)
+        : focused.candidates;
   return {
     pass: { ...pass, candidates },
     focus: focused.focused

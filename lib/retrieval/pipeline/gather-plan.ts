@@ -134,6 +134,9 @@ export async function gatherPlan(
       : [];
     if (words.length) await optional("key-phrase", words.join(" "), tuning.examKeyPhraseWeight);
   }
+  // A stem that sets a scene before it asks: its asking sentence as one more part (exam.ts askingWords).
+  if (plan.exam && tuning.examAskWeight > 0 && plan.exam.askWords.length > 0)
+    await optional("sub-query", plan.exam.askWords.join(" "), tuning.examAskWeight);
   for (const sub of plan.subQueries) await optional("sub-query", sub, tuning.subQueryWeight);
   const stemTopic = contentWords(plan.mainText).slice(0, 10).join(" ");
   for (const option of plan.options) await optional("option", `${stemTopic} ${option}`, tuning.optionWeight);

@@ -35,6 +35,13 @@ export interface IExamQuestion {
    * question's topic; what only one option says may be a distractor's sibling topic.
    */
   agreedWords: string[];
+  /**
+   * The asking sentence's content words when the stem sets a scene first ("Glucose … enters
+   * intestinal cells by active transport. Why would intestinal cells use active transport when
+   * most body cells use facilitated diffusion?"): what the question asks about, without the
+   * scenario's everyday and example words (empty for a one-sentence stem; askingWords).
+   */
+  askWords: string[];
 }
 
 /** "Q3.", "3)", "Question 12:", "(iv)" at the very start. */
@@ -56,6 +63,10 @@ const STEM_CUE_RE =
 const TASK_RE =
   /(?:^|[.?!;:]\s+|,\s+)(?:(?:briefly|then|also|now|and)\s+)?(?:explain|describe|compare|contrast|discuss|list|outline|summari[sz]e|justify|predict|suggest|evaluate|propose|distinguish|differentiate|analy[sz]e|assess|illustrate|identify|name|state|give|design|classify|interpret)\b/i;
 
+/** A command word opening a sentence (TASK_RE's first alternative only). */
+const TASK_START_RE =
+  /^(?:(?:briefly|then|also|now|and)\s+)?(?:explain|describe|compare|contrast|discuss|list|outline|summari[sz]e|justify|predict|suggest|evaluate|propose|distinguish|differentiate|analy[sz]e|assess|illustrate|identify|name|state|give|design|classify|interpret)\b/i;
+
 /**
  * Words an exam question wraps around its topic: the choice and judgement vocabulary, the question's
  * own verbs and nouns. Topic words never appear here (a subject's terms like "cell" or "force" stay).
@@ -69,7 +80,9 @@ const SCAFFOLDING = new Set(
   briefly short mark marks pair pairs one two three four statement/s consider considered shown show
   would could occur occurs occurring related relate relates associated involves involved include includes
   including many much compare contrast discuss outline summarize summarise justify predict suggest
-  evaluate propose distinguish analyze analyse assess illustrate own words least minimum possible specific`
+  evaluate propose distinguish analyze analyse assess illustrate own words least minimum possible specific
+  different differ differs difference differences provide main way ways happen happens happened
+  think imagine suppose infer exactly situation explanation`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -192,7 +205,34 @@ export function readExamQuestion(query: string): IExamQuestion | null {
   const focusWords = focusWordsOf(stem);
   const agreedWords = optionAgreement(options, focusWords);
   if (cues.length === 0 || focusWords.length + agreedWords.length === 0) return null;
-  return { cues, stem, options, focusWords, quantities, agreedWords };
+  const askWords = askingWords(stem, focusWords);
+  return { cues, stem, options, focusWords, quantities, agreedWords, askWords };
+}
+
+/** Sentence ends: ". ", "? ", "! " before a capital, a digit or an opening quote or bracket. */
+const SENTENCE_SPLIT_RE = /(?<=[.?!]["”’)]?)\s+(?=["“‘(]?[\p{Lu}\d])/u;
+/** A sentence that asks: a question, or one opened by a command word (TASK_RE at its start). */
+const ASKING_RE = /\?["”’)]?\s*$/;
+/** Fewest content words an asking sentence needs to be searched on its own. */
+const MIN_ASK_WORDS = 2;
+
+/**
+ * A stem that sets a scene before it asks (two or more sentences, at least one of them not
+ * asking): the content words of its asking sentences (questions, command sentences), in order.
+ * Empty when the stem is one sentence, when every sentence asks, when the asking sentences name
+ * fewer than two content words ("How could this occur?") or all of the stem's.
+ */
+export function askingWords(stem: string, focusWords: readonly string[]): string[] {
+  const sentences = stem
+    .split(SENTENCE_SPLIT_RE)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (sentences.length < 2) return [];
+  const asking = sentences.filter((s) => ASKING_RE.test(s) || TASK_START_RE.test(s));
+  if (asking.length === 0 || asking.length === sentences.length) return [];
+  const words = [...new Set(focusWordsOf(asking.join(" ")))];
+  if (words.length < MIN_ASK_WORDS || words.length >= new Set(focusWords).size) return [];
+  return words;
 }
 
 /**
