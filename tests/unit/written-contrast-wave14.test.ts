@@ -51,8 +51,12 @@ describe("wave 14 contrast readers (wordings without 'whereas')", () => {
       pb: "kinetic energy is not conserved",
       scene: true,
     });
-    // NCERT wording, a lexical verb (no "is not" to write): not read.
-    expect(readScene(S("Current flows in a closed circuit, but not in an open circuit."))).toBeNull();
+    // NCERT wording, a listed verb: denied with "does not".
+    expect(readScene(S("Current flows in a closed circuit but not in an open circuit."))).toMatchObject({
+      pa: "current flows",
+      pb: "current does not flow",
+    });
+    expect(readScene(S("Charges can move freely in a conductor, but not in an insulator."))).toBeNull();
     // One setting inside the other.
     expect(readScene(S("Charge is conserved in a collision, but not in an elastic collision."))).toBeNull();
   });

@@ -372,10 +372,21 @@ export function readScene(s: Pick<ISentence, "text" | "chunkKey">): IWideContras
     );
   if (!m) return null;
   const statement = m[1]!.trim();
-  const c = clause(statement, true);
-  // "S is / are P": the denial is "S is not P" (a lexical verb would need "does not").
-  const aux = /^(is|are|was|were|has|have)\s+(.+)$/i.exec(c?.predicate ?? "");
-  if (!c || !aux || /\bnot\b/i.test(statement)) return null;
+  // A bare "subject verb" ("Current flows") is read with a placeholder complement, then cut back.
+  const read = clause(`${statement} …`, true);
+  const c = read && { ...read, predicate: read.predicate.replace(/\s…$/, "") };
+  if (!c || /\bnot\b/i.test(statement) || MODAL.test(c.lemma)) return null;
+  // The denial: "S is not P" after a copula; "S does / do not V …" after a listed verb in the present.
+  const aux = /^(is|are|was|were)\s+(.+)$/i.exec(c.predicate);
+  const rest = c.predicate.split(/\s+/).slice(1).join(" ");
+  const denial = aux
+    ? `${aux[1]} not ${aux[2]}`
+    : c.number === "sg" && !AUX.test(c.lemma)
+      ? `does not ${c.lemma} ${rest}`
+      : c.number === "pl" && !AUX.test(c.lemma)
+        ? `do not ${c.lemma} ${rest}`
+        : null;
+  if (!denial) return null;
   const a = m[2]!.trim();
   const b = m[3]!.trim();
   if (!settings(a, b)) return null;
@@ -384,7 +395,7 @@ export function readScene(s: Pick<ISentence, "text" | "chunkKey">): IWideContras
     a,
     b,
     pa: `${subject} ${c.predicate}`,
-    pb: `${subject} ${aux[1]} not ${aux[2]}`,
+    pb: `${subject} ${denial.trim()}`,
     scene: true,
     sentence: s.text,
     chunkKey: s.chunkKey,
