@@ -84,6 +84,31 @@ describe("wave 14 contrast readers (wordings without 'whereas')", () => {
     ).toBeNull();
   });
 
+  it("'The X-est Y is called A, while all other Ys are called B': the kind the two descriptions share", () => {
+    expect(
+      readCalledPair(
+        S(
+          "The lowest resonant frequency is called the fundamental, while all higher resonant frequencies are called overtones.",
+        ),
+      ),
+    ).toMatchObject({
+      a: "the fundamental",
+      b: "overtones",
+      pa: "is the lowest resonant frequency",
+      pb: "are all higher resonant frequencies",
+      kind: "resonant frequencies",
+    });
+    expect(
+      readCalledPair(
+        S("The positive terminal is called the anode, whereas the negative terminal is called the cathode."),
+      ),
+    ).toMatchObject({ kind: "terminals", pa: "is the positive terminal" });
+    // No shared head: no kind, no pair.
+    expect(
+      readCalledPair(S("The first stage is called prophase, whereas the last event is called cytokinesis.")),
+    ).toBeNull();
+  });
+
   it("'A …, but B …' with parallel predicates; not a denial, a pronoun or a predicate inside the other", () => {
     expect(
       readBut(

@@ -327,7 +327,7 @@ export function readCalledPair(s: Pick<ISentence, "text" | "chunkKey">): IWideCo
     /^(?:(?:A|An|The)\s+)?([\p{L}-]+(?:\s[\p{L}-]+){0,2})\s(?:that|which)\s([^,;]{3,60}?)\s(is|are)\s+called\s+((?:an?|the)\s+)?([^,;()]{2,40}?),\s+(?:whereas|while)\s+(?:one|ones|those|the ones?)\s(?:that|which)\s([^,;]{3,60}?)\s(?:is|are)\s+called\s+((?:an?|the)\s+)?([^,;()]{2,40})\.$/u.exec(
       text,
     );
-  if (!m) return null;
+  if (!m) return readNamedPair(s, text);
   const [, genus, ra, copula, artA = "", nameA, rb, artB = "", nameB] = m;
   const a = `${artA}${nameA!.trim()}`;
   const b = `${artB}${nameB!.trim()}`;
@@ -348,6 +348,53 @@ export function readCalledPair(s: Pick<ISentence, "text" | "chunkKey">): IWideCo
     pa: ra!.trim(),
     pb: rb!.trim(),
     kind: plural ? head : pluralWord(head),
+    named: true,
+    sentence: s.text,
+    chunkKey: s.chunkKey,
+  };
+}
+
+/**
+ * "The lowest resonant frequency is called the fundamental, while all higher resonant frequencies
+ * are called overtones": two described things of one head noun, each named. The kind is the words
+ * the two descriptions end on alike ("resonant frequencies").
+ */
+function readNamedPair(s: Pick<ISentence, "text" | "chunkKey">, text: string): IWideContrast | null {
+  const m =
+    /^((?:the|an?)\s)?([\p{L}-]+(?:\s[\p{L}-]+){0,4})\s(is|are)\s+called\s+((?:an?|the)\s+)?([^,;()]{2,40}?),\s+(?:whereas|while)\s+((?:all|the|an?)\s)?([\p{L}-]+(?:\s[\p{L}-]+){0,4})\s(is|are)\s+called\s+((?:an?|the)\s+)?([^,;()]{2,40})\.$/iu.exec(
+      text,
+    );
+  if (!m) return null;
+  const [, detA = "", descA, copA, artA = "", nameA, detB = "", descB, copB, artB = "", nameB] = m;
+  if (!isNounPhrase(descA!) || !isNounPhrase(descB!) || !isNounPhrase(nameA!) || !isNounPhrase(nameB!))
+    return null;
+  if (
+    BAD_SUBJECT.test(descA!) ||
+    BAD_SUBJECT.test(descB!) ||
+    /\b(?:that|which|who|whose)\b/i.test(`${descA} ${descB}`)
+  )
+    return null;
+  const wa = descA!.toLowerCase().split(/\s+/);
+  const wb = descB!.toLowerCase().split(/\s+/);
+  const sg = (w: string) => w.replace(/ies$/, "y").replace(/([^s])s$/, "$1");
+  const tail: string[] = [];
+  while (
+    tail.length < Math.min(wa.length, wb.length) - 1 &&
+    sg(wa[wa.length - 1 - tail.length]!) === sg(wb[wb.length - 1 - tail.length]!)
+  )
+    tail.unshift(sg(wa[wa.length - 1 - tail.length]!));
+  if (tail.length === 0 || /^(?:one|ones|thing|things|part|parts|type|types|kind|kinds)$/.test(tail.at(-1)!))
+    return null;
+  const a = `${artA}${nameA!.trim()}`;
+  const b = `${artB}${nameB!.trim()}`;
+  const sa = new Set(bareWords(a));
+  if (bareWords(b).every((w) => sa.has(w))) return null;
+  return {
+    a,
+    b,
+    pa: `${copA!.toLowerCase()} ${detA.toLowerCase()}${descA}`,
+    pb: `${copB!.toLowerCase()} ${detB.toLowerCase()}${descB}`,
+    kind: pluralWord(tail.join(" ")),
     named: true,
     sentence: s.text,
     chunkKey: s.chunkKey,
