@@ -1,5 +1,9 @@
-import type { ISentence } from "@/lib/generation/offline/knowledge";
-import type { IContrast } from "@/lib/generation/offline/knowledge/contrasts";
+import type { IKnowledge, ISentence } from "@/lib/generation/offline/knowledge";
+import {
+  extractWideContrasts,
+  type IContrast,
+  type IWideContrast,
+} from "@/lib/generation/offline/knowledge/contrasts";
 import { pluralOf } from "@/lib/generation/offline/knowledge/lexicon";
 import { needsContext } from "@/lib/generation/offline/knowledge/sentences";
 import { isPluralNoun } from "@/lib/text/phrases";
@@ -129,10 +133,32 @@ const inner = (subject: string) => {
 const PRONOUN = /\b(?:it|its|they|them|their|this|these|those)\b/i;
 
 /** What the text states of each side, as a sentence ("Unlike A, B …" says only B's feature). */
-const stated = (c: IContrast) =>
-  c.unlike
-    ? `Unlike ${inner(c.a)}, ${inner(c.b)} ${stripEnd(c.pb)}.`
-    : `${capital(c.a)} ${stripEnd(c.pa)}, whereas ${inner(c.b)} ${stripEnd(c.pb)}.`;
+const stated = (c: IWideContrast) =>
+  c.scene
+    ? `In ${inner(c.a)}, ${stripEnd(c.pa)}; in ${inner(c.b)}, ${stripEnd(c.pb)}.`
+    : c.unlike
+      ? `Unlike ${inner(c.a)}, ${inner(c.b)} ${stripEnd(c.pb)}.`
+      : `${capital(c.a)} ${stripEnd(c.pa)}, whereas ${inner(c.b)} ${stripEnd(c.pb)}.`;
+
+const wideOf = new WeakMap<IKnowledge, IWideContrast[]>();
+/**
+ * The stated contrasts of the selection: "whereas / unlike" (shared with the swap claims) and the
+ * wave-14 wordings ("…, but …", "… but not in …", "… is called X, whereas one … is called Y",
+ * "In contrast, …").
+ */
+export function allContrasts(kb: IKnowledge): IWideContrast[] {
+  let hit = wideOf.get(kb);
+  if (!hit) {
+    const base: IWideContrast[] = contrastsOf(kb);
+    const known = new Set(base.map((c) => c.sentence));
+    hit = [...base, ...extractWideContrasts(kb.sentences).filter((c) => !known.has(c.sentence))];
+    wideOf.set(kb, hit);
+  }
+  return hit;
+}
+
+/** The kind two contrasted things share: their common head words, else the kind the sentence names. */
+const kindOf = (c: IWideContrast) => sharedKind(c.a, c.b, c.scene ? "is" : c.pb) ?? c.kind ?? null;
 
 /** The words that set a subject apart from the other ("xylem" in "xylem conducting cells"). */
 const ownWords = (mine: string, other: string) => {
@@ -190,17 +216,17 @@ const src = (c: IContrast) => [
 ];
 
 /** Contrasts between two things of one kind, not used by the set yet. */
-function kindred(env: IFormEnv, id: string): { c: IContrast; kind: string }[] {
-  const all = contrastsOf(env.kb);
+function kindred(env: IFormEnv, id: string): { c: IWideContrast; kind: string }[] {
+  const all = allContrasts(env.kb);
   if (all.length === 0) env.trace?.("no stated contrast (A …, whereas B …; unlike A, B …)");
-  const out: { c: IContrast; kind: string }[] = [];
+  const out: { c: IWideContrast; kind: string }[] = [];
   for (const c of all) {
     if (env.used.has(c.sentence) || env.used.has(formUseKey(id, c.sentence))) {
       env.trace?.("contrast already used in the set");
       continue;
     }
     if (PRONOUN.test(`${c.a} ${c.b}`)) continue;
-    const kind = sharedKind(c.a, c.b, c.pb);
+    const kind = kindOf(c);
     if (!kind) {
       env.trace?.("the two contrasted share no kind word (or only a broad one)");
       continue;
@@ -214,7 +240,7 @@ function kindred(env: IFormEnv, id: string): { c: IContrast; kind: string }[] {
 export const explainDifference: IForm = {
   id: "explain-difference",
   fits: (type, level) => type !== "mcq" && level === "Understand",
-  available: (kb) => contrastsOf(kb).filter((c) => sharedKind(c.a, c.b, c.pb)).length,
+  available: (kb) => allContrasts(kb).filter((c) => kindOf(c)).length,
   *build(env) {
     const long = env.slot.type === "long";
     for (const { c, kind } of kindred(env, "explain-difference")) {
@@ -230,12 +256,16 @@ export const explainDifference: IForm = {
         prompt: `${capital(inner(c.a))} and ${inner(c.b)} are both ${kind}. Explain how they differ${long ? ", and describe one further feature of one of them" : ""}.`,
         answer: `${stated(c)} ${capital(further)}.`,
         points: [
-          c.unlike
-            ? { point: `States that ${inner(c.b)} ${clip(stripEnd(c.pb), 120)}` }
-            : { point: `${capital(inner(c.a))}: ${clip(aFeature, 120)}` },
-          c.unlike
-            ? { point: `States that ${denied(inner(c.a), c.pb)}` }
-            : { point: `${capital(inner(c.b))}: ${clip(stripEnd(c.pb), 120)}` },
+          c.scene
+            ? { point: `In ${inner(c.a)}: ${clip(stripEnd(c.pa), 120)}` }
+            : c.unlike
+              ? { point: `States that ${inner(c.b)} ${clip(stripEnd(c.pb), 120)}` }
+              : { point: `${capital(inner(c.a))}: ${clip(aFeature, 120)}` },
+          c.scene
+            ? { point: `In ${inner(c.b)}: ${clip(stripEnd(c.pb), 120)}` }
+            : c.unlike
+              ? { point: `States that ${denied(inner(c.a), c.pb)}` }
+              : { point: `${capital(inner(c.b))}: ${clip(stripEnd(c.pb), 120)}` },
           {
             point: `Adds a further feature of ${inner(who)}: ${clip(lower(further), 130)}`,
             weight: long ? 2 : 1,
@@ -253,10 +283,17 @@ export const explainDifference: IForm = {
 export const judgeGeneralisation: IForm = {
   id: "judge-generalisation",
   fits: (type, level) => type !== "mcq" && level === "Evaluate",
-  available: (kb) => contrastsOf(kb).filter((c) => sharedKind(c.a, c.b, c.pb)).length,
+  available: (kb) => allContrasts(kb).filter((c) => !c.named && kindOf(c)).length,
   *build(env) {
     const long = env.slot.type === "long";
     for (const { c, kind } of kindred(env, "judge-generalisation")) {
+      // "All mirrors curve inward" from a naming sentence is a strawman, not a generalisation.
+      if (c.named) continue;
+      if (c.scene) {
+        const q = sceneClaim(env, c, kind, long);
+        if (q) yield q;
+        continue;
+      }
       // The member whose feature the student gives to all, and the counterexample the text names.
       const [holds, feature, counter] = c.unlike ? [c.b, c.pb, c.a] : [c.a, c.pa, c.b];
       if (!c.unlike && !parallel(c.pa, c.pb)) {
@@ -304,3 +341,39 @@ export const judgeGeneralisation: IForm = {
     }
   },
 };
+
+/**
+ * Evaluate, written, from a statement that holds in one setting and not its counterpart ("Kinetic
+ * energy is conserved in an elastic collision, but not in an inelastic collision"): the student
+ * gives it to every setting of the kind ("Kinetic energy is conserved in all collisions"), a
+ * common over-generalisation; judged with the counterexample setting.
+ */
+function sceneClaim(env: IFormEnv, c: IWideContrast, kind: string, long: boolean) {
+  const more = long ? furtherOn(env, c) : null;
+  if (long && !more) {
+    env.trace?.("long: no further sentence on either of the two");
+    return null;
+  }
+  const claim = `In all ${kind}, ${stripEnd(c.pa)}.`;
+  return written(env, {
+    prompt: `A student claims: “${claim}” Evaluate the claim. Is the student right? Justify your answer with a counterexample${long ? ", and say how the claim should be corrected" : ""}; marks are for the justification.`,
+    answer: `No. The claim over-generalises from ${inner(c.a)} to all ${kind}. In ${inner(c.b)}, ${stripEnd(c.pb)}, so ${inner(c.b)} is a counterexample. The correct statement is narrower: ${stripEnd(c.pa)} in ${inner(c.a)}.${more ? ` ${capital(stripEnd(more.s.text))}.` : ""}`,
+    points: [
+      { point: `Judges the claim wrong: what holds in ${inner(c.a)} is given to all ${kind}` },
+      {
+        point: `Gives the counterexample from the text: in ${inner(c.b)}, ${clip(stripEnd(c.pb), 120)}`,
+        weight: long ? 2 : 1,
+      },
+      { point: `Corrects the scope: ${clip(stripEnd(c.pa), 100)} in ${inner(c.a)}, not in all ${kind}` },
+      ...(more
+        ? [
+            {
+              point: `Supports it with a further feature from the text: ${clip(lower(stripEnd(more.s.text)), 120)}`,
+            },
+          ]
+        : []),
+    ],
+    keywords: keywords([c.a, c.b, c.pa, c.pb]),
+    sources: [...src(c), ...(more ? [{ chunkKey: more.s.chunkKey, quote: more.s.text }] : [])],
+  });
+}

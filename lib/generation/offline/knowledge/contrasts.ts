@@ -36,12 +36,21 @@ const LEXICAL = new Set(
   remain replicate reproduce require respond result secrete send show spread store stimulate surround
   synthesize synthesise take tend transcribe translate transport travel undergo use`.split(/\s+/),
 );
+/**
+ * Verbs of the physical sciences a contrast turns on ("a convex lens converges …, a concave lens
+ * diverges …"), read only by the wave-14 readers (`wide`), not by the swap claims' "whereas".
+ */
+const MOTION_VERBS = new Set(
+  `act attract bend conduct converge diverge emit flow increase decrease insulate oscillate pass point
+  propagate refract repel rise fall rotate spin vibrate`.split(/\s+/),
+);
 const MODAL = /^(?:can|cannot|may|will|must|might|could|should|would)$/i;
 
 /** The verb's base form when `w` is an inflection of a listed verb ("carries" → "carry"), else null. */
-function lexical(w: string): { lemma: string; number: TNumber } | null {
+function lexical(w: string, wide = false): { lemma: string; number: TNumber } | null {
   const x = w.toLowerCase();
-  if (LEXICAL.has(x)) return { lemma: x, number: "pl" };
+  const has = (v: string) => LEXICAL.has(v) || (wide && MOTION_VERBS.has(v));
+  if (has(x)) return { lemma: x, number: "pl" };
   const tries: [string, TNumber][] = [
     [x.replace(/ies$/, "y"), "sg"],
     [x.replace(/es$/, ""), "sg"],
@@ -50,7 +59,7 @@ function lexical(w: string): { lemma: string; number: TNumber } | null {
     [x.replace(/d$/, ""), "any"],
     [x.replace(/ied$/, "y"), "any"],
   ];
-  for (const [lemma, number] of tries) if (lemma !== x && LEXICAL.has(lemma)) return { lemma, number };
+  for (const [lemma, number] of tries) if (lemma !== x && has(lemma)) return { lemma, number };
   return null;
 }
 
@@ -82,11 +91,14 @@ const headOf = (subject: string) => {
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
 /** One clause read as subject + predicate (from its verb on), or null when it does not read so. */
-function clause(text: string): { subject: string; predicate: string; lemma: string; number: TNumber } | null {
+function clause(
+  text: string,
+  wide = false,
+): { subject: string; predicate: string; lemma: string; number: TNumber } | null {
   const ws = text.trim().split(/\s+/);
   for (let i = 1; i < Math.min(ws.length - 1, 7); i++) {
     const w = ws[i]!.replace(/[^\p{L}-]/gu, "");
-    const lex = AUX.test(w) ? null : lexical(w);
+    const lex = AUX.test(w) ? null : lexical(w, wide);
     if (!AUX.test(w) && !lex) continue;
     const subject = ws.slice(0, i).join(" ");
     const predicate = ws.slice(i).join(" ");
@@ -258,5 +270,274 @@ export function extractContrasts(sentences: readonly ISentence[]): IContrast[] {
       const c = readContrastPair(x, y);
       if (c) out.push(c);
     }
+  return out;
+}
+
+/**
+ * Wave 14: contrasts the exposition states without "whereas" — the usual wording of a physics
+ * text ("Kinetic energy is conserved in an elastic collision, but not in an inelastic collision";
+ * "A mirror that curves inward is called a concave mirror, whereas one that curves outward is
+ * called a convex mirror"; "… In contrast, B …"; "A …, but B …"). Read only for the written
+ * Understand and Evaluate forms (`forms/written-contrast.ts`), not for the swap claims.
+ */
+export interface IWideContrast extends IContrast {
+  /**
+   * The kind the sentence names for both ("mirror" in "a mirror that curves inward …"), plural:
+   * used when the two names share no head word.
+   */
+  kind?: string;
+  /** The features are what names each ("… is called a concave mirror"): no claim about a kind. */
+  named?: boolean;
+  /**
+   * `a` and `b` are two settings ("an elastic collision", "a transverse wave") and `pa` / `pb` whole
+   * clauses true in each ("kinetic energy is conserved" / "kinetic energy is not conserved").
+   */
+  scene?: boolean;
+}
+
+/** Connectives that open the second sentence of a contrast stated across two sentences. */
+const OPENER = /^(?:in contrast|by contrast|on the other hand|conversely),\s+/i;
+
+/** "A …, but B …": two subjects, two predicates of one kind (the rules of "whereas"). */
+export function readBut(s: Pick<ISentence, "text" | "chunkKey">): IWideContrast | null {
+  const text = clean(s.text);
+  const parts = text.split(/,\s+but\s+/);
+  if (parts.length !== 2 || !parts[1]!.endsWith(".") || /\.\s/.test(text.slice(0, -1))) return null;
+  const l = clause(parts[0]!, true);
+  const r = clause(parts[1]!.slice(0, -1), true);
+  if (!l || !r || !contrasting(l, r, false)) return null;
+  return {
+    a: l.subject,
+    b: r.subject,
+    pa: l.predicate,
+    pb: r.predicate,
+    sentence: s.text,
+    chunkKey: s.chunkKey,
+  };
+}
+
+/**
+ * "A curved mirror that curves inward is called a concave mirror, whereas one that curves outward
+ * is called a convex mirror": two named counterparts of one stated kind, each with the feature
+ * that names it. Only "that / which" clauses (their verb agrees with the name: "is called").
+ */
+export function readCalledPair(s: Pick<ISentence, "text" | "chunkKey">): IWideContrast | null {
+  const text = clean(s.text);
+  const m =
+    /^(?:(?:A|An|The)\s+)?([\p{L}-]+(?:\s[\p{L}-]+){0,2})\s(?:that|which)\s([^,;]{3,60}?)\s(is|are)\s+called\s+((?:an?|the)\s+)?([^,;()]{2,40}?),\s+(?:whereas|while)\s+(?:one|ones|those|the ones?)\s(?:that|which)\s([^,;]{3,60}?)\s(?:is|are)\s+called\s+((?:an?|the)\s+)?([^,;()]{2,40})\.$/u.exec(
+      text,
+    );
+  if (!m) return readNamedPair(s, text);
+  const [, genus, ra, copula, artA = "", nameA, rb, artB = "", nameB] = m;
+  const a = `${artA}${nameA!.trim()}`;
+  const b = `${artB}${nameB!.trim()}`;
+  if (BAD_SUBJECT.test(genus!) || !isNounPhrase(genus!) || !isNounPhrase(nameA!) || !isNounPhrase(nameB!))
+    return null;
+  // The relative clause must open with a verb of its own ("curves inward"; not "is called …").
+  const va = ra!.split(/\s+/)[0]!;
+  const vb = rb!.split(/\s+/)[0]!;
+  if (/^(?:is|are|called|named)$/i.test(va) || /^(?:is|are|called|named)$/i.test(vb)) return null;
+  if (BAD_COMPLEMENT.test(ra!) || BAD_COMPLEMENT.test(rb!)) return null;
+  const sa = new Set(bareWords(a));
+  if (bareWords(b).every((w) => sa.has(w))) return null;
+  const plural = copula === "are";
+  const head = genus!.trim().toLowerCase();
+  return {
+    a,
+    b,
+    pa: ra!.trim(),
+    pb: rb!.trim(),
+    kind: plural ? head : pluralWord(head),
+    named: true,
+    sentence: s.text,
+    chunkKey: s.chunkKey,
+  };
+}
+
+/**
+ * "The lowest resonant frequency is called the fundamental, while all higher resonant frequencies
+ * are called overtones": two described things of one head noun, each named. The kind is the words
+ * the two descriptions end on alike ("resonant frequencies").
+ */
+function readNamedPair(s: Pick<ISentence, "text" | "chunkKey">, text: string): IWideContrast | null {
+  const m =
+    /^((?:the|an?)\s)?([\p{L}-]+(?:\s[\p{L}-]+){0,4})\s(is|are)\s+called\s+((?:an?|the)\s+)?([^,;()]{2,40}?),\s+(?:whereas|while)\s+((?:all|the|an?)\s)?([\p{L}-]+(?:\s[\p{L}-]+){0,4})\s(is|are)\s+called\s+((?:an?|the)\s+)?([^,;()]{2,40})\.$/iu.exec(
+      text,
+    );
+  if (!m) return null;
+  const [, detA = "", descA, copA, artA = "", nameA, detB = "", descB, copB, artB = "", nameB] = m;
+  if (!isNounPhrase(descA!) || !isNounPhrase(descB!) || !isNounPhrase(nameA!) || !isNounPhrase(nameB!))
+    return null;
+  if (
+    BAD_SUBJECT.test(descA!) ||
+    BAD_SUBJECT.test(descB!) ||
+    /\b(?:that|which|who|whose)\b/i.test(`${descA} ${descB}`)
+  )
+    return null;
+  const wa = descA!.toLowerCase().split(/\s+/);
+  const wb = descB!.toLowerCase().split(/\s+/);
+  const sg = (w: string) => w.replace(/ies$/, "y").replace(/([^s])s$/, "$1");
+  const tail: string[] = [];
+  while (
+    tail.length < Math.min(wa.length, wb.length) - 1 &&
+    sg(wa[wa.length - 1 - tail.length]!) === sg(wb[wb.length - 1 - tail.length]!)
+  )
+    tail.unshift(sg(wa[wa.length - 1 - tail.length]!));
+  if (tail.length === 0 || /^(?:one|ones|thing|things|part|parts|type|types|kind|kinds)$/.test(tail.at(-1)!))
+    return null;
+  const a = `${artA}${nameA!.trim()}`;
+  const b = `${artB}${nameB!.trim()}`;
+  const sa = new Set(bareWords(a));
+  if (bareWords(b).every((w) => sa.has(w))) return null;
+  return {
+    a,
+    b,
+    pa: `${copA!.toLowerCase()} ${detA.toLowerCase()}${descA}`,
+    pb: `${copB!.toLowerCase()} ${detB.toLowerCase()}${descB}`,
+    kind: pluralWord(tail.join(" ")),
+    named: true,
+    sentence: s.text,
+    chunkKey: s.chunkKey,
+  };
+}
+
+/** A regular plural of a phrase's last word ("curved mirror" → "curved mirrors"). */
+const pluralWord = (phrase: string) =>
+  phrase.replace(/([^\s]+)$/, (w) =>
+    /(?:s|x|z|ch|sh)$/.test(w) ? `${w}es` : /[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`,
+  );
+
+/**
+ * "Kinetic energy is conserved in an elastic collision, but not in an inelastic collision": a
+ * statement that holds in one setting and not in its counterpart of one kind.
+ */
+export function readScene(s: Pick<ISentence, "text" | "chunkKey">): IWideContrast | null {
+  const text = clean(s.text);
+  const m =
+    /^([^,;]{3,60}?)\s+in\s+((?:an?|the)\s+[^,;()]{3,40}?),?\s+but\s+not\s+in\s+((?:an?|the)\s+[^,;()]{3,40})\.$/iu.exec(
+      text,
+    );
+  if (!m) return null;
+  const statement = m[1]!.trim();
+  // A bare "subject verb" ("Current flows") is read with a placeholder complement, then cut back.
+  const read = clause(`${statement} …`, true);
+  const c = read && { ...read, predicate: read.predicate.replace(/\s…$/, "") };
+  if (!c || /\bnot\b/i.test(statement) || MODAL.test(c.lemma)) return null;
+  // The denial: "S is not P" after a copula; "S does / do not V …" after a listed verb in the present.
+  const aux = /^(is|are|was|were)\s+(.+)$/i.exec(c.predicate);
+  const rest = c.predicate.split(/\s+/).slice(1).join(" ");
+  const denial = aux
+    ? `${aux[1]} not ${aux[2]}`
+    : c.number === "sg" && !AUX.test(c.lemma)
+      ? `does not ${c.lemma} ${rest}`
+      : c.number === "pl" && !AUX.test(c.lemma)
+        ? `do not ${c.lemma} ${rest}`
+        : null;
+  if (!denial) return null;
+  const a = m[2]!.trim();
+  const b = m[3]!.trim();
+  if (!settings(a, b)) return null;
+  const subject = lowerFirst(c.subject);
+  return {
+    a,
+    b,
+    pa: `${subject} ${c.predicate}`,
+    pb: `${subject} ${denial.trim()}`,
+    scene: true,
+    sentence: s.text,
+    chunkKey: s.chunkKey,
+  };
+}
+
+/**
+ * "A …. In contrast, B …": two sentences in a row, the second opening with a contrast connective,
+ * each one subject-predicate clause of one kind (the rules of "whereas": the connective states the
+ * contrast).
+ */
+export function readOpenerPair(
+  x: Pick<ISentence, "text" | "chunkKey">,
+  y: Pick<ISentence, "text" | "chunkKey">,
+): IWideContrast | null {
+  const tx = clean(x.text);
+  if (!OPENER.test(y.text.trim())) return null;
+  const ty = clean(y.text.trim().replace(OPENER, ""));
+  if (!tx.endsWith(".") || !ty.endsWith(".") || /[,;]/.test(tx) || /[,;]/.test(ty)) return null;
+  const l = clause(tx.slice(0, -1), true);
+  const r = clause(ty.slice(0, -1), true);
+  if (!l || !r || !contrasting(l, r, false)) return null;
+  return {
+    a: l.subject,
+    b: r.subject,
+    pa: l.predicate,
+    pb: r.predicate,
+    sentence: x.text,
+    second: y.text,
+    chunkKey: x.chunkKey,
+  };
+}
+
+/**
+ * "In a transverse wave, the disturbance is perpendicular to …" / "In contrast, in a longitudinal
+ * wave, the disturbance is parallel to …": one subject, stated of two settings with the same verb
+ * and a different complement.
+ */
+export function readScenePair(
+  x: Pick<ISentence, "text" | "chunkKey">,
+  y: Pick<ISentence, "text" | "chunkKey">,
+): IWideContrast | null {
+  if (!OPENER.test(y.text.trim())) return null;
+  const IN = /^In\s+((?:an?|the)\s+[^,;()]{3,40}),\s+([^,;]{8,120})\.$/iu;
+  const mx = IN.exec(clean(x.text));
+  const my = IN.exec(clean(y.text.trim().replace(OPENER, "")));
+  if (!mx || !my) return null;
+  const l = clause(mx[2]!, true);
+  const r = clause(my[2]!, true);
+  if (!l || !r || l.subject.toLowerCase() !== r.subject.toLowerCase() || l.lemma !== r.lemma) return null;
+  const pa = stemsOf(l.predicate);
+  const pb = stemsOf(r.predicate);
+  if ([...pa].every((w) => pb.has(w)) || [...pb].every((w) => pa.has(w))) return null;
+  if (MODAL.test(l.lemma) || /\bnot\b/i.test(`${l.predicate} ${r.predicate}`)) return null;
+  const a = mx[1]!.trim();
+  const b = my[1]!.trim();
+  if (!settings(a, b)) return null;
+  return {
+    a,
+    b,
+    pa: `${lowerFirst(l.subject)} ${l.predicate}`,
+    pb: `${lowerFirst(r.subject)} ${r.predicate}`,
+    scene: true,
+    sentence: x.text,
+    second: y.text,
+    chunkKey: x.chunkKey,
+  };
+}
+
+const lowerFirst = (s: string) => (/^\p{Lu}\p{Ll}/u.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
+
+/** Two settings that are noun phrases, neither inside the other ("an elastic / inelastic collision"). */
+function settings(a: string, b: string): boolean {
+  if (!isNounPhrase(a.replace(/^(?:an?|the)\s+/i, "")) || !isNounPhrase(b.replace(/^(?:an?|the)\s+/i, "")))
+    return false;
+  const sa = new Set(bareWords(a));
+  const sb = new Set(bareWords(b));
+  return ![...sa].every((x) => sb.has(x)) && ![...sb].every((x) => sa.has(x));
+}
+
+/** The contrasts of the new wordings among the lesson's sentences (none that `extractContrasts` reads). */
+export function extractWideContrasts(sentences: readonly ISentence[]): IWideContrast[] {
+  const out: IWideContrast[] = [];
+  const lesson = sentences.filter((s) => !s.sideBox);
+  for (const s of lesson) {
+    if (!s.standalone) continue;
+    const c = readScene(s) ?? readCalledPair(s) ?? readBut(s);
+    if (c) out.push(c);
+  }
+  for (let i = 0; i + 1 < lesson.length; i++) {
+    const x = lesson[i]!;
+    const y = lesson[i + 1]!;
+    if (!x.standalone || x.chunkKey !== y.chunkKey || x.heading !== y.heading) continue;
+    const c = readOpenerPair(x, y) ?? readScenePair(x, y);
+    if (c) out.push(c);
+  }
   return out;
 }
