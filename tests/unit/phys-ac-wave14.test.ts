@@ -3,8 +3,9 @@ import { createGateContext, gateQuestion } from "@/lib/generation/gate";
 import { equationPlans } from "@/lib/generation/offline/forms/higher-equation-plan";
 import { createOfflineGenerator } from "@/lib/generation/offline/generator";
 import { extractEquations, type IEquation, isProperty } from "@/lib/generation/offline/knowledge/equations";
+import { extractCausal } from "@/lib/generation/offline/knowledge/relations";
 import { formSlot } from "../support/form-slots";
-import { testChunk } from "../support/sentence";
+import { testChunk, testSentence } from "../support/sentence";
 
 /** Wave 14 (issue 25): Physics Apply, Analyze and Create from the equations the lessons state. */
 
@@ -142,5 +143,33 @@ describe("school practicals for more stated equations (Create)", () => {
         "11.2 Density",
       ),
     ).toContain("volume → mass (use the same liquid, at the same temperature)");
+  });
+});
+
+describe("causes stated with a short clause or an opener (Analyze)", () => {
+  const causal = (text: string) => extractCausal([testSentence(text)]).map((c) => [c.cause, c.effect]);
+  it("reads a short 'X is Y' half (OpenStax Physics 8.3, 3.2)", () => {
+    expect(
+      causal(
+        "Because momentum is conserved, the components of momentum along the x- and y-axes will also be conserved.",
+      ),
+    ).toEqual([
+      ["momentum is conserved", "the components of momentum along the x- and y-axes will also be conserved"],
+    ]);
+    expect(
+      causal(
+        "In many cases, acceleration is not uniform because the force acting on the accelerating object is not constant over time.",
+      ),
+    ).toEqual([
+      [
+        "the force acting on the accelerating object is not constant over time",
+        "In many cases, acceleration is not uniform",
+      ],
+    ]);
+  });
+  it("never reads a pronoun, a dangling article or a fragment as a short half", () => {
+    expect(causal("Because it is charged, the sphere is repelled by the rod.")).toEqual([]);
+    expect(causal("Energy is the because heat flows from hot to cold objects in contact.")).toEqual([]);
+    expect(causal("This is true because the total momentum of an isolated system is constant.")).toEqual([]);
   });
 });

@@ -111,7 +111,7 @@ function roleOf(q: IQuantity, eq?: IEquation): IRole | null {
     if (q.name === "frequency") return { set: "with a signal generator (read off its display)" };
     if (q.name === "wavelength")
       return {
-        read: "a metre rule (the length of ten whole waves divided by ten, or twice the distance between neighbouring nodes of a stationary wave)",
+        read: "a metre rule (the length of ten whole waves, divided by ten)",
       };
     if (/^(?:wave )?(?:speed|velocity)$/.test(q.name))
       return { hold: "use the same medium under the same conditions, so the wave speed stays the same" };
