@@ -3,6 +3,7 @@ import {
   FIXED,
   type IEquation,
   type IQuantity,
+  isProperty,
   isWaveSpeedLaw,
   quantitiesOf,
 } from "@/lib/generation/offline/knowledge/equations";
@@ -397,6 +398,9 @@ function dependences(eq: IEquation): IDependence[] {
     for (const input of all) {
       if (output === input || isGravity(input) || isGravity(output)) continue;
       if (wave && /\b(?:speed|velocity)\b/.test(`${output.name} ${input.name}`)) continue;
+      // "if the charge is doubled, the capacitance doubles" (wave 14 development reading): a
+      // property of the object does not follow the other quantities of its defining ratio.
+      if (isProperty(output)) continue;
       const e = exponentOf(eq, output, input);
       if (![1, -1, 2, -2].includes(e)) continue;
       out.push({ output, input, exponent: e, others: all.filter((q) => q !== output && q !== input) });

@@ -77,9 +77,46 @@ const ROLES: readonly [RegExp, IRole][] = [
   ],
   [/^(?:period|time)$/, { read: "a stopwatch (timing several swings or repeats)" }],
   [/^(?:extension|length)$/, { set: "by using lengths measured with a metre rule", read: "a metre rule" }],
+  // Wave 14: the density practical (mass against volume of one liquid) …
+  [/^density$/, { hold: "use the same liquid, at the same temperature" }],
+  [
+    /^volume$/,
+    {
+      set: "by pouring different volumes of the liquid into a measuring cylinder",
+      read: "a measuring cylinder",
+    },
+  ],
 ];
 
-function roleOf(q: IQuantity): IRole | null {
+/**
+ * Roles a quantity has only in one law (wave 14): in v = fλ the frequency is set on a signal
+ * generator, the wavelength read with a metre rule across several waves, and the medium holds the
+ * speed; in Hooke's law (k = F/x) the "position" or "displacement" of the spring's end is its
+ * extension, read with a metre rule.
+ */
+const isWaveLaw = (eq: IEquation) => {
+  const names = quantitiesOf(eq).map((q) => q.name);
+  return (
+    names.some((n) => /^(?:wave )?(?:speed|velocity)$/.test(n)) &&
+    names.includes("wavelength") &&
+    names.includes("frequency")
+  );
+};
+const isSpringLaw = (eq: IEquation) =>
+  quantitiesOf(eq).some((q) => /^(?:spring|force) constant$/.test(q.name));
+const SPRING_END = /^(?:position|displacement|deformation)$/;
+
+function roleOf(q: IQuantity, eq?: IEquation): IRole | null {
+  if (eq && isWaveLaw(eq)) {
+    if (q.name === "frequency") return { set: "with a signal generator (read off its display)" };
+    if (q.name === "wavelength")
+      return {
+        read: "a metre rule (the length of ten whole waves, divided by ten)",
+      };
+    if (/^(?:wave )?(?:speed|velocity)$/.test(q.name))
+      return { hold: "use the same medium under the same conditions, so the wave speed stays the same" };
+  }
+  if (eq && isSpringLaw(eq) && SPRING_END.test(q.name)) return ROLES.find(([re]) => re.test("extension"))![1];
   return ROLES.find(([re]) => re.test(q.name))?.[1] ?? null;
 }
 
@@ -105,13 +142,13 @@ export function equationPlans(eq: IEquation, why?: (step: string) => void): IEqu
   for (const input of all)
     for (const output of all) {
       if (input === output) continue;
-      const rin = roleOf(input);
-      const rout = roleOf(output);
+      const rin = roleOf(input, eq);
+      const rout = roleOf(output, eq);
       if (!rin?.set || !rout?.read) continue;
       const e = exponentOf(eq, output, input);
       if (![1, -1, 2].includes(e)) continue;
       const others = all.filter((q) => q !== input && q !== output);
-      const holds = others.map((q) => roleOf(q)?.hold);
+      const holds = others.map((q) => roleOf(q, eq)?.hold);
       if (holds.some((h) => !h)) {
         why?.("equation plan: a quantity of the equation cannot be held the same in a school lab");
         continue;
@@ -137,13 +174,23 @@ export function equationPlans(eq: IEquation, why?: (step: string) => void): IEqu
   return out;
 }
 
-/** A quantity's name as a plan says it ("friction" is read as the force of friction). */
-const label = (q: IQuantity) => (q.name === "friction" ? "force of friction" : q.name);
+/**
+ * A quantity's name as a plan says it ("friction" is read as the force of friction; the spring's
+ * "position" in Hooke's law is its extension).
+ */
+const label = (q: IQuantity, eq?: IEquation) =>
+  q.name === "friction"
+    ? "force of friction"
+    : eq && isSpringLaw(eq) && SPRING_END.test(q.name)
+      ? "extension"
+      : eq && isWaveLaw(eq) && /^(?:speed|velocity)$/.test(q.name)
+        ? "wave speed"
+        : q.name;
 
 /** The graph that shows the proportionality, and what it looks like. */
 function graphOf(p: IEquationPlan): { plot: string; shape: string; relation: string } {
-  const y = label(p.output);
-  const x = label(p.input);
+  const y = label(p.output, p.eq);
+  const x = label(p.input, p.eq);
   if (p.exponent === 1)
     return {
       plot: `${y} against ${x}`,
@@ -186,12 +233,12 @@ export const equationPlan: IForm = {
         if (seen.has(id)) continue;
         seen.add(id);
         const g = graphOf(p);
-        const x = label(p.input);
-        const y = label(p.output);
+        const x = label(p.input, p.eq);
+        const y = label(p.output, p.eq);
         const long = env.slot.type === "long";
         const holds = p.holds.join("; ");
         const q = written(env, {
-          prompt: `The ${label(p.eq.subject)} is given by ${show(p.eq.text)}. Plan an experiment to test how the ${y} depends on the ${x}: say what you would change and how, what you would measure and with what, what you would keep the same, and what graph you would plot to test the equation.`,
+          prompt: `The ${label(p.eq.subject, p.eq)} is given by ${show(p.eq.text)}. Plan an experiment to test how the ${y} depends on the ${x}: say what you would change and how, what you would measure and with what, what you would keep the same, and what graph you would plot to test the equation.`,
           answer: `Change the ${x} ${p.setBy}, over at least five values (independent variable). Measure the ${y} with ${p.readWith} at each value, and repeat (dependent variable). Control variables: ${holds}. Plot a graph of ${g.plot}: the equation is supported if it is ${g.shape}, as ${g.relation}.`,
           points: [
             { point: `Changes the ${x} over a range of values, ${p.setBy} (independent variable)` },

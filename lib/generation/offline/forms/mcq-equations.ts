@@ -2,6 +2,7 @@ import {
   FIXED,
   type IEquation,
   type IQuantity,
+  isProperty,
   isWaveSpeedLaw,
 } from "@/lib/generation/offline/knowledge/equations";
 import { formatSig } from "@/lib/generation/offline/knowledge/numeric/format";
@@ -223,6 +224,12 @@ export const equationScaling: IForm = {
       // contradicts the passage (round 13 readers rejected "frequency doubled, wavelength tripled").
       if (isWaveSpeedLaw(eq)) {
         env.trace?.("a wave's speed is set by its medium, not by its frequency and wavelength");
+        continue;
+      }
+      // "k = F/x: the force doubled and the position halved; how does the force constant compare?"
+      // (wave 14): a property of the object does not follow the quantities of its defining ratio.
+      if (isProperty(eq.subject)) {
+        env.trace?.("the subject is a property of the object (capacitance, force constant, density …)");
         continue;
       }
       const varied = eq.factors.filter((f) => !isGiven(f));

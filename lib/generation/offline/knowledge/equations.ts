@@ -141,6 +141,11 @@ const STANDARD: Record<string, readonly string[]> = {
   ω: ["angular speed", "angular velocity"],
   v_w: ["wave speed", "speed of the wave"],
   c: ["specific heat", "specific heat capacity"],
+  // Wave 14: symbols the passages name only in a heading or an earlier sentence ("Capacitance …
+  // C = Q/V", "an emf ε … I = ε/R"). Not n (index of refraction): n = c/v with a chosen speed gave
+  // indices of 10⁷ on development sets.
+  C: ["capacitance"],
+  ε: ["emf"],
   U_E: ["electric potential energy"],
   Δd: ["displacement"],
 };
@@ -150,7 +155,7 @@ const SYMBOL = `[A-Za-z${GREEK}](?:_(?:\\([^()]{1,12}\\)|[A-Za-z]{1,5}|\\d))?`;
 /** One factor: an optional Δ, a symbol, an optional integer power. */
 const FACTOR_RE = new RegExp(`^(Δ?${SYMBOL})(?:\\^(?:\\((\\d)\\)|(\\d)))?`, "u");
 /** "= RHS": a product/quotient of symbols with no spaces, up to a space or punctuation. */
-const EQUALS_RHS = `\\s?=\\s?([0-9A-Za-z${GREEK}_^()/⋅·×]{1,24})(?=[\\s,.;)]|$)`;
+const EQUALS_RHS = `\\s?=\\s?([0-9½A-Za-z${GREEK}_^()/⋅·×]{1,24})(?=[\\s,.;)]|$)`;
 /** "SYM = RHS". */
 const EQUATION_RE = new RegExp(`(?:^|[\\s(])(Δ?${SYMBOL})${EQUALS_RHS}`, "gmu");
 /** The next link of a chain of equalities right after an equation ("… = mg"). */
@@ -178,8 +183,16 @@ export function parseLaw(
 ): { factors: { symbol: string; power: number }[]; coefficient: number } | null {
   // "m(v^2)/r": a powered factor in brackets inside a product is that factor.
   rhs = rhs.replace(/(?<=[A-Za-z\u0370-\u03ff_])\((Δ?[A-Za-z\u0370-\u03ff](?:_\w+)?\^\d)\)/gu, "$1");
-  const lead = /^(\d+)(?=[A-Za-zΔ(])/.exec(rhs);
-  const coefficient = lead ? Number(lead[1]) : 1;
+  // "2d/(t^2)": a whole number in front; "1/2mv^2", "½CV^2" (wave 14): a half or another simple
+  // fraction in front (kinetic energy, a capacitor's energy), read before the quotient is split.
+  const lead = /^(?:(\d)\/(\d)|(½)|(\d+))(?=[A-Za-zΔ(])/u.exec(rhs);
+  const coefficient = !lead
+    ? 1
+    : lead[1]
+      ? Number(lead[1]) / Number(lead[2])
+      : lead[3]
+        ? 0.5
+        : Number(lead[4]);
   const body = lead ? rhs.slice(lead[0].length) : rhs;
   const parts = splitTopLevel(body, "/");
   if (!parts || parts.length > 2) return null;
@@ -242,7 +255,7 @@ export function quantityName(phrase: string): string | null {
 }
 
 /** The name the text gives a symbol ("where μ is the coefficient of friction", "mass m", "weight (W)"). */
-export function nameOf(symbol: string, text: string): string | null {
+export function nameOf(symbol: string, text: string, standardNames = true): string | null {
   const s = escapeRegExp(symbol);
   const patterns = [
     // "v is the speed", never "v is proportional to the distance r".
@@ -266,7 +279,7 @@ export function nameOf(symbol: string, text: string): string | null {
     const name = quantityName(phrase.replace(STOP, "").trim());
     if (name) return name;
   }
-  const standard = STANDARD[symbol];
+  const standard = standardNames ? STANDARD[symbol] : undefined;
   if (standard) {
     const lower = text.toLowerCase();
     const used = standard.filter((n) => new RegExp(`\\b${escapeRegExp(n)}\\b`).test(lower));
@@ -308,6 +321,17 @@ export function exponentOf(
 }
 
 /**
+ * A property of the object or material (wave 14): changing the other quantities of its defining
+ * ratio does not change it ("C = Q/V": doubling the charge doubles the voltage, not the
+ * capacitance; "k = F/x", "R = V/I", "ρ = m/V"). It can be set by choosing another object, and is
+ * held by keeping the same one, but it is never the quantity that follows.
+ */
+export const isProperty = (q: Pick<IQuantity, "name">) =>
+  /^(?:capacitance|resistance|resistivity|(?:spring|force) constant|density|specific heat(?: capacity)?|latent heat|index of refraction|coefficient of (?:\w+ )?friction)$/.test(
+    q.name,
+  );
+
+/**
  * "v = fλ": a wave's speed in terms of its frequency and wavelength. The medium sets the speed, so
  * no question changes it through f and λ (round 13 readers).
  */
@@ -325,6 +349,11 @@ export function extractEquations(
     why?.(`${step} (${text})`);
   };
   const texts = chunks.map((c) => questionWorthyText(c, EQUATION_ZONES));
+  // The lesson's own text, without its worked examples (wave 14): an equation only a worked
+  // example states is kept when the lesson names its subject ("the definition of capacitance:
+  // C = Q/V" inside an Ohm's-law example is another lesson's law).
+  const lessons = chunks.map((c) => questionWorthyText(c, QUESTION_WORTHY_ZONES).toLowerCase());
+  const lesson = lessons.join("\n\n");
   for (const [i, chunk] of chunks.entries()) {
     const text = texts[i]!;
     const others = texts.filter((_, j) => j !== i).join("\n\n");
@@ -382,6 +411,20 @@ export function extractEquations(
       }
       if (!dimsAgree(subject, factors)) {
         drop(shown, `units disagree (${[subject.name, ...factors.map((f) => f.name)].join(", ")})`);
+        continue;
+      }
+      // A symbol named only by the standard table, in an equation only a worked example states,
+      // must be a quantity the lesson itself names (by its head word).
+      const guessed = [subject, ...factors].find(
+        (q) =>
+          !FIXED[q.symbol] &&
+          !nameOf(q.symbol, text, false) &&
+          !(others && nameOf(q.symbol, others, false)) &&
+          // Its head word: "temperature change" is named by "a change in its temperature".
+          !new RegExp(`\\b${escapeRegExp(q.name.split(" ").pop()!)}\\b`).test(lesson),
+      );
+      if (guessed && !lessons[i]!.includes(m[0].trim().toLowerCase())) {
+        drop(shown, `only a worked example states it, and the lesson does not name the ${guessed.name}`);
         continue;
       }
       seen.add(key);

@@ -478,6 +478,32 @@ export function isFullClause(clause: string): boolean {
   );
 }
 
+/** Openers that say when or how often a clause holds, not what it states (wave 14). */
+const CLAUSE_OPENER =
+  /^(?:in (?:many|most|some|all) (?:cases|situations|materials|circuits)|in general|in practice|in everyday life|generally|usually|normally|typically),\s+/i;
+
+/**
+ * A short clause a "because" sentence gives as its cause or its effect (wave 14, OpenStax Physics
+ * 3.2, 8.3, 18.2): "momentum is conserved", "the force is repulsive", "acceleration is not
+ * uniform" — a noun subject, a form of "be" and one complement word; fewer words than
+ * `isFullClause` asks of a sentence of its own.
+ */
+function isShortClause(clause: string): boolean {
+  const t = clause.trim();
+  const words = t.split(/\s+/);
+  if (words.length < 3 || words.length > 5 || ANAPHORA.test(t) || contentWords(t).length < 2) return false;
+  const m = /^((?:the |a |an )?[\p{L}-]+(?: [\p{L}-]+)?) (?:is|are|was|were)(?: not)? ([\p{L}-]+)$/iu.exec(t);
+  if (!m || /^(?:the|a|an|of|to|in|on|at|by|for|that|which|this|also|very|more|less|so)$/i.test(m[2]!))
+    return false;
+  return nlp(m[1]!).has("#Noun") && !nlp(m[1]!).has("#Pronoun");
+}
+
+/** A cause or effect half: a sentence of its own, or a short "X is Y" clause, after its opener. */
+const causeHalf = (clause: string) => {
+  const t = clause.trim().replace(CLAUSE_OPENER, "");
+  return isFullClause(t) || isShortClause(t);
+};
+
 /** A noun phrase (the subject of "… is responsible for X") is not a clause; keep clauses only. */
 const CONSEQUENCE =
   /^(?:therefore|thus|as a result|consequently|for this reason|because of this|hence|as a consequence),\s+(.{15,})$/i;
@@ -507,9 +533,10 @@ export function extractCausal(sentences: readonly ISentence[]): ICausal[] {
     if (!s.standalone || s.sideBox) continue;
     const text = s.text.replace(/[.!]$/, "");
     const push = (cause: string, effect: string) => {
+      // An opener ("In many cases, …") stays in the half it qualifies; the half is judged without it.
       const c = cause.trim().replace(/^(?:and|but)\s+/i, "");
       const e = effect.trim();
-      if (isFullClause(c) && isFullClause(e))
+      if (causeHalf(c) && causeHalf(e))
         out.push({
           kind: "causal",
           cause: c,
