@@ -24,8 +24,10 @@ import {
   type IForm,
   type IFormEnv,
   keywords,
+  kindOfOther,
   lower,
   mcq,
+  notATerm,
   sentence,
   stripEnd,
   written,
@@ -136,6 +138,7 @@ function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
   const chapter = conceptDistractors(env, { ...t, name: t.term }, prompt, 3, {
     samePlurality: true,
     atLeast: 0,
+    definition: def,
   });
   // A key that is a school quantity takes only quantities of other dimensions from the chapter
   // ("kinematic equation", "unavailability" are no options for acceleration or entropy).
@@ -288,9 +291,9 @@ export function kindOptions(
       continue;
     const name = c.source === "heading" ? lowerHeading(c.name) : c.name;
     const k = termKey(name);
-    if (!k || used.has(k) || name.split(" ").length > 4 || /\d/.test(name)) continue;
+    if (!k || used.has(k) || name.split(" ").length > 4 || /\d/.test(name) || notATerm(name)) continue;
     if (sameConcept(name, key) || t.aliases.some((a) => sameConcept(a, name))) continue;
-    if (narrower(name, key) || narrower(key, name)) continue;
+    if (narrower(name, key) || narrower(key, name) || kindOfOther(name, key)) continue;
     // "clusters of sporangia called sori": the text gives it the key's own name as its kind.
     if (c.genus && t.head.length >= 4 && c.genus.slice(0, 6) === t.head.slice(0, 6)) continue;
     const kind = sharedKind(key, name);
