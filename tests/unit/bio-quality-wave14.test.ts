@@ -8,7 +8,7 @@ import {
   mulberry32,
   notATerm,
 } from "@/lib/generation/offline/forms/common";
-import { definitionMcq } from "@/lib/generation/offline/forms/recall";
+import { definitionMcq, definitionPrompt } from "@/lib/generation/offline/forms/recall";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import { linkConcepts, termKey } from "@/lib/generation/offline/knowledge/lexicon";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
@@ -215,5 +215,31 @@ describe("describedAlike: another option's own description also meets the defini
         "openings",
       ),
     ).toBe(true);
+  });
+});
+
+describe("definitionPrompt: definition stems that do not read (a hedge, a plural term after 'a …')", () => {
+  it("asks 'What is the term for a stored form of energy?', never 'A stored form … are called' (OpenStax Biology 3.3)", () => {
+    expect(definitionPrompt("a stored form of energy", true, true, 0)).toBe(
+      "What is the term for a stored form of energy?",
+    );
+    expect(definitionPrompt("a stored form of energy", true, false, 0)).toBeNull();
+    expect(definitionPrompt("a class of macromolecules that are nonpolar", true, true, 0)).toMatch(
+      /^What is the term for/,
+    );
+    expect(definitionPrompt("the building blocks of proteins", true, true, 0)).toBe(
+      "The building blocks of proteins are called ________.",
+    );
+    // OpenStax Physics 7.7: a singular term keeps the cloze.
+    expect(definitionPrompt("the rate at which work is done", false, true, 0)).toBe(
+      "The rate at which work is done is called ________.",
+    );
+  });
+  it("no stem opening with a hedge (OpenStax Biology 28.3 'The nemerteans are probably simple eucoelomates'; NCERT-style)", () => {
+    expect(definitionPrompt("probably simple eucoelomates", true, false, 0)).toBeNull();
+    expect(definitionPrompt("usually a complex tissue", false, false, 0)).toBeNull();
+    expect(definitionPrompt("a complex tissue", false, true, 1)).toBe(
+      "What is the term for a complex tissue?",
+    );
   });
 });

@@ -123,6 +123,29 @@ function claimNotKind(t: ITerm): boolean {
   return singular(word) === t.genus && word === t.genus && !/s$/.test(word);
 }
 
+/**
+ * A definition that opens with a hedge ("Probably simple eucoelomates", "Usually …") states a
+ * guess or a tendency, not what the term is (development Biology 28.3: "Probably simple
+ * eucoelomates are called ________").
+ */
+const HEDGED =
+  /^(?:probably|possibly|perhaps|likely|usually|often|generally|mostly|typically|sometimes|apparently|presumably)\b/i;
+
+/**
+ * The stem of a definition item: "… is/are called ________." or "What is the term for …?". None for
+ * a hedged definition; a plural term after a singular indefinite definition ("A stored form of
+ * energy are called ________", development Biology 3.3) is asked as "What is the term for …?",
+ * which agrees, or not at all when the definition is no noun phrase.
+ */
+export function definitionPrompt(def: string, plural: boolean, np: boolean, variant: number): string | null {
+  if (HEDGED.test(def)) return null;
+  const disagrees = plural && /^an?\s/i.test(def);
+  if (disagrees && !np) return null;
+  return (variant % 2 === 0 || !np) && !disagrees
+    ? `${capital(def)} ${plural ? "are" : "is"} called ________.`
+    : `What is the term for ${lower(def)}?`;
+}
+
 function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
   const def = stripEnd(t.definition);
   // "the rate of change of velocity": the part-of-speech reader takes "rate" for a verb, but the
@@ -131,10 +154,8 @@ function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
   // let through definitions whose chapter options were of another kind or also fitted (round 13).
   const np = nominal(def) || (!!quantityKey(t) && genusFirst(def, t.genus));
   if ((!np && !t.plural) || !clozeable(def) || claimNotKind(t)) return null;
-  const prompt =
-    variant % 2 === 0 || !np
-      ? `${capital(def)} ${be(t)} called ________.`
-      : `What is the term for ${lower(def)}?`;
+  const prompt = definitionPrompt(def, t.plural, np, variant);
+  if (!prompt) return null;
   const chapter = conceptDistractors(env, { ...t, name: t.term }, prompt, 3, {
     samePlurality: true,
     atLeast: 0,
