@@ -8,7 +8,8 @@ import {
   mulberry32,
   notATerm,
 } from "@/lib/generation/offline/forms/common";
-import { definitionMcq, definitionPrompt } from "@/lib/generation/offline/forms/recall";
+import { definitionMcq, definitionPrompt, groupByTrait } from "@/lib/generation/offline/forms/recall";
+import { fragmentReason } from "@/lib/generation/offline/forms/statements";
 import { buildKnowledge } from "@/lib/generation/offline/knowledge";
 import { linkConcepts, termKey } from "@/lib/generation/offline/knowledge/lexicon";
 import type { IContextChunk, TQuestion } from "@/types/generation.types";
@@ -241,5 +242,35 @@ describe("definitionPrompt: definition stems that do not read (a hedge, a plural
     expect(definitionPrompt("a complex tissue", false, true, 1)).toBe(
       "What is the term for a complex tissue?",
     );
+  });
+});
+
+describe("groupByTrait: no definition item for a group of organisms named by a trait it has", () => {
+  it("refuses 'Animals with three tissue layers' (OpenStax Biology 27.1), keeps membership and Physics", () => {
+    expect(groupByTrait("animals with three tissue layers", "animal")).toBe(true);
+    expect(groupByTrait("animals with a true coelom", "animal")).toBe(true);
+    expect(
+      groupByTrait("multicellular eukaryotes with tissue systems made of various cell types", "eukaryote"),
+    ).toBe(true);
+    // NCERT Class 11 "Animal Kingdom": "Animals that possess a notochord …".
+    expect(groupByTrait("animals that possess a notochord at some stage", "animal")).toBe(true);
+    // Membership, not a trait: other orders cannot also fit.
+    expect(groupByTrait("amphibians that belong to the order Urodela", "amphibian")).toBe(false);
+    // Not a group of organisms (Biology 4.3, Physics 23.2).
+    expect(groupByTrait("the digestive organelles of animal cells", "organelle")).toBe(false);
+    expect(groupByTrait("particles with three quarks", "particle")).toBe(false);
+  });
+});
+
+describe("statement options that lean on the sentence before", () => {
+  it("refuses 'Rather, …', 'However, …' openings (OpenStax Biology 25.3; Physics; NCERT-style)", () => {
+    expect(
+      fragmentReason("Rather, water and nutrients circulate inside specialized conducting cells."),
+    ).not.toBeNull();
+    expect(fragmentReason("However, the net force on the car is zero.")).not.toBeNull();
+    expect(fragmentReason("Moreover, the xylem conducts water from the roots.")).not.toBeNull();
+    expect(
+      fragmentReason("Bryophytes are the closest extant relatives of early terrestrial plants."),
+    ).toBeNull();
   });
 });

@@ -146,6 +146,22 @@ export function definitionPrompt(def: string, plural: boolean, np: boolean, vari
     : `What is the term for ${lower(def)}?`;
 }
 
+/**
+ * "Animals with three tissue layers are called ________", "Animals with a true coelom …": a group of
+ * organisms named by a trait it has. Other groups of the chapter (vertebrates, mollusks, arthropods)
+ * may have the trait too, and the text rarely says which lack it: a second right answer the options
+ * cannot be checked against (development Biology 27.1–27.2, 29.1; round 13–15 readers: a stem a
+ * sibling term also meets). A group named by membership ("… that belong to the order Anura") stays.
+ */
+export function groupByTrait(def: string, genus: string): boolean {
+  if (!genus || !wordNetChain(genus).includes("organism")) return false;
+  const words = def.toLowerCase().split(/\s+/);
+  const at = words.findIndex((w) => singular(w.replace(/[^\p{L}-]/gu, "")) === genus.toLowerCase());
+  if (at < 0 || at > 3) return false;
+  const rest = words.slice(at + 1).join(" ");
+  return /^(?:with|having|that\s+(?:have|has|possess(?:es)?|lack|lacks|bear|bears|show|shows))\b/i.test(rest);
+}
+
 function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
   const def = stripEnd(t.definition);
   // "the rate of change of velocity": the part-of-speech reader takes "rate" for a verb, but the
@@ -153,7 +169,7 @@ function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
   // Only for a school quantity, whose options are quantities (`quantityOptions`): in Biology it
   // let through definitions whose chapter options were of another kind or also fitted (round 13).
   const np = nominal(def) || (!!quantityKey(t) && genusFirst(def, t.genus));
-  if ((!np && !t.plural) || !clozeable(def) || claimNotKind(t)) return null;
+  if ((!np && !t.plural) || !clozeable(def) || claimNotKind(t) || groupByTrait(def, t.genus)) return null;
   const prompt = definitionPrompt(def, t.plural, np, variant);
   if (!prompt) return null;
   const chapter = conceptDistractors(env, { ...t, name: t.term }, prompt, 3, {
@@ -698,6 +714,9 @@ function definitionCandidates(env: IFormEnv, t: ITerm): ITerm[] {
   const terms = new Set<string>([key]);
   return env.kb.scopeTerms.filter((o) => {
     if (!NOUN_PHRASE_DEFINITION.test(o.definition)) return false;
+    // "A biomarker; whereas, a set of proteins …": a run-on definition is no option (development
+    // Biology 17.5).
+    if (!clozeable(stripEnd(o.definition))) return false;
     const k = termKey(bareTerm(o.term));
     if (terms.has(k)) return false;
     terms.add(k);
