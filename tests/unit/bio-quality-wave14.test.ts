@@ -166,6 +166,9 @@ describe("kindOfOther and notATerm: no option a kind of the key, no option that 
     expect(notATerm("totipotent cells")).toBe(false);
     // NCERT-style: "the term photosynthesis …" gives no option "term photosynthesis".
     expect(notATerm("term photosynthesis")).toBe(true);
+    // OpenStax Physics 23.2: "particles called hadrons" offered beside baryons.
+    expect(notATerm("particles called hadrons")).toBe(true);
+    expect(notATerm("cells known as neurons")).toBe(true);
   });
 });
 

@@ -399,7 +399,8 @@ export function describedAlike(
 const NO_TERM_OPENING =
   /^(?:word|words|term|terms|name|names|symbol|symbols|letter|phrase|notation|label|total|whole|entire|same|other|overall|given|such|certain|particular|various|different|respective|actual|own|similar|usual|typical|many|several|some|most|few|each|every|any|both|all|this|that|these|those)\s/i;
 export function notATerm(name: string): boolean {
-  return NO_TERM_OPENING.test(name.trim());
+  // "particles called hadrons": the sentence's naming phrase, not a name (development Physics 23.2).
+  return NO_TERM_OPENING.test(name.trim()) || /\s(?:called|termed|known\s+as|named)\s/i.test(` ${name} `);
 }
 
 /**
