@@ -716,7 +716,7 @@ function definitionCandidates(env: IFormEnv, t: ITerm): ITerm[] {
     if (!NOUN_PHRASE_DEFINITION.test(o.definition)) return false;
     // "A biomarker; whereas, a set of proteins …": a run-on definition is no option (development
     // Biology 17.5).
-    if (!clozeable(stripEnd(o.definition))) return false;
+    if (/;\s|,\s*(?:therefore|thus|hence|whereas)\b/i.test(o.definition)) return false;
     const k = termKey(bareTerm(o.term));
     if (terms.has(k)) return false;
     terms.add(k);
