@@ -267,7 +267,10 @@ describe("a model provider that hangs", () => {
     // quality gate (duplicate fact)"): the chapter's distinct Remember facts are used up, and the
     // gate refuses a repeat rather than writing one. The outage path itself is what is under test.
     expect(settled).toBe(10);
-    expect(finals.length).toBeGreaterThanOrEqual(9);
+    // Since wave 14 a second slot stays empty: the demo chapter's "The building blocks of proteins
+    // are called ________" item offered "Peroxisomes" (a list-mate read from the sentence's
+    // subject) and is now refused for want of a third option of the key's kind.
+    expect(finals.length).toBeGreaterThanOrEqual(8);
     expect(finals.every((q) => q.source === "offline")).toBe(true);
     expect(errors.filter((e) => e.code === "llm_unavailable")).toHaveLength(1);
   });

@@ -1,11 +1,18 @@
 import type { IConcept, IKnowledge } from "@/lib/generation/offline/knowledge";
-import { capital, sameConcept, termKey, wordNetKinds } from "@/lib/generation/offline/knowledge/lexicon";
+import {
+  capital,
+  sameConcept,
+  singular,
+  termKey,
+  wordNetChain,
+  wordNetKinds,
+} from "@/lib/generation/offline/knowledge/lexicon";
 import { dimsOfUnit, readUnit } from "@/lib/generation/offline/knowledge/numeric-units";
 import { LOOSE as LOOSE_GENUS } from "@/lib/generation/offline/knowledge/pool";
 import { contextRef } from "@/lib/generation/offline/knowledge/sentences";
 import { largestRemainder } from "@/lib/generation/plan";
 import { contentWords, stem } from "@/lib/text/tokenize";
-import { senses, synset } from "@/lib/text/wordnet";
+import { senses, synset, usageCount } from "@/lib/text/wordnet";
 import type { EBloomLevel } from "@/types/bloom.types";
 import type { EQuestionType, IContextRef, ISlot, TQuestion } from "@/types/generation.types";
 
@@ -350,6 +357,97 @@ export function kindClash(
   return true;
 }
 /**
+ * A sentence of the chapter that says of `name` what the key's definition says: three of the
+ * definition's content words, the rarest among them or half of all ("The penis contains three tubes of erectile
+ * tissue …" beside "a structure with erectile tissue that contains …" for the clitoris; round
+ * 13–15 readers: a stem a sibling term also meets). The genus and the key's own words do not count.
+ */
+export function describedAlike(
+  kb: Pick<IKnowledge, "scopeSentences">,
+  name: string,
+  definition: string,
+  keyName: string,
+  genus = "",
+): boolean {
+  const skip = new Set([...stemsOf(keyName), ...stemsOf(genus), ...stemsOf(name)]);
+  const words = contentWords(definition).filter((w) => w.length > 2 && !skip.has(stem(w)));
+  const wanted = new Set(words.map(stem));
+  if (wanted.size < 3) return false;
+  const rarest = [...words].sort((a, b) => usageCount(a.toLowerCase()) - usageCount(b.toLowerCase()))[0];
+  if (!rarest) return false;
+  const rare = stem(rarest);
+  const lowerName = name.toLowerCase();
+  const escaped = lowerName.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&");
+  const nameRe = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "u");
+  return kb.scopeSentences.some((x) => {
+    const text = x.text.toLowerCase();
+    if (!nameRe.test(text)) return false;
+    const xs = stemsOf(x.text);
+    let hit = 0;
+    for (const w of wanted) if (xs.has(w)) hit++;
+    return hit >= 3 && (xs.has(rare) || hit * 2 >= wanted.size);
+  });
+}
+
+/**
+ * A name that is no term of the subject: a phrase opening with a word about words ("word
+ * momentum", from "the word momentum …"; "term", "symbol") or with a modifier that picks no kind
+ * out ("total momentum", "same species", "other cells": the key in general, or any of them). Round
+ * 14–15 readers rejected such options beside "linear momentum". "net force", "initial velocity"
+ * and "alternating current" name kinds and stay.
+ */
+const NO_TERM_OPENING =
+  /^(?:word|words|term|terms|name|names|symbol|symbols|letter|phrase|notation|label|total|whole|entire|same|other|overall|given|such|certain|particular|various|different|respective|actual|own|similar|usual|typical|many|several|some|most|few|each|every|any|both|all|this|that|these|those)\s/i;
+export function notATerm(name: string): boolean {
+  // "particles called hadrons": the sentence's naming phrase, not a name (development Physics 23.2).
+  return NO_TERM_OPENING.test(name.trim()) || /\s(?:called|termed|known\s+as|named)\s/i.test(` ${name} `);
+}
+
+/**
+ * One name a kind of the other by WordNet's first sense, within three steps ("baryons" are hadrons,
+ * "mesons" are hadrons): offered beside each other, the broader one also fits the key's
+ * definition, or the narrower one names a case of it (round 14–15 readers: "hadrons" offered for
+ * "particles with three quarks"). Deeper steps are too loose ("organs" → meat → food).
+ */
+export function kindOfOther(a: string, b: string): boolean {
+  const name = (x: string) =>
+    x
+      .toLowerCase()
+      .trim()
+      .split(/\s+/)
+      .map((w, i, ws) => (i === ws.length - 1 ? singular(w) : w))
+      .join(" ");
+  const na = name(a);
+  const nb = name(b);
+  if (!na || !nb || na === nb) return false;
+  return wordNetChain(a, 3).includes(nb) || wordNetChain(b, 3).includes(na);
+}
+
+/**
+ * The genus a concept's gloss states when the concept itself has none (a heading's name):
+ * "Peroxisomes are small, round organelles enclosed by single membranes." → "organelles". The
+ * words after "is/are (a/an/the)", cut at a preposition, relative or comma-free participle, read by
+ * their last noun. Empty when the gloss does not open by defining the name.
+ */
+export function glossGenus(c: { name: string; genus?: string; gloss?: string }): string {
+  if (c.genus) return c.genus;
+  const g = c.gloss ?? "";
+  const name = c.name.toLowerCase();
+  if (!g.toLowerCase().startsWith(`${name} `)) return "";
+  const m = /^\s*(?:is|are)\s+(?:an?\s+|the\s+)?([^.;:()]{2,80})/i.exec(g.slice(name.length));
+  if (!m) return "";
+  const words = m[1]!
+    .split(
+      /\s+(?:that|which|who|whose|with|of|in|on|by|for|from|to|where|when|and|or|than|because|present|found|located|known|called|responsible|able|capable|involved|made|used)\b/i,
+    )[0]!
+    .replace(/,/g, " ")
+    .trim()
+    .split(/\s+/);
+  while (words.length > 1 && /(?:ed|ing|ly)$/i.test(words.at(-1) ?? "")) words.pop();
+  return words.length <= 5 ? (words.at(-1) ?? "") : "";
+}
+
+/**
  * "year-round", "long-term", "cold-blooded": one hyphenated word that WordNet does not know as a
  * noun, and either ends in a word that is not first a noun ("-blooded", "-wide", "-free") or opens
  * the way English adjectival compounds of time, extent and degree do ("year-", "long-", "all-",
@@ -392,7 +490,7 @@ export function conceptDistractors(
   key: { name: string; genus: string; head: string; plural: boolean; aliases?: readonly string[] },
   stemText: string,
   n = 3,
-  opts: { samePlurality?: boolean; atLeast?: number } = {},
+  opts: { samePlurality?: boolean; atLeast?: number; definition?: string } = {},
 ): IConcept[] {
   const { kb } = env;
   const stemStems = stemsOf(stemText);
@@ -409,12 +507,15 @@ export function conceptDistractors(
       if (cs.size === 0 || [...cs].every((s) => stemStems.has(s))) return false;
       if (formOfStemWord(c.name, stemWords)) return false;
       if (opts.samePlurality && c.plural !== key.plural) return false;
+      if (kindOfOther(c.name, key.name) || notATerm(c.name)) return false;
       // "hydrogen ions" for "positive ions that form by losing electrons" (cations), "vertebrate
       // animals" for "animals that secrete urea": a name that is itself a kind of the definition's
       // genus may meet the definition too (a second defensible option).
       if (key.genus && c.name.includes(" ") && c.head === key.genus) return false;
       const def = kb.scopeTerms.find((t) => termKey(t.term) === termKey(c.name))?.definition;
       if (def && overlapShare(def, stemText) >= 0.7) return false;
+      // A definition stem another option's own description also meets: a second right answer.
+      if (opts.definition && describedAlike(kb, c.name, opts.definition, key.name, key.genus)) return false;
       return true;
     })
     .map((c) => {
@@ -449,7 +550,10 @@ export function conceptDistractors(
       const ratio = Math.min(c.name.length, key.name.length) / Math.max(c.name.length, key.name.length);
       // A list the text shares, or WordNet's kinship, does not survive a clash of WordNet's coarse
       // kinds (a process listed beside an organelle); a shared genus or head noun is the text's word.
-      if ((kin === 4 || kin === 2) && kindClash(key, c)) return { c, kin: 0, score: 0 };
+      // A heading's concept has no genus of its own: its gloss may state it ("Peroxisomes are small,
+      // round organelles …").
+      if ((kin === 4 || kin === 2) && kindClash(key, { name: c.name, genus: glossGenus(c) }))
+        return { c, kin: 0, score: 0 };
       return { c, kin, score: kin * 2 + named + ratio * 0.5 + env.random() * 0.3 };
     })
     .filter(({ kin }) => kin > 0)

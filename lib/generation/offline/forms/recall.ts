@@ -24,8 +24,10 @@ import {
   type IForm,
   type IFormEnv,
   keywords,
+  kindOfOther,
   lower,
   mcq,
+  notATerm,
   sentence,
   stripEnd,
   written,
@@ -121,6 +123,45 @@ function claimNotKind(t: ITerm): boolean {
   return singular(word) === t.genus && word === t.genus && !/s$/.test(word);
 }
 
+/**
+ * A definition that opens with a hedge ("Probably simple eucoelomates", "Usually …") states a
+ * guess or a tendency, not what the term is (development Biology 28.3: "Probably simple
+ * eucoelomates are called ________").
+ */
+const HEDGED =
+  /^(?:probably|possibly|perhaps|likely|usually|often|generally|mostly|typically|sometimes|apparently|presumably)\b/i;
+
+/**
+ * The stem of a definition item: "… is/are called ________." or "What is the term for …?". None for
+ * a hedged definition; a plural term after a singular indefinite definition ("A stored form of
+ * energy are called ________", development Biology 3.3) is asked as "What is the term for …?",
+ * which agrees, or not at all when the definition is no noun phrase.
+ */
+export function definitionPrompt(def: string, plural: boolean, np: boolean, variant: number): string | null {
+  if (HEDGED.test(def)) return null;
+  const disagrees = plural && /^an?\s/i.test(def);
+  if (disagrees && !np) return null;
+  return (variant % 2 === 0 || !np) && !disagrees
+    ? `${capital(def)} ${plural ? "are" : "is"} called ________.`
+    : `What is the term for ${lower(def)}?`;
+}
+
+/**
+ * "Animals with three tissue layers are called ________", "Animals with a true coelom …": a group of
+ * organisms named by a trait it has. Other groups of the chapter (vertebrates, mollusks, arthropods)
+ * may have the trait too, and the text rarely says which lack it: a second right answer the options
+ * cannot be checked against (development Biology 27.1–27.2, 29.1; round 13–15 readers: a stem a
+ * sibling term also meets). A group named by membership ("… that belong to the order Anura") stays.
+ */
+export function groupByTrait(def: string, genus: string): boolean {
+  if (!genus || !wordNetChain(genus).includes("organism")) return false;
+  const words = def.toLowerCase().split(/\s+/);
+  const at = words.findIndex((w) => singular(w.replace(/[^\p{L}-]/gu, "")) === genus.toLowerCase());
+  if (at < 0 || at > 3) return false;
+  const rest = words.slice(at + 1).join(" ");
+  return /^(?:with|having|that\s+(?:have|has|possess(?:es)?|lack|lacks|bear|bears|show|shows))\b/i.test(rest);
+}
+
 function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
   const def = stripEnd(t.definition);
   // "the rate of change of velocity": the part-of-speech reader takes "rate" for a verb, but the
@@ -128,14 +169,13 @@ function termToMcq(env: IFormEnv, t: ITerm, variant: number): TQuestion | null {
   // Only for a school quantity, whose options are quantities (`quantityOptions`): in Biology it
   // let through definitions whose chapter options were of another kind or also fitted (round 13).
   const np = nominal(def) || (!!quantityKey(t) && genusFirst(def, t.genus));
-  if ((!np && !t.plural) || !clozeable(def) || claimNotKind(t)) return null;
-  const prompt =
-    variant % 2 === 0 || !np
-      ? `${capital(def)} ${be(t)} called ________.`
-      : `What is the term for ${lower(def)}?`;
+  if ((!np && !t.plural) || !clozeable(def) || claimNotKind(t) || groupByTrait(def, t.genus)) return null;
+  const prompt = definitionPrompt(def, t.plural, np, variant);
+  if (!prompt) return null;
   const chapter = conceptDistractors(env, { ...t, name: t.term }, prompt, 3, {
     samePlurality: true,
     atLeast: 0,
+    definition: def,
   });
   // A key that is a school quantity takes only quantities of other dimensions from the chapter
   // ("kinematic equation", "unavailability" are no options for acceleration or entropy).
@@ -288,9 +328,9 @@ export function kindOptions(
       continue;
     const name = c.source === "heading" ? lowerHeading(c.name) : c.name;
     const k = termKey(name);
-    if (!k || used.has(k) || name.split(" ").length > 4 || /\d/.test(name)) continue;
+    if (!k || used.has(k) || name.split(" ").length > 4 || /\d/.test(name) || notATerm(name)) continue;
     if (sameConcept(name, key) || t.aliases.some((a) => sameConcept(a, name))) continue;
-    if (narrower(name, key) || narrower(key, name)) continue;
+    if (narrower(name, key) || narrower(key, name) || kindOfOther(name, key)) continue;
     // "clusters of sporangia called sori": the text gives it the key's own name as its kind.
     if (c.genus && t.head.length >= 4 && c.genus.slice(0, 6) === t.head.slice(0, 6)) continue;
     const kind = sharedKind(key, name);
@@ -674,6 +714,9 @@ function definitionCandidates(env: IFormEnv, t: ITerm): ITerm[] {
   const terms = new Set<string>([key]);
   return env.kb.scopeTerms.filter((o) => {
     if (!NOUN_PHRASE_DEFINITION.test(o.definition)) return false;
+    // "A biomarker; whereas, a set of proteins …": a run-on definition is no option (development
+    // Biology 17.5).
+    if (/;\s|,\s*(?:therefore|thus|hence|whereas)\b/i.test(o.definition)) return false;
     const k = termKey(bareTerm(o.term));
     if (terms.has(k)) return false;
     terms.add(k);

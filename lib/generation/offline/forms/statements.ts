@@ -327,7 +327,7 @@ function reverseText(s: ISentence): ISwap | null {
 
 /** Openings that point back to what came before (round 8: "By comparison, …", "Among other things, …"). */
 const BACK_OPENER =
-  /^(?:by comparison|in comparison|for comparison|in contrast|by contrast|among other things|with that|given that|as a result|for (?:this|that) reason|for example|for instance|some of|one of|both of|each of|on the other hand|as such|at this point|otherwise|conversely|instead|once again|in this case|in that case|in summary|in short|to summarize|overall|through two|the following)\b/i;
+  /^(?:by comparison|in comparison|for comparison|in contrast|by contrast|among other things|with that|given that|as a result|for (?:this|that) reason|for example|for instance|some of|one of|both of|each of|on the other hand|as such|at this point|otherwise|conversely|instead|rather|however|nonetheless|nevertheless|moreover|furthermore|in addition|additionally|likewise|similarly|once again|in this case|in that case|in summary|in short|to summarize|overall|through two|the following)\b/i;
 /** Words that refer to something outside the sentence (round 8: "are thus", "effective at this"). */
 const POINTS_BACK =
   /\b(?:this|these|those(?! of)|such(?! as| that| a way)|the latter|the former|aforementioned|here|the two|the three|in parentheses)\b|(?<![,;]\s)\b(?:thus|hence|therefore)\b/i;

@@ -607,9 +607,17 @@ export function linkConcepts(
       }
     }
     for (const m of s.text.matchAll(LIST)) {
+      // The first member runs back over whatever precedes the list, the sentence's subject and verb
+      // included ("Peroxisomes hydrolyze fatty acids, amino acids, and some toxins"): it is read from
+      // its end, or the subject would be made a sibling of what it acts on (the demo's "Peroxisomes"
+      // offered for "the building blocks of proteins").
       const members = m[1]!
         .split(/,\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+/)
-        .map((x) => conceptAtStart(x.replace(/^(?:the|a|an)\s+/i, ""), known) ?? conceptAtEnd(x, known))
+        .map((x, i) =>
+          i === 0
+            ? conceptAtEnd(x, known)
+            : (conceptAtStart(x.replace(/^(?:the|a|an)\s+/i, ""), known) ?? conceptAtEnd(x, known)),
+        )
         .filter((x): x is string => !!x);
       const unique = [...new Set(members)];
       if (unique.length < 2) continue;
