@@ -145,8 +145,16 @@ export function mcq(
     correctIndex = p.fixed.keyIndex;
     rationales = p.fixed.rationales;
   } else {
-    if (p.distractors.length < 3) return null;
-    const wrong = p.distractors.slice(0, 3);
+    // Two names the passages give one thing ("antidiuretic hormone (vasopressin)") are never two
+    // options: a student rules both out at once, or both are right (wave-14 blind readers).
+    const kept: IOption[] = [];
+    for (const d of p.distractors) {
+      if (namesOneThing(env.kb, d.text, p.key.text) || kept.some((k) => namesOneThing(env.kb, k.text, d.text)))
+        continue;
+      kept.push(d);
+    }
+    if (kept.length < 3) return null;
+    const wrong = kept.slice(0, 3);
     correctIndex = env.keyAt % 4;
     options = wrong.map((d) => d.text);
     options.splice(correctIndex, 0, p.key.text);
@@ -237,6 +245,15 @@ export function article(word: string): string {
 }
 
 const has = (m: ReadonlyMap<string, ReadonlySet<string>>, a: string, b: string) => m.get(a)?.has(b) ?? false;
+/** Two names the passages state as aliases of one thing (words only: numbers and formulas never). */
+export function namesOneThing(kb: IFormEnv["kb"], a: string, b: string): boolean {
+  const named = (s: string) => /\p{L}/u.test(s) && !/\d/.test(s);
+  if (!named(a) || !named(b)) return false;
+  const ka = termKey(a);
+  const kb2 = termKey(b);
+  return ka !== "" && kb2 !== "" && (has(kb.links.aliases, ka, kb2) || has(kb.links.aliases, kb2, ka));
+}
+
 /** Two names of one thing, or one a kind of the other: either would make a second right answer. */
 function overlapping(kb: IFormEnv["kb"], a: string, b: string): boolean {
   const ka = termKey(a);

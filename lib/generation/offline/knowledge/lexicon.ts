@@ -564,7 +564,8 @@ const link = (m: Map<string, Set<string>>, a: string, b: string) => {
 };
 
 const ALIAS_PATTERNS: RegExp[] = [
-  /\b([\p{L}][\p{L}\p{N}' -]{2,50}?),?\s+(?:also|sometimes|often)\s+(?:called|known as|referred to as|termed)\s+(?:an?\s+|the\s+)?([\p{L}][\p{L}\p{N}' -]{1,50}?)(?=[,.;)]|\s(?:is|are|was|were)\b)/giu,
+  // "antidiuretic hormone (ADH), also known as vasopressin"; "ADH (also called vasopressin)".
+  /\b([\p{L}][\p{L}\p{N}' -]{2,50}?)(?:\s+\([\p{Lu}\p{N}-]{1,10}\))?,?\s+\(?(?:also|sometimes|often)\s+(?:called|known as|referred to as|termed)\s+(?:an?\s+|the\s+)?([\p{L}][\p{L}\p{N}' -]{1,50}?)(?=[,.;)]|\s(?:is|are|was|were)\b)/giu,
   /\b([\p{L}][\p{L}\p{N}' -]{2,50}?),\s+or\s+([\p{L}][\p{L}\p{N}' -]{1,40}?),\s/giu,
   /\b([\p{L}][\p{L}\p{N}' -]{2,50}?)\s+\(([\p{L}][\p{L}\p{N}' -]{0,40}?)\)/giu,
 ];
