@@ -236,7 +236,10 @@ describe("classify-sort is Understand", () => {
   });
 });
 
-describe("explain-why-mcq (Understand)", () => {
+describe("no explain-why-mcq (removed in wave 14)", () => {
+  // Its wrong options were causes the text gives for other effects: true, but plainly about
+  // something else, and its key was the passage's sentence. The first blind reading of one
+  // (wave 14, two readers) rejected it both times (nonsense distractors, copied key).
   const MUSCLE = chunk(
     [
       "### Muscles",
@@ -261,16 +264,14 @@ describe("explain-why-mcq (Understand)", () => {
     4,
   );
 
-  it("tops up its wrong options with causes the chapter states, citing only the selection", () => {
-    expect(candidates([MUSCLE], [MUSCLE], "Understand", "explain-why-mcq")).toEqual([]);
-    const qs = candidates([MUSCLE], [MUSCLE, CHAPTER], "Understand", "explain-why-mcq") as IMcqQuestion[];
-    const q = qs.find((x) => /mitochondria/.test(x.promptText))!;
-    expect(q.promptText).toBe("Which statement best explains why muscle cells contain many mitochondria?");
-    expect(q.options[q.correctIndex]).toBe("Muscle contraction needs a large supply of energy.");
-    expect(q.contextRefs.every((r) => r.chunkIndex === 0)).toBe(true);
-    const chapter = (q.distractorRationales ?? []).filter((r) => /not this effect/.test(r));
-    expect(chapter.length).toBeGreaterThanOrEqual(2);
-    expect(q.options).toContain("Osteons are aligned along lines of stress.");
+  it("offers no 'Which statement best explains why …' item at any level from stated causes", () => {
+    for (const level of ["Remember", "Understand", "Analyze"] as const) {
+      const gen = createOfflineGenerator([MUSCLE], 3, [MUSCLE, CHAPTER]);
+      const stems = [
+        ...gen.candidates(formSlot(MUSCLE.documentId, "mcq", level), { used: new Set(), keyAt: 1 }),
+      ].map((c) => c.question.promptText);
+      expect(stems.some((t) => /best explains why/.test(t))).toBe(false);
+    }
   });
 });
 

@@ -20,7 +20,6 @@ import { lawMcq, stateLaw } from "./recall-laws";
 import { assertionReason, numericProblem, predictChange, proportionRule } from "./relations";
 import { sequenceBreak, sequenceOrder, sequenceWritten } from "./sequence";
 import { spotTheError, statementMcq } from "./statements";
-import { explainWhyMcq } from "./understand";
 import { judgeRelation } from "./written-claim";
 import { compareSiblings } from "./written-compare";
 import { explainDifference, judgeGeneralisation } from "./written-contrast";
@@ -54,7 +53,9 @@ export const FORMS: readonly IForm[] = [
   swapClaim,
   mixedDefinition,
   // Understand
-  explainWhyMcq,
+  // Not `explainWhyMcq` ("Which statement best explains why …?", wave 14): its wrong options were
+  // causes the text gives for other effects (true, but plainly about something else) and its key
+  // the passage's own sentence; the first blind reading rejected it at 2 of 2 readings.
   // "Which of the following is (NOT) an example of X?" from a group stated with its members and
   // another group of the same kind (exemplifying and classifying are Understand in the rubric).
   exampleMcq,
@@ -119,7 +120,7 @@ export const LEVEL_NEEDS: Record<EBloomLevel, string> = {
   Remember:
     "defined term with three related terms of the same kind, statements with a direction word to reverse, or two things stated in contrast (“whereas”)",
   Understand:
-    "stated cause (“because”, “therefore”) to explain, or two sibling terms that are both described",
+    "two sibling terms that are both described, two things stated in contrast, a stated equation or proportion, a group stated with its members, or steps in a stated order",
   Apply:
     "worked example with an equation and values, stated relationship (as one quantity changes, another follows), or a thing's stated effect on a quantity or process (“X stimulates Y”)",
   Analyze:
