@@ -22,7 +22,8 @@ describe("aliases written with an abbreviation between the two names (wave-14 bl
   });
 
   it("OpenStax Physics and NCERT-style wording: '(also called …)' after an abbreviation", () => {
-    const phys = "Electromotive force (emf), also called the terminal voltage of an ideal source, drives the current.";
+    const phys =
+      "Electromotive force (emf), also called the terminal voltage of an ideal source, drives the current.";
     expect(aliasesOf(phys, ["electromotive force"], "electromotive force")).toContain(
       termKey("terminal voltage of an ideal source"),
     );
@@ -61,7 +62,9 @@ describe("mcq(): two names of one thing are never two options", () => {
     });
     expect(q?.type).toBe("mcq");
     const options = q?.type === "mcq" ? q.options : [];
-    expect(options).toEqual(expect.arrayContaining(["melatonin", "vasopressin", "growth hormone", "oxytocin"]));
+    expect(options).toEqual(
+      expect.arrayContaining(["melatonin", "vasopressin", "growth hormone", "oxytocin"]),
+    );
     expect(options).not.toContain("antidiuretic hormone");
     const none = mcq(env, {
       prompt: "Which hormone is an effective antioxidant?",

@@ -149,7 +149,10 @@ export function mcq(
     // options: a student rules both out at once, or both are right (wave-14 blind readers).
     const kept: IOption[] = [];
     for (const d of p.distractors) {
-      if (namesOneThing(env.kb, d.text, p.key.text) || kept.some((k) => namesOneThing(env.kb, k.text, d.text)))
+      if (
+        namesOneThing(env.kb, d.text, p.key.text) ||
+        kept.some((k) => namesOneThing(env.kb, k.text, d.text))
+      )
         continue;
       kept.push(d);
     }
