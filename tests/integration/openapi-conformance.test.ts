@@ -131,7 +131,8 @@ beforeAll(async () => {
     blueprint: {
       items: [
         { type: "mcq", count: 6 },
-        { type: "short", count: 2, marks: 2 },
+        { type: "short", count: 3, marks: 2 },
+        { type: "long", count: 2, marks: 3 },
       ],
     },
     seed: 11,
