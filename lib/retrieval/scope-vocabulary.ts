@@ -41,7 +41,7 @@ type TScope = Parameters<typeof scopeTermCounts>[2];
 type TScopeFilters = Pick<TRetrievalQueryRequest["filters"], "board" | "grade" | "subject" | "resourceType">;
 
 /** The scope a request's filters name (the chapter and document filters do not narrow it). */
-const scopeOf = (filters: TScopeFilters): TScope => ({
+export const scopeOf = (filters: TScopeFilters): TScope => ({
   board: filters.board,
   grade: filters.grade,
   subject: filters.subject,

@@ -2,7 +2,7 @@ import "server-only";
 import type { ISqlExecutor } from "@/lib/db";
 import { inCaseOf, spellingVariants } from "@/lib/text/spelling-variants";
 import type { TRetrievalQueryRequest } from "@/schema/retrieval.schema";
-import { toResourceTypes } from "./pipeline/search";
+import { scopeOf } from "./scope-vocabulary";
 import { scopeWordCounts } from "./store";
 
 /** Query words looked at (a pasted exam question's first ones), and words plus variants looked up. */
@@ -75,17 +75,7 @@ export async function scopeSpelling(
     for (const v of vs) lookups.add(v);
   }
   if (variants.size === 0) return { query, changes: [] };
-  const rows = await scopeWordCounts(
-    db,
-    userId,
-    {
-      board: filters.board,
-      grade: filters.grade,
-      subject: filters.subject,
-      resourceTypes: toResourceTypes(filters.resourceType),
-    },
-    [...lookups],
-  ).catch(() => []);
+  const rows = await scopeWordCounts(db, userId, scopeOf(filters), [...lookups]).catch(() => []);
   const df = new Map<string, number>();
   for (const r of rows) if (r.word !== null) df.set(r.word, Number(r.df));
   const chosen = chooseSpellings([...variants.keys()], variants, df);
